@@ -1,0 +1,82 @@
+/*
+ * Counters and a log-linear latency histogram (fio's scheme): values below
+ * 2*64 ns have a bucket each; above, each power of two is split into 64
+ * linear buckets, so a bucket's midpoint is within 1/128 of any value in it.
+ * Fixed size, no allocation: recording costs a few instructions.
+ */
+#ifndef PLATTER_CORE_STATS_H
+#define PLATTER_CORE_STATS_H
+
+#include <stdint.h>
+
+#define PL_HIST_BITS   6                           /* 64 sub-buckets per group */
+#define PL_HIST_SUB    (1u << PL_HIST_BITS)
+#define PL_HIST_MSB    43                          /* top group: 2^43 ns ~ 2.4 h */
+#define PL_HIST_NR     ((PL_HIST_MSB - PL_HIST_BITS + 2) * PL_HIST_SUB)
+#define PL_STATS_ERRNOS 8                          /* distinct errnos counted */
+
+struct pl_hist {
+    uint64_t count;
+    uint64_t bins[PL_HIST_NR];
+};
+
+/* Bucket index for a value in ns (values past the top land in the last bucket). */
+unsigned pl_hist_index(uint64_t ns);
+/* Smallest value that falls into bucket idx. */
+uint64_t pl_hist_lower(unsigned idx);
+/* Representative value of bucket idx (its midpoint). */
+uint64_t pl_hist_value(unsigned idx);
+
+void pl_hist_reset(struct pl_hist *h);
+void pl_hist_add(struct pl_hist *h, uint64_t ns);
+void pl_hist_merge(struct pl_hist *dst, const struct pl_hist *src);
+/* Latency at percentile p (0..100), nearest-rank on buckets; 0 if empty. */
+uint64_t pl_hist_percentile(const struct pl_hist *h, double p);
+
+struct pl_errcount {
+    int err;        /* positive errno, 0 = free slot */
+    uint64_t n;
+};
+
+struct pl_stats {
+    uint64_t ops;           /* completed operations (errors not included) */
+    uint64_t bytes;         /* bytes transferred */
+    uint64_t errors;        /* failed operations, all errnos */
+    uint64_t lat_sum;       /* ns, for the mean */
+    uint64_t lat_min;       /* ns; UINT64_MAX while empty */
+    uint64_t lat_max;       /* ns */
+    uint64_t t_start;       /* pl_clock_ns() at start, 0 if not started */
+    uint64_t t_end;         /* pl_clock_ns() at stop, 0 while running */
+    double user, sys;       /* CPU seconds spent between start and stop */
+    struct pl_errcount errs[PL_STATS_ERRNOS];   /* per-errno counts; extras go to the last */
+    struct pl_hist hist;
+};
+
+void pl_stats_reset(struct pl_stats *s);
+/* Record one successful operation of `bytes` bytes that took `ns`. */
+static inline void pl_stats_record(struct pl_stats *s, uint64_t bytes, uint64_t ns)
+{
+    s->ops++;
+    s->bytes += bytes;
+    s->lat_sum += ns;
+    if (ns < s->lat_min)
+        s->lat_min = ns;
+    if (ns > s->lat_max)
+        s->lat_max = ns;
+    pl_hist_add(&s->hist, ns);
+}
+/* Record one failed operation with positive errno err. */
+void pl_stats_error(struct pl_stats *s, int err);
+/* Count for errno err (0 if never seen). */
+uint64_t pl_stats_errcount(const struct pl_stats *s, int err);
+/*
+ * Add src into dst: counters summed, histograms merged, min/max combined,
+ * the time span widened to cover both, CPU times summed.
+ */
+void pl_stats_merge(struct pl_stats *dst, const struct pl_stats *src);
+/* Mean latency in ns (0 if empty). */
+double pl_stats_mean(const struct pl_stats *s);
+/* Wall seconds between start and stop (or now, if still running). */
+double pl_stats_seconds(const struct pl_stats *s);
+
+#endif

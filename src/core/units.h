@@ -1,0 +1,25 @@
+/*
+ * Sizes and durations as people write them: "4k", "64m", "1g", "512", "1.5g",
+ * "4KiB", "2s", "500ms". Binary multiples (k = 1024), as dd, fio and bonnie do.
+ */
+#ifndef PLATTER_CORE_UNITS_H
+#define PLATTER_CORE_UNITS_H
+
+#include <stdint.h>
+
+/*
+ * Parse a size: digits with an optional fraction, then an optional unit
+ * (b, k/kb/kib, m/mb/mib, g/gb/gib, t/tb/tib; case-insensitive; no space).
+ * Returns 0 and stores bytes (rounded down) in *out, or -1 with a static
+ * reason ("empty", "not a number", "unknown unit 'x'", "too large",
+ * "negative") in *why.
+ */
+int pl_units_parse_size(const char *s, uint64_t *out, const char **why);
+
+/*
+ * Parse a duration: a number with optional unit ns, us, ms, s (default), m, h.
+ * Returns 0 and stores nanoseconds in *out, or -1 with *why set.
+ */
+int pl_units_parse_time(const char *s, uint64_t *out, const char **why);
+
+#endif
