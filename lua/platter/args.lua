@@ -1,0 +1,213 @@
+-- platter.args: a small argument parser that accepts the flag styles of the
+-- tools platter imitates: "-s 100", "-s100", "-tT", "--offset 2",
+-- "--offset=2", "-html" and dd's "key=value"; prints per-workload --help.
+local core = require "platter.core"
+
+local M = {}
+
+local function usage_error(spec, msg)
+  local name = type(spec) == "table" and spec.name or spec or "script"
+  error({ platter_usage = string.format("%s: %s\nTry 'platter %s --help'.", name, msg, name) }, 0)
+end
+
+-- The field an option is stored under: long name, else dd key, else short name.
+local function key_of(opt)
+  if opt.key then return opt.key end
+  local best
+  for _, n in ipairs(opt) do
+    local long = n:match("^%-%-(.+)$")
+    local dd = n:match("^([%w_]+)=$")
+    local short = n:match("^%-(.+)$")
+    if long then return (long:gsub("%-", "_")) end
+    best = best or dd or short
+  end
+  return best and (best:gsub("%-", "_"))
+end
+
+local converters = {
+  string = function(v) return v end,
+  size = function(v)
+    local n, why = core.parse_size(v)
+    if not n then return nil, why end
+    return n
+  end,
+  time = function(v)
+    local n, why = core.parse_time(v)
+    if not n then return nil, why end
+    return n
+  end,
+  number = function(v)
+    local n = tonumber(v)
+    if not n then return nil, "not a number" end
+    return n
+  end,
+  int = function(v)
+    local n = tonumber(v)
+    if not n or n ~= math.floor(n) then return nil, "not an integer" end
+    return n
+  end,
+}
+
+local function convert(spec, opt, name, v)
+  local conv = converters[opt.type or "string"]
+  if not conv then error("args: unknown type '" .. tostring(opt.type) .. "'", 3) end
+  local out, why = conv(v)
+  if out == nil then
+    usage_error(spec, string.format("bad value '%s' for %s: %s", v, name, why))
+  end
+  if opt.choices then
+    local ok = false
+    for _, c in ipairs(opt.choices) do ok = ok or c == out end
+    if not ok then
+      usage_error(spec, string.format("bad value '%s' for %s: expected one of %s", v, name,
+        table.concat(opt.choices, ", ")))
+    end
+  end
+  return out
+end
+
+local function help_text(spec)
+  local lines = {}
+  local name = spec.name or "script"
+  lines[#lines + 1] = string.format("usage: platter %s %s", name, spec.usage or "[options]")
+  if spec.summary then lines[#lines + 1] = spec.summary end
+  local rows, width = {}, 0
+  for _, opt in ipairs(spec.options or {}) do
+    local names = {}
+    for _, n in ipairs(opt) do names[#names + 1] = n end
+    local left = table.concat(names, ", ")
+    if opt.arg then
+      left = left .. (left:sub(-1) == "=" and "" or " ") .. opt.arg
+    end
+    local help = opt.help or ""
+    if opt.default ~= nil and opt.default ~= false then
+      help = help .. string.format(" (default %s)", tostring(opt.default))
+    end
+    rows[#rows + 1] = { left, help }
+    if #left > width then width = #left end
+  end
+  if #rows > 0 then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "options:"
+    for _, r in ipairs(rows) do
+      lines[#lines + 1] = string.format("  %-" .. width .. "s  %s", r[1], r[2])
+    end
+  end
+  if spec.epilog then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = spec.epilog
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+M.help_text = help_text
+M.usage_error = usage_error
+
+--- parse(spec, ...) -> table of options (and positionals in order at [1..n])
+function M.parse(spec, ...)
+  if type(spec) ~= "table" then
+    error("bad argument #1 to 'args' (table expected, got " .. type(spec) .. ")", 2)
+  end
+  local argv = { ... }
+  local by_name, out = {}, {}
+  for _, opt in ipairs(spec.options or {}) do
+    opt.key = key_of(opt)
+    for _, n in ipairs(opt) do by_name[n] = opt end
+    if opt.multi then
+      out[opt.key] = {}
+    elseif opt.arg then
+      if opt.default ~= nil then
+        out[opt.key] = type(opt.default) == "string" and convert(spec, opt, opt[1], opt.default)
+          or opt.default
+      end
+    else
+      out[opt.key] = opt.count and 0 or false
+    end
+  end
+
+  local function set(opt, name, value)
+    if opt.arg then
+      local v = convert(spec, opt, name, value)
+      if opt.multi then
+        local list = out[opt.key]
+        list[#list + 1] = v
+      else
+        out[opt.key] = v
+      end
+    elseif opt.count then
+      out[opt.key] = out[opt.key] + 1
+    else
+      out[opt.key] = true
+    end
+  end
+
+  local i, positional = 1, {}
+  local function take_value(name)
+    i = i + 1
+    if argv[i] == nil then usage_error(spec, "option '" .. name .. "' needs a value") end
+    return argv[i]
+  end
+
+  while i <= #argv do
+    local a = argv[i]
+    local opt = by_name[a]
+    if a == "--" then
+      for k = i + 1, #argv do positional[#positional + 1] = argv[k] end
+      break
+    elseif opt then
+      set(opt, a, opt.arg and take_value(a) or nil)
+    elseif (a == "--help" or a == "-h") and not by_name[a] then
+      core.write(help_text(spec))
+      core.exit(0)
+    elseif a:match("^%-%-[^=]+=") then
+      local name, value = a:match("^(%-%-[^=]+)=(.*)$")
+      opt = by_name[name]
+      if not opt then usage_error(spec, "unknown option '" .. name .. "'") end
+      if not opt.arg then usage_error(spec, "option '" .. name .. "' takes no value") end
+      set(opt, name, value)
+    elseif a:match("^[%w_]+=") and by_name[a:match("^([%w_]+=)")] then
+      local name, value = a:match("^([%w_]+=)(.*)$")
+      set(by_name[name], name, value)
+    elseif a:match("^%-%-") then
+      usage_error(spec, "unknown option '" .. a .. "'")
+    elseif a:match("^%-.") and not tonumber(a) then
+      -- "-s100" or bundled flags "-tT"
+      local k = 2
+      while k <= #a do
+        local name = "-" .. a:sub(k, k)
+        opt = by_name[name]
+        if not opt then
+          usage_error(spec, "unknown option '" .. (k == 2 and a or name) .. "'")
+        end
+        if opt.arg then
+          local rest = a:sub(k + 1)
+          set(opt, name, rest ~= "" and rest or take_value(name))
+          break
+        end
+        set(opt, name)
+        k = k + 1
+      end
+    elseif a:match("^[%w_]+=") and spec.keyvalue then
+      usage_error(spec, "unknown operand '" .. a:match("^([%w_]+)=") .. "'")
+    else
+      positional[#positional + 1] = a
+    end
+    i = i + 1
+  end
+
+  local pspec = spec.positional or {}
+  for k, p in ipairs(pspec) do
+    local v = positional[k]
+    if v == nil and not p.optional then
+      usage_error(spec, "missing " .. (p.arg or p[1]))
+    end
+    if v ~= nil then out[p[1]] = convert(spec, p, p.arg or p[1], v)
+    elseif p.default ~= nil then out[p[1]] = p.default end
+  end
+  if #positional > #pspec and not spec.rest then
+    usage_error(spec, "unexpected argument '" .. positional[#pspec + 1] .. "'")
+  end
+  for k, v in ipairs(positional) do out[k] = v end
+  return out
+end
+
+return M

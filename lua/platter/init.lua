@@ -1,0 +1,38 @@
+-- platter: the public Lua API. The C module platter.core does the I/O,
+-- timing and device work; this file adds what is easier said in Lua.
+local core = require "platter.core"
+local args = require "platter.args"
+
+local M = {}
+for k, v in pairs(core) do M[k] = v end
+
+--- p.args(spec, ...) -> options table; see lua/platter/args.lua
+M.args = args.parse
+
+--- p.usage_error(name, msg): stop with "platter: name: msg" and exit status 2
+M.usage_error = args.usage_error
+
+--- p.printf(fmt, ...) writes a formatted string to stdout
+function M.printf(fmt, ...)
+  core.write(string.format(fmt, ...))
+end
+
+--- p.log(fmt, ...) writes a line to stderr unless --quiet
+function M.log(fmt, ...)
+  if not core.quiet then
+    core.ewrite(string.format(fmt, ...), "\n")
+  end
+end
+
+--- p.size_string(bytes) -> "64 MiB" style text for messages
+function M.size_string(n)
+  local units = { "B", "KiB", "MiB", "GiB", "TiB" }
+  local i = 1
+  while n >= 1024 and i < #units and n % 1024 == 0 do
+    n = n / 1024
+    i = i + 1
+  end
+  return string.format("%d %s", n, units[i])
+end
+
+return M

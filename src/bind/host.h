@@ -1,0 +1,40 @@
+/*
+ * The Lua host: makes the state, preloads the embedded library, builds the
+ * sandbox, runs a script or a string under pcall with a traceback, and turns
+ * the outcome into an exit status. main.c calls these verbs only.
+ */
+#ifndef PLATTER_BIND_HOST_H
+#define PLATTER_BIND_HOST_H
+
+#include <stdint.h>
+
+struct pl_config {
+    int trust;          /* --trust: no sandbox */
+    int quiet;          /* --quiet */
+    int verbose;        /* --verbose: tracebacks */
+    int destroy;        /* --destroy: block devices may be written */
+    int seed_given;
+    uint64_t seed;      /* --seed N (default 1) */
+    const char *lua_dir;    /* --lua-dir or $PLATTER_LUA_DIR: load lua/ and workloads/ from here */
+    const char *argv0;
+    int argc;           /* the whole command line, for the record */
+    char **argv;
+};
+
+extern struct pl_config pl_cfg;
+
+/* Exit statuses. */
+enum { PL_EXIT_OK = 0, PL_EXIT_ERROR = 1, PL_EXIT_USAGE = 2, PL_EXIT_INTR = 130 };
+
+/* Run a workload name or a .lua path with its arguments. Returns an exit status. */
+int pl_host_run_script(const char *script, int argc, char **argv);
+/* Run code given with -e, with arguments. */
+int pl_host_run_string(const char *code, int argc, char **argv);
+/* Print the embedded workloads with their one-line descriptions. */
+int pl_host_list(void);
+/* "LuaJIT 2.1.0-beta3" / "Lua 5.4.4" */
+const char *pl_host_lua_release(void);
+/* Install SIGINT/SIGTERM handlers and the exit-time scratch cleanup. */
+void pl_host_signals(void);
+
+#endif

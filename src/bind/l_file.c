@@ -1,0 +1,488 @@
+/*
+ * The "platter.file" userdata and p.open: every I/O method calls the timed
+ * core function and records the result into the active phases. Misuse
+ * raises; OS failures return nil, "op path: strerror", errno.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "device.h"
+#include "file.h"
+#include "guard.h"
+#include "host.h"
+#include "l_util.h"
+
+#define MAX_IO (1u << 30)  /* one call moves at most 1 GiB */
+
+static struct pl_file *tofile(lua_State *L)
+{
+    struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
+    if (f->fd < 0)
+        luaL_error(L, "attempt to use a closed file");
+    pl_checkintr(L);
+    return f;
+}
+
+static size_t checklen(lua_State *L, int arg)
+{
+    uint64_t n = pl_checkoffset(L, arg, "length");
+    if (n > MAX_IO)
+        luaL_argerror(L, arg, "length must be at most 1 GiB");
+    return (size_t)n;
+}
+
+static void checkalign(lua_State *L, struct pl_file *f, const char *fn, uint64_t off,
+                       int has_off, uint64_t len)
+{
+    if (pl_file_check_align(f, off, len) == 0)
+        return;
+    if (has_off && off % f->align)
+        luaL_error(L, "%s: offset %f is not a multiple of %d: O_DIRECT on %s needs offsets and "
+                      "lengths aligned to %d bytes", fn, (double)off, (int)f->align, f->path,
+                   (int)f->align);
+    luaL_error(L, "%s: length %f is not a multiple of %d: O_DIRECT on %s needs offsets and "
+                  "lengths aligned to %d bytes", fn, (double)len, (int)f->align, f->path,
+               (int)f->align);
+}
+
+/* Common tail of every transfer: record, then return bytes or nil,msg,errno. */
+static int io_result(lua_State *L, struct pl_file *f, const char *op, int64_t r, uint64_t ns)
+{
+    if (r >= 0) {
+        pl_phase_record((uint64_t)r, ns);
+        pl_pushu64(L, (uint64_t)r);
+        return 1;
+    }
+    int err = (int)-r;
+    pl_phase_error(err);
+    char extra[96] = "";
+    if (err == EINVAL && f->direct)
+        snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
+                 f->align);
+    return pl_pusherror(L, op, f->path, err, extra);
+}
+
+/* f:read(n) -> bytes read at the current position (short at end of file) */
+static int l_file_read(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    size_t n = checklen(L, 2);
+    checkalign(L, f, "read", 0, 0, n);
+    uint64_t ns = 0;
+    ssize_t r = pl_file_read(f, n, &ns);
+    return io_result(L, f, "read", r, ns);
+}
+
+/* f:write(n) -> bytes written at the current position */
+static int l_file_write(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    size_t n = checklen(L, 2);
+    checkalign(L, f, "write", 0, 0, n);
+    uint64_t ns = 0;
+    ssize_t r = pl_file_write(f, n, &ns);
+    return io_result(L, f, "write", r, ns);
+}
+
+/* f:pread(off, n) -> bytes read at off */
+static int l_file_pread(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t off = pl_checkoffset(L, 2, "offset");
+    size_t n = checklen(L, 3);
+    checkalign(L, f, "pread", off, 1, n);
+    uint64_t ns = 0;
+    ssize_t r = pl_file_pread(f, off, n, &ns);
+    return io_result(L, f, "pread", r, ns);
+}
+
+/* f:pwrite(off, n) -> bytes written at off */
+static int l_file_pwrite(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t off = pl_checkoffset(L, 2, "offset");
+    size_t n = checklen(L, 3);
+    checkalign(L, f, "pwrite", off, 1, n);
+    uint64_t ns = 0;
+    ssize_t r = pl_file_pwrite(f, off, n, &ns);
+    return io_result(L, f, "pwrite", r, ns);
+}
+
+/* f:putc(n) -> characters written with n putc() calls, timed as one operation */
+static int l_file_putc(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t n = pl_checkoffset(L, 2, "count");
+    if (f->direct)
+        luaL_error(L, "putc: per-character stdio I/O is not possible on an O_DIRECT file");
+    uint64_t ns = 0;
+    int64_t r = pl_file_putc(f, n, &ns);
+    return io_result(L, f, "putc", r, ns);
+}
+
+/* f:getc(n) -> characters read with n getc() calls (fewer at end of file) */
+static int l_file_getc(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t n = pl_checkoffset(L, 2, "count");
+    if (f->direct)
+        luaL_error(L, "getc: per-character stdio I/O is not possible on an O_DIRECT file");
+    uint64_t ns = 0;
+    int64_t r = pl_file_getc(f, n, &ns);
+    return io_result(L, f, "getc", r, ns);
+}
+
+static int sync_result(lua_State *L, struct pl_file *f, const char *op, int rc, uint64_t ns)
+{
+    if (rc == 0) {
+        pl_phase_record(0, ns);
+        lua_pushboolean(L, 1);
+        return 1;
+    }
+    pl_phase_error(-rc);
+    return pl_pusherror(L, op, f->path, -rc, NULL);
+}
+
+/* f:fsync() -> true | nil, msg, errno (timed) */
+static int l_file_fsync(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t ns = 0;
+    int rc = pl_file_fsync(f, &ns);
+    return sync_result(L, f, "fsync", rc, ns);
+}
+
+/* f:fdatasync() -> true | nil, msg, errno (timed) */
+static int l_file_fdatasync(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t ns = 0;
+    int rc = pl_file_fdatasync(f, &ns);
+    return sync_result(L, f, "fdatasync", rc, ns);
+}
+
+/* f:seek([off [, whence]]) -> new position; whence "set" (default), "cur", "end" */
+static int l_file_seek(lua_State *L)
+{
+    static const char *const names[] = {"set", "cur", "end", NULL};
+    static const int modes[] = {SEEK_SET, SEEK_CUR, SEEK_END};
+    struct pl_file *f = tofile(L);
+    int64_t off;
+    if (lua_isnoneornil(L, 2)) {
+        off = 0;
+    } else {
+        lua_Number n = luaL_checknumber(L, 2);
+        if (n != (lua_Number)(int64_t)n || n > 9007199254740992.0 || n < -9007199254740992.0)
+            luaL_argerror(L, 2, "offset must be an integer");
+        off = (int64_t)n;
+    }
+    int w = modes[luaL_checkoption(L, 3, "set", names)];
+    if (w == SEEK_SET && off < 0)
+        luaL_argerror(L, 2, "offset must not be negative");
+    if (lua_isnoneornil(L, 2) && lua_isnoneornil(L, 3))
+        w = SEEK_CUR;  /* f:seek() tells the position, as file:seek() does */
+    int64_t r = pl_file_seek(f, off, w);
+    if (r < 0)
+        return pl_pusherror(L, "seek", f->path, (int)-r, NULL);
+    pl_pushu64(L, (uint64_t)r);
+    return 1;
+}
+
+/* f:size() -> bytes */
+static int l_file_size(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    int64_t s = pl_file_size(f);
+    if (s < 0)
+        return pl_pusherror(L, "size", f->path, (int)-s, NULL);
+    pl_pushu64(L, (uint64_t)s);
+    return 1;
+}
+
+/* f:close() -> true | nil, msg, errno */
+static int l_file_close(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    char path[512];
+    snprintf(path, sizeof path, "%s", f->path);
+    int rc = pl_file_close(f);
+    if (rc < 0)
+        return pl_pusherror(L, "close", path, -rc, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int error_result(lua_State *L, const struct pl_error *e, const char *path)
+{
+    return pl_pusherror(L, e->op ? e->op : "?", path, e->err, e->msg);
+}
+
+/* f:drop_cache() -> true | nil, msg, errno */
+static int l_file_drop_cache(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    struct pl_error e = {0};
+    if (pl_cache_drop(f, &e) < 0)
+        return error_result(L, &e, f->path);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* f:resident([off [, len]]) -> resident pages, total pages */
+static int l_file_resident(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t off = pl_optoffset(L, 2, "offset", 0);
+    uint64_t len = pl_optoffset(L, 3, "length", 0);
+    uint64_t res = 0, total = 0;
+    struct pl_error e = {0};
+    if (pl_cache_resident(f, off, len, &res, &total, &e) < 0)
+        return error_result(L, &e, f->path);
+    pl_pushu64(L, res);
+    pl_pushu64(L, total);
+    return 2;
+}
+
+/* f:readahead([kb]) -> readahead in KiB (after setting it, when kb is given) */
+static int l_file_readahead(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    int64_t set = -1;
+    if (!lua_isnoneornil(L, 2))
+        set = (int64_t)pl_checkoffset(L, 2, "readahead");
+    struct pl_error e = {0};
+    int64_t kb = pl_cache_readahead(f, set, &e);
+    if (kb < 0)
+        return error_result(L, &e, f->path);
+    pl_pushu64(L, (uint64_t)kb);
+    return 1;
+}
+
+/* f:advise(kind) -> true | nil, msg, errno; kind "normal" | "sequential" | ... */
+static int l_file_advise(lua_State *L)
+{
+    static const char *const names[] = {"normal", "sequential", "random", "willneed",
+                                        "dontneed", NULL};
+    static const enum pl_advice adv[] = {PL_ADV_NORMAL, PL_ADV_SEQUENTIAL, PL_ADV_RANDOM,
+                                         PL_ADV_WILLNEED, PL_ADV_DONTNEED};
+    struct pl_file *f = tofile(L);
+    enum pl_advice a = adv[luaL_checkoption(L, 2, NULL, names)];
+    struct pl_error e = {0};
+    if (pl_cache_advise(f, a, &e) < 0)
+        return error_result(L, &e, f->path);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* f:fill(kind) -> f; kind "zero" | "random": what writes carry from now on */
+static int l_file_fill(lua_State *L)
+{
+    static const char *const names[] = {"zero", "random", NULL};
+    struct pl_file *f = tofile(L);
+    pl_file_set_fill(f, luaL_checkoption(L, 2, NULL, names) ? PL_FILL_RANDOM : PL_FILL_ZERO);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static void setstr(lua_State *L, const char *k, const char *v)
+{
+    if (v && *v) {
+        lua_pushstring(L, v);
+        lua_setfield(L, -2, k);
+    }
+}
+
+static void setnum(lua_State *L, const char *k, uint64_t v)
+{
+    pl_pushu64(L, v);
+    lua_setfield(L, -2, k);
+}
+
+/* f:info() -> table of device and filesystem facts (absent facts are nil) */
+static int l_file_info(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    struct pl_devinfo d;
+    int rc = pl_device_info(f->fd, f->path, &d);
+    if (rc < 0)
+        return pl_pusherror(L, "info", f->path, -rc, NULL);
+    lua_newtable(L);
+    setstr(L, "path", f->path);
+    setstr(L, "kind", d.kind);
+    setnum(L, "size", d.size);
+    if (d.logical_block)
+        setnum(L, "logical_block", d.logical_block);
+    if (d.physical_block)
+        setnum(L, "physical_block", d.physical_block);
+    setnum(L, "dio_align", f->direct ? f->align
+                           : (d.dio_offset_align ? d.dio_offset_align
+                                                 : (d.logical_block ? d.logical_block : 512)));
+    if (d.dio_mem_align)
+        setnum(L, "dio_mem_align", d.dio_mem_align);
+    if (d.rotational >= 0) {
+        lua_pushboolean(L, d.rotational);
+        lua_setfield(L, -2, "rotational");
+    }
+    if (d.read_ahead_kb >= 0)
+        setnum(L, "read_ahead_kb", (uint64_t)d.read_ahead_kb);
+    setstr(L, "device", d.device);
+    setstr(L, "model", d.model);
+    setstr(L, "scheduler", d.scheduler);
+    setstr(L, "write_cache", d.write_cache);
+    setstr(L, "fs_type", d.fs_type);
+    setstr(L, "mount_point", d.mount_point);
+    setstr(L, "mount_options", d.mount_options);
+    lua_pushboolean(L, f->direct);
+    lua_setfield(L, -2, "direct");
+    return 1;
+}
+
+static int l_file__gc(lua_State *L)
+{
+    struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
+    if (f->fd >= 0 || f->buf || f->path)
+        pl_file_close(f);
+    return 0;
+}
+
+static int l_file__tostring(lua_State *L)
+{
+    struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
+    if (f->fd < 0)
+        lua_pushliteral(L, "platter.file (closed)");
+    else
+        lua_pushfstring(L, "platter.file (%s%s)", f->path, f->direct ? ", direct" : "");
+    return 1;
+}
+
+static int optbool(lua_State *L, int t, const char *k)
+{
+    lua_getfield(L, t, k);
+    int v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Refuse misspelt options instead of silently ignoring them. */
+static void check_open_keys(lua_State *L, int t)
+{
+    static const char *const known[] = {"create", "direct", "dsync", "fill", "seed", "size",
+                                        "sparse", "sync", "write", NULL};
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        int ok = 0;
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (int i = 0; known[i]; i++)
+                ok |= strcmp(lua_tostring(L, -1), known[i]) == 0;
+        if (!ok)
+            luaL_argerror(L, 2, lua_pushfstring(L, "unknown option '%s'",
+                                                lua_type(L, -1) == LUA_TSTRING
+                                                    ? lua_tostring(L, -1)
+                                                    : luaL_typename(L, -1)));
+    }
+}
+
+/* p.open(path [, opts]) -> file | nil, msg, errno */
+static int l_open(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct pl_open_opts o;
+    memset(&o, 0, sizeof o);
+    o.seed = 1;
+    if (!lua_isnoneornil(L, 2)) {
+        luaL_checktype(L, 2, LUA_TTABLE);
+        check_open_keys(L, 2);
+        o.direct = optbool(L, 2, "direct");
+        o.write = optbool(L, 2, "write");
+        o.create = optbool(L, 2, "create");
+        o.sync = optbool(L, 2, "sync");
+        o.dsync = optbool(L, 2, "dsync");
+        o.sparse = optbool(L, 2, "sparse");
+        lua_getfield(L, 2, "size");
+        if (!lua_isnil(L, -1))
+            o.size = pl_checksize(L, lua_gettop(L));
+        lua_pop(L, 1);
+        lua_getfield(L, 2, "fill");
+        if (!lua_isnil(L, -1)) {
+            static const char *const fills[] = {"zero", "random", NULL};
+            o.fill = luaL_checkoption(L, -1, NULL, fills) ? PL_FILL_RANDOM : PL_FILL_ZERO;
+        }
+        lua_pop(L, 1);
+        lua_getfield(L, 2, "seed");
+        if (!lua_isnil(L, -1))
+            o.seed = pl_checkoffset(L, lua_gettop(L), "seed");
+        lua_pop(L, 1);
+    }
+    pl_checkintr(L);
+    char why[1024];
+    if (pl_allow_check(path, why, sizeof why) == -EACCES)
+        return luaL_error(L, "open: %s", why);
+
+    struct pl_file *f = lua_newuserdata(L, sizeof *f);  /* closed until open succeeds */
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    luaL_getmetatable(L, PL_FILE_MT);
+    lua_setmetatable(L, -2);
+
+    struct pl_error e = {0};
+    if (pl_file_open(f, path, &o, &e) < 0)
+        return error_result(L, &e, path);
+    if (pl_allow_check_fd(f->fd, path, why, sizeof why) == -EACCES) {
+        pl_file_close(f);
+        return luaL_error(L, "open: %s", why);
+    }
+    if (f->kind == PL_FILE_BLOCK && o.write && !pl_cfg.destroy) {
+        pl_file_close(f);
+        return luaL_error(L, "open: %s is a block device: opening it for writing would destroy "
+                             "its contents; pass --destroy to allow it", path);
+    }
+    return 1;
+}
+
+static const luaL_Reg file_methods[] = {
+    {"advise", l_file_advise},
+    {"close", l_file_close},
+    {"drop_cache", l_file_drop_cache},
+    {"fdatasync", l_file_fdatasync},
+    {"fill", l_file_fill},
+    {"fsync", l_file_fsync},
+    {"getc", l_file_getc},
+    {"info", l_file_info},
+    {"pread", l_file_pread},
+    {"putc", l_file_putc},
+    {"pwrite", l_file_pwrite},
+    {"read", l_file_read},
+    {"readahead", l_file_readahead},
+    {"resident", l_file_resident},
+    {"seek", l_file_seek},
+    {"size", l_file_size},
+    {"write", l_file_write},
+    {NULL, NULL},
+};
+
+static const luaL_Reg file_meta[] = {
+    {"__gc", l_file__gc},
+    {"__tostring", l_file__tostring},
+    {NULL, NULL},
+};
+
+static const luaL_Reg file_funcs[] = {
+    {"open", l_open},
+    {NULL, NULL},
+};
+
+int luaopen_platter_file(lua_State *L)
+{
+    luaL_newmetatable(L, PL_FILE_MT);
+    luaL_setfuncs(L, file_meta, 0);
+    luaL_newlib(L, file_methods);
+    lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, PL_FILE_MT);
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+    luaL_newlib(L, file_funcs);
+    return 1;
+}

@@ -1,0 +1,309 @@
+/*
+ * luaopen_platter_core: the module-level functions of platter.core (clock,
+ * randomness, caches, host facts, output, scratch files), plus the functions
+ * of l_file.c and l_stats.c. lua/platter/init.lua wraps it as "platter".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "clock.h"
+#include "config.h"
+#include "device.h"
+#include "guard.h"
+#include "host.h"
+#include "l_util.h"
+#include "rng.h"
+#include "units.h"
+
+static struct pl_rng rng;
+static uint64_t rng_seed = 1;
+
+/* p.now() -> monotonic clock in ns */
+static int l_now(lua_State *L)
+{
+    pl_pushu64(L, pl_clock_ns());
+    return 1;
+}
+
+/* p.seed([n]) -> the seed in force (after setting it to n) */
+static int l_seed(lua_State *L)
+{
+    if (!lua_isnoneornil(L, 1)) {
+        rng_seed = pl_checkoffset(L, 1, "seed");
+        pl_rng_seed(&rng, rng_seed);
+    }
+    pl_pushu64(L, rng_seed);
+    return 1;
+}
+
+/*
+ * p.random() -> float in [0,1); p.random(m) -> integer in [1,m];
+ * p.random(lo, hi [, align]) -> multiple of align in [lo,hi]
+ */
+static int l_random(lua_State *L)
+{
+    int n = lua_gettop(L);
+    if (n == 0) {
+        lua_pushnumber(L, pl_rng_double(&rng));
+        return 1;
+    }
+    uint64_t lo = 1, hi, align = 1, v;
+    if (n == 1) {
+        hi = pl_checkoffset(L, 1, "upper bound");
+        luaL_argcheck(L, hi >= 1, 1, "interval is empty");
+    } else {
+        lo = pl_checkoffset(L, 1, "lower bound");
+        hi = pl_checkoffset(L, 2, "upper bound");
+        align = pl_optoffset(L, 3, "alignment", 1);
+        luaL_argcheck(L, lo <= hi, 2, "interval is empty");
+    }
+    if (pl_rng_range(&rng, lo, hi, align, &v) < 0)
+        return luaL_argerror(L, 3, "no multiple of the alignment lies in the interval");
+    pl_pushu64(L, v);
+    return 1;
+}
+
+/* p.drop_caches() -> true | nil, msg, errno (needs root) */
+static int l_drop_caches(lua_State *L)
+{
+    pl_checkintr(L);
+    struct pl_error e = {0};
+    if (pl_cache_drop_system(&e) < 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "drop_caches: %s: %s%s", e.op ? e.op : "?", strerror(e.err),
+                        e.err == EACCES || e.err == EPERM ? " (needs root)" : "");
+        lua_pushinteger(L, e.err);
+        return 3;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* p.sleep(seconds) */
+static int l_sleep(lua_State *L)
+{
+    lua_Number s = luaL_checknumber(L, 1);
+    luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
+    pl_clock_sleep_ns((uint64_t)(s * 1e9), &pl_interrupted);
+    pl_checkintr(L);
+    return 0;
+}
+
+/* p.parse_size(s) -> bytes | nil, msg */
+static int l_parse_size(lua_State *L)
+{
+    const char *s = luaL_checkstring(L, 1);
+    uint64_t v;
+    const char *why;
+    if (pl_units_parse_size(s, &v, &why) < 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "bad size '%s': %s", s, why);
+        return 2;
+    }
+    pl_pushu64(L, v);
+    return 1;
+}
+
+/* p.parse_time(s) -> seconds | nil, msg */
+static int l_parse_time(lua_State *L)
+{
+    const char *s = luaL_checkstring(L, 1);
+    uint64_t v;
+    const char *why;
+    if (pl_units_parse_time(s, &v, &why) < 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "bad duration '%s': %s", s, why);
+        return 2;
+    }
+    lua_pushnumber(L, (double)v / 1e9);
+    return 1;
+}
+
+static int write_to(lua_State *L, FILE *out)
+{
+    int n = lua_gettop(L);
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        const char *s = luaL_checklstring(L, i, &len);
+        fwrite(s, 1, len, out);
+    }
+    return 0;
+}
+
+/* p.write(...) writes strings to stdout, as io.write does */
+static int l_write(lua_State *L)
+{
+    return write_to(L, stdout);
+}
+
+/* p.ewrite(...) writes strings to stderr (flushing stdout first, so they interleave) */
+static int l_ewrite(lua_State *L)
+{
+    fflush(stdout);
+    write_to(L, stderr);
+    fflush(stderr);
+    return 0;
+}
+
+/* p.flush() flushes stdout */
+static int l_flush(lua_State *L)
+{
+    (void)L;
+    fflush(stdout);
+    return 0;
+}
+
+/* p.exit([code]) ends the script with this exit status (after cleanup) */
+static int l_exit(lua_State *L)
+{
+    lua_Integer code = luaL_optinteger(L, 1, 0);
+    luaL_argcheck(L, code >= 0 && code <= 255, 1, "exit status must be within 0..255");
+    lua_newtable(L);
+    lua_pushinteger(L, code);
+    lua_setfield(L, -2, "platter_exit");
+    return lua_error(L);
+}
+
+/* p.scratch(path) -> path: remove the file at exit, whatever the exit path */
+static int l_scratch(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char why[1024];
+    if (pl_allow_check(path, why, sizeof why) == -EACCES)
+        return luaL_error(L, "scratch: %s", why);
+    if (pl_scratch_add(path) < 0)
+        return luaL_error(L, "scratch: cannot track %s", path);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* p.remove(path) -> true | nil, msg, errno */
+static int l_remove(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char why[1024];
+    if (pl_allow_check(path, why, sizeof why) == -EACCES)
+        return luaL_error(L, "remove: %s", why);
+    if (unlink(path) < 0)
+        return pl_pusherror(L, "remove", path, errno, NULL);
+    pl_scratch_forget(path);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* p.ram() -> bytes of RAM */
+static int l_ram(lua_State *L)
+{
+    pl_pushu64(L, pl_device_ram());
+    return 1;
+}
+
+/* p.pid() -> process id */
+static int l_pid(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)getpid());
+    return 1;
+}
+
+/* p.hostname() -> the node name */
+static int l_hostname(lua_State *L)
+{
+    char buf[256];
+    if (gethostname(buf, sizeof buf) < 0)
+        buf[0] = '\0';
+    buf[sizeof buf - 1] = '\0';
+    lua_pushstring(L, buf);
+    return 1;
+}
+
+/* p.cpu() -> user, sys CPU seconds of this process and its waited children */
+static int l_cpu(lua_State *L)
+{
+    double u, s;
+    pl_cpu_now(&u, &s);
+    lua_pushnumber(L, u);
+    lua_pushnumber(L, s);
+    return 2;
+}
+
+/* p.clock_info() -> { source = "kvm-clock", overhead_ns = 21.3 } */
+static int l_clock_info(lua_State *L)
+{
+    lua_newtable(L);
+    lua_pushstring(L, pl_clock_source());
+    lua_setfield(L, -2, "source");
+    lua_pushnumber(L, pl_clock_overhead_ns());
+    lua_setfield(L, -2, "overhead_ns");
+    return 1;
+}
+
+/* p.interrupted() -> true once SIGINT/SIGTERM arrived */
+static int l_interrupted(lua_State *L)
+{
+    lua_pushboolean(L, pl_interrupted != 0);
+    return 1;
+}
+
+static const luaL_Reg core_funcs[] = {
+    {"clock_info", l_clock_info},
+    {"cpu", l_cpu},
+    {"drop_caches", l_drop_caches},
+    {"ewrite", l_ewrite},
+    {"exit", l_exit},
+    {"flush", l_flush},
+    {"hostname", l_hostname},
+    {"interrupted", l_interrupted},
+    {"now", l_now},
+    {"parse_size", l_parse_size},
+    {"parse_time", l_parse_time},
+    {"pid", l_pid},
+    {"ram", l_ram},
+    {"random", l_random},
+    {"remove", l_remove},
+    {"scratch", l_scratch},
+    {"seed", l_seed},
+    {"sleep", l_sleep},
+    {"write", l_write},
+    {NULL, NULL},
+};
+
+/* Copy every field of the table on top into the table at index t, pop it. */
+static void absorb(lua_State *L, int t)
+{
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_settable(L, t);
+    }
+    lua_pop(L, 1);
+}
+
+int luaopen_platter_core(lua_State *L)
+{
+    rng_seed = pl_cfg.seed;
+    pl_rng_seed(&rng, rng_seed);
+    luaL_newlib(L, core_funcs);
+    int t = lua_gettop(L);
+    luaopen_platter_file(L);
+    absorb(L, t);
+    luaopen_platter_stats(L);
+    absorb(L, t);
+
+    lua_pushliteral(L, PL_VERSION);
+    lua_setfield(L, t, "version");
+    lua_pushstring(L, pl_host_lua_release());
+    lua_setfield(L, t, "lua");
+    lua_pushboolean(L, pl_cfg.quiet);
+    lua_setfield(L, t, "quiet");
+    lua_pushboolean(L, pl_cfg.trust);
+    lua_setfield(L, t, "trusted");
+    lua_pushboolean(L, pl_cfg.verbose);
+    lua_setfield(L, t, "verbose");
+    lua_pushboolean(L, PL_HAVE_URING);
+    lua_setfield(L, t, "have_uring");
+    return 1;
+}

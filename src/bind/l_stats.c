@@ -1,0 +1,299 @@
+/*
+ * The "platter.stats" userdata: one phase's counters, CPU times and latency
+ * histogram (owned by the userdata), the list of active phases that timed
+ * calls record into, and p.phase().
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "clock.h"
+#include "l_util.h"
+
+#define MAX_ACTIVE 32
+
+static struct pl_phase *active[MAX_ACTIVE];
+static int nactive;
+
+static double tv_seconds(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void pl_cpu_now(double *user, double *sys)
+{
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    *user = tv_seconds(self.ru_utime) + tv_seconds(kids.ru_utime);
+    *sys = tv_seconds(self.ru_stime) + tv_seconds(kids.ru_stime);
+}
+
+void pl_phase_record(uint64_t bytes, uint64_t ns)
+{
+    for (int i = 0; i < nactive; i++)
+        pl_stats_record(&active[i]->st, bytes, ns);
+}
+
+void pl_phase_error(int err)
+{
+    for (int i = 0; i < nactive; i++)
+        pl_stats_error(&active[i]->st, err);
+}
+
+struct pl_phase *pl_phase_new(lua_State *L, const char *name)
+{
+    struct pl_phase *ph = lua_newuserdata(L, sizeof *ph);
+    memset(ph, 0, sizeof *ph);
+    pl_stats_reset(&ph->st);
+    ph->ref = LUA_NOREF;
+    snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
+    luaL_getmetatable(L, PL_STATS_MT);
+    lua_setmetatable(L, -2);
+    return ph;
+}
+
+struct pl_phase *pl_checkphase(lua_State *L, int arg)
+{
+    return luaL_checkudata(L, arg, PL_STATS_MT);
+}
+
+void pl_phase_start(lua_State *L, int arg)
+{
+    struct pl_phase *ph = pl_checkphase(L, arg);
+    if (ph->active)
+        return;
+    if (nactive == MAX_ACTIVE)
+        luaL_error(L, "phase: more than %d phases nested", MAX_ACTIVE);
+    lua_pushvalue(L, arg);
+    ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
+    ph->active = 1;
+    active[nactive++] = ph;
+    pl_cpu_now(&ph->ru_user0, &ph->ru_sys0);
+    ph->st.t_end = 0;
+    ph->st.t_start = pl_clock_ns();
+}
+
+void pl_phase_stop(lua_State *L, struct pl_phase *ph)
+{
+    if (!ph->active)
+        return;
+    ph->st.t_end = pl_clock_ns();
+    double u, s;
+    pl_cpu_now(&u, &s);
+    ph->st.user += u - ph->ru_user0;
+    ph->st.sys += s - ph->ru_sys0;
+    for (int i = 0; i < nactive; i++) {
+        if (active[i] == ph) {
+            memmove(&active[i], &active[i + 1], (size_t)(nactive - i - 1) * sizeof active[0]);
+            nactive--;
+            break;
+        }
+    }
+    ph->active = 0;
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->ref);
+    ph->ref = LUA_NOREF;
+}
+
+/* ---- methods ----------------------------------------------------------------- */
+
+/* s:percentile(p) -> latency in ns at percentile p (0..100) */
+static int l_stats_percentile(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    lua_Number p = luaL_checknumber(L, 2);
+    luaL_argcheck(L, p >= 0 && p <= 100, 2, "percentile must be within 0..100");
+    pl_pushu64(L, pl_hist_percentile(&ph->st.hist, p));
+    return 1;
+}
+
+/* s:mean() -> mean latency in ns */
+static int l_stats_mean(lua_State *L)
+{
+    lua_pushnumber(L, pl_stats_mean(&pl_checkphase(L, 1)->st));
+    return 1;
+}
+
+/* s:min() -> smallest latency in ns (0 when empty) */
+static int l_stats_min(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    pl_pushu64(L, ph->st.ops ? ph->st.lat_min : 0);
+    return 1;
+}
+
+/* s:max() -> largest latency in ns */
+static int l_stats_max(lua_State *L)
+{
+    pl_pushu64(L, pl_checkphase(L, 1)->st.lat_max);
+    return 1;
+}
+
+/* s:merge(other) -> s, with other's counts, histogram and CPU added */
+static int l_stats_merge(lua_State *L)
+{
+    struct pl_phase *a = pl_checkphase(L, 1);
+    struct pl_phase *b = pl_checkphase(L, 2);
+    pl_stats_merge(&a->st, &b->st);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:stop() -> s, stops a phase started with p.phase(name) */
+static int l_stats_stop(lua_State *L)
+{
+    pl_phase_stop(L, pl_checkphase(L, 1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* s:buckets() -> { {lo, hi, count}, ... } of the non-empty histogram bins */
+static int l_stats_buckets(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    lua_newtable(L);
+    int n = 0;
+    for (unsigned i = 0; i < PL_HIST_NR; i++) {
+        if (!ph->st.hist.bins[i])
+            continue;
+        lua_createtable(L, 3, 0);
+        pl_pushu64(L, pl_hist_lower(i));
+        lua_rawseti(L, -2, 1);
+        pl_pushu64(L, i + 1 < PL_HIST_NR ? pl_hist_lower(i + 1) - 1 : UINT64_MAX);
+        lua_rawseti(L, -2, 2);
+        pl_pushu64(L, ph->st.hist.bins[i]);
+        lua_rawseti(L, -2, 3);
+        lua_rawseti(L, -2, ++n);
+    }
+    return 1;
+}
+
+static void push_errnos(lua_State *L, const struct pl_stats *st)
+{
+    lua_newtable(L);
+    for (int i = 0; i < PL_STATS_ERRNOS; i++) {
+        if (!st->errs[i].err)
+            continue;
+        pl_pushu64(L, st->errs[i].n);
+        lua_rawseti(L, -2, st->errs[i].err);
+    }
+}
+
+static const luaL_Reg stats_methods[] = {
+    {"buckets", l_stats_buckets},
+    {"max", l_stats_max},
+    {"mean", l_stats_mean},
+    {"merge", l_stats_merge},
+    {"min", l_stats_min},
+    {"percentile", l_stats_percentile},
+    {"stop", l_stats_stop},
+    {NULL, NULL},
+};
+
+/* Fields are computed on access, so a running phase shows live values. */
+static int l_stats__index(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    const struct pl_stats *st = &ph->st;
+    const char *k = luaL_checkstring(L, 2);
+    double secs = pl_stats_seconds(st);
+    if (strcmp(k, "name") == 0)
+        lua_pushstring(L, ph->name);
+    else if (strcmp(k, "ops") == 0)
+        pl_pushu64(L, st->ops);
+    else if (strcmp(k, "bytes") == 0)
+        pl_pushu64(L, st->bytes);
+    else if (strcmp(k, "errors") == 0)
+        pl_pushu64(L, st->errors);
+    else if (strcmp(k, "errno") == 0)
+        push_errnos(L, st);
+    else if (strcmp(k, "seconds") == 0)
+        lua_pushnumber(L, secs);
+    else if (strcmp(k, "user") == 0)
+        lua_pushnumber(L, st->user);
+    else if (strcmp(k, "sys") == 0)
+        lua_pushnumber(L, st->sys);
+    else if (strcmp(k, "cpu_pct") == 0)
+        lua_pushnumber(L, secs > 0 ? (st->user + st->sys) / secs * 100.0 : 0.0);
+    else if (strcmp(k, "iops") == 0)
+        lua_pushnumber(L, secs > 0 ? (double)st->ops / secs : 0.0);
+    else if (strcmp(k, "bw") == 0)
+        lua_pushnumber(L, secs > 0 ? (double)st->bytes / secs : 0.0);
+    else if (strcmp(k, "mbps") == 0)
+        lua_pushnumber(L, secs > 0 ? (double)st->bytes / secs / 1e6 : 0.0);
+    else if (strcmp(k, "mibps") == 0)
+        lua_pushnumber(L, secs > 0 ? (double)st->bytes / secs / 1048576.0 : 0.0);
+    else if (strcmp(k, "running") == 0)
+        lua_pushboolean(L, ph->active);
+    else if (strcmp(k, "lat") == 0)
+        lua_pushvalue(L, 1);  /* r.lat:percentile(99) reads as in the design sketch */
+    else {
+        luaL_getmetatable(L, PL_STATS_MT);
+        lua_getfield(L, -1, "methods");
+        lua_getfield(L, -1, k);
+    }
+    return 1;
+}
+
+static int l_stats__tostring(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    double secs = pl_stats_seconds(&ph->st);
+    lua_pushfstring(L, "platter.stats (%s: %d ops in %f s)", ph->name, (int)ph->st.ops, secs);
+    return 1;
+}
+
+static int l_stats__gc(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    (void)ph;  /* active phases hold a registry ref, so they are never collected */
+    return 0;
+}
+
+/* p.phase(name [, fn]) -> stats: with fn, runs it and stops; without, starts */
+static int l_phase(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    int has_fn = !lua_isnoneornil(L, 2);
+    if (has_fn)
+        luaL_checktype(L, 2, LUA_TFUNCTION);
+    pl_checkintr(L);
+    struct pl_phase *ph = pl_phase_new(L, name);
+    int s = lua_gettop(L);
+    pl_phase_start(L, s);
+    if (!has_fn)
+        return 1;
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, s);
+    int rc = lua_pcall(L, 1, 0, 0);
+    pl_phase_stop(L, ph);
+    if (rc != LUA_OK)
+        return lua_error(L);  /* the phase is closed; pass the error on untouched */
+    lua_settop(L, s);
+    return 1;
+}
+
+static const luaL_Reg stats_meta[] = {
+    {"__gc", l_stats__gc},
+    {"__index", l_stats__index},
+    {"__tostring", l_stats__tostring},
+    {NULL, NULL},
+};
+
+static const luaL_Reg stats_funcs[] = {
+    {"phase", l_phase},
+    {NULL, NULL},
+};
+
+int luaopen_platter_stats(lua_State *L)
+{
+    luaL_newmetatable(L, PL_STATS_MT);
+    luaL_setfuncs(L, stats_meta, 0);
+    lua_newtable(L);
+    luaL_setfuncs(L, stats_methods, 0);
+    lua_setfield(L, -2, "methods");
+    lua_pop(L, 1);
+    luaL_newlib(L, stats_funcs);
+    return 1;
+}

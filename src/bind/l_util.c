@@ -1,0 +1,77 @@
+/*
+ * Argument and result helpers shared by every binding (luaposix's _helpers
+ * idea): offsets, sizes, the nil/msg/errno triple, the interrupt check.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "guard.h"
+#include "l_util.h"
+#include "units.h"
+
+#define MAX_EXACT 9007199254740992.0  /* 2^53 */
+
+uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
+{
+    if (pl_isinteger(L, arg)) {
+        lua_Integer v = lua_tointeger(L, arg);
+        if (v < 0)
+            luaL_argerror(L, arg, lua_pushfstring(L, "%s must not be negative", what));
+        return (uint64_t)v;
+    }
+    lua_Number n = luaL_checknumber(L, arg);
+    if (n != n || n < 0 || n >= MAX_EXACT || n != (lua_Number)(int64_t)n)
+        luaL_argerror(L, arg,
+                      lua_pushfstring(L, "%s must be a non-negative integer", what));
+    return (uint64_t)n;
+}
+
+uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uint64_t def)
+{
+    return lua_isnoneornil(L, arg) ? def : pl_checkoffset(L, arg, what);
+}
+
+uint64_t pl_checksize(lua_State *L, int arg)
+{
+    if (lua_type(L, arg) == LUA_TSTRING) {
+        uint64_t v;
+        const char *why;
+        const char *s = lua_tostring(L, arg);
+        if (pl_units_parse_size(s, &v, &why) < 0)
+            luaL_argerror(L, arg, lua_pushfstring(L, "bad size '%s': %s", s, why));
+        return v;
+    }
+    if (lua_type(L, arg) != LUA_TNUMBER)
+        luaL_argerror(L, arg, lua_pushfstring(L, "size expected, got %s",
+                                              luaL_typename(L, arg)));
+    return pl_checkoffset(L, arg, "size");
+}
+
+void pl_pushu64(lua_State *L, uint64_t v)
+{
+#if LUA_VERSION_NUM >= 503
+    if (v <= (uint64_t)LUA_MAXINTEGER) {
+        lua_pushinteger(L, (lua_Integer)v);
+        return;
+    }
+#endif
+    lua_pushnumber(L, (lua_Number)v);
+}
+
+int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const char *extra)
+{
+    lua_pushnil(L);
+    if (extra && *extra)
+        lua_pushfstring(L, "%s %s: %s (%s)", op, path, strerror(err), extra);
+    else
+        lua_pushfstring(L, "%s %s: %s", op, path, strerror(err));
+    lua_pushinteger(L, err);
+    return 3;
+}
+
+void pl_checkintr(lua_State *L)
+{
+    if (pl_interrupted)
+        luaL_error(L, "interrupted");
+}

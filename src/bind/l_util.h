@@ -1,0 +1,56 @@
+/*
+ * Helpers shared by the bindings: argument checks that give the same message
+ * on LuaJIT and Lua 5.4, the nil/msg/errno return, the interrupt check, and
+ * the phases that timed calls record into.
+ */
+#ifndef PLATTER_BIND_L_UTIL_H
+#define PLATTER_BIND_L_UTIL_H
+
+#include <stdint.h>
+
+#include "compat.h"
+#include "stats.h"
+
+#define PL_FILE_MT  "platter.file"
+#define PL_STATS_MT "platter.stats"
+
+/* Integral, non-negative, exactly representable (< 2^53) number at arg. */
+uint64_t pl_checkoffset(lua_State *L, int arg, const char *what);
+uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uint64_t def);
+/* A size: a number, or a string such as "4k" / "1g". */
+uint64_t pl_checksize(lua_State *L, int arg);
+/* Push a count or byte total as an integer where the flavour has them. */
+void pl_pushu64(lua_State *L, uint64_t v);
+/* Return nil, "op path: strerror[ (extra)]", errno. Always returns 3. */
+int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const char *extra);
+/* Raise "interrupted" if a signal asked us to stop. */
+void pl_checkintr(lua_State *L);
+
+/* ---- phases (l_stats.c) ---------------------------------------------------- */
+
+struct pl_phase {
+    struct pl_stats st;
+    double ru_user0, ru_sys0;   /* getrusage at start: self + children */
+    int active;                 /* in the recording list */
+    int ref;                    /* registry ref while active */
+    char name[64];
+};
+
+/* New stats userdata on the stack, reset, not started. */
+struct pl_phase *pl_phase_new(lua_State *L, const char *name);
+struct pl_phase *pl_checkphase(lua_State *L, int arg);
+/* Start timing the phase at arg and make it record every timed call. */
+void pl_phase_start(lua_State *L, int arg);
+/* Stop it (idempotent). */
+void pl_phase_stop(lua_State *L, struct pl_phase *ph);
+/* Record one timed operation / one failure into every active phase. */
+void pl_phase_record(uint64_t bytes, uint64_t ns);
+void pl_phase_error(int err);
+/* Current CPU time of this process and its waited children. */
+void pl_cpu_now(double *user, double *sys);
+
+int luaopen_platter_stats(lua_State *L);
+int luaopen_platter_file(lua_State *L);
+int luaopen_platter_core(lua_State *L);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * Benchmark targets: open a file or block device buffered or O_DIRECT, keep an
+ * aligned buffer for its data, and time each I/O syscall around the call.
+ * Uses clock, device (for the alignment rule) and rng (random fill).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "device.h"
+#include "file.h"
+#include "rng.h"
+
+#define FILL_CHUNK (1u << 20)
+
+static void set_error(struct pl_error *e, int err, const char *op)
+{
+    if (!e)
+        return;
+    e->err = err;
+    e->op = op;
+    e->msg[0] = '\0';
+}
+
+static void fill_buffer(void *buf, size_t len, enum pl_fill fill, uint64_t seed)
+{
+    if (fill == PL_FILL_ZERO) {
+        memset(buf, 0, len);
+        return;
+    }
+    struct pl_rng r;
+    pl_rng_seed(&r, seed);
+    uint64_t *w = buf;
+    size_t i, n = len / sizeof(uint64_t);
+    for (i = 0; i < n; i++)
+        w[i] = pl_rng_next(&r);
+    unsigned char *tail = (unsigned char *)buf + n * sizeof(uint64_t);
+    for (i = 0; i < len % sizeof(uint64_t); i++)
+        tail[i] = (unsigned char)pl_rng_next(&r);
+}
+
+int pl_file_reserve(struct pl_file *f, size_t n)
+{
+    if (n <= f->buflen)
+        return 0;
+    size_t want = f->buflen ? f->buflen : 4096;
+    while (want < n)
+        want *= 2;
+    void *p = NULL;
+    if (posix_memalign(&p, f->mem_align, want) != 0)
+        return -ENOMEM;
+    fill_buffer(p, want, f->fill, f->seed);
+    free(f->buf);
+    f->buf = p;
+    f->buflen = want;
+    return 0;
+}
+
+void pl_file_set_fill(struct pl_file *f, enum pl_fill fill)
+{
+    f->fill = fill;
+    if (f->buf)
+        fill_buffer(f->buf, f->buflen, fill, f->seed);
+}
+
+/*
+ * Make the file at least `size` bytes of real data (or a hole when sparse),
+ * through a separate buffered descriptor so direct-I/O rules do not apply.
+ * Refuses up front when the filesystem cannot hold the growth.
+ */
+static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_error *e)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC | (o->create ? O_CREAT : 0), 0644);
+    if (fd < 0) {
+        set_error(e, errno, "open");
+        return -e->err;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        int err = S_ISREG(st.st_mode) ? errno : EINVAL;
+        close(fd);
+        set_error(e, err, "size");
+        if (err == EINVAL)
+            snprintf(e->msg, sizeof e->msg, "size= applies to regular files only");
+        return -err;
+    }
+    uint64_t have = (uint64_t)st.st_size;
+    if (have >= o->size) {
+        close(fd);
+        return 0;
+    }
+    if (o->sparse) {
+        int rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
+        if (rc)
+            set_error(e, -rc, "ftruncate");
+        close(fd);
+        return rc;
+    }
+    struct statvfs vfs;
+    if (fstatvfs(fd, &vfs) == 0) {
+        uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+        uint64_t need = o->size - have;
+        if (need > avail) {
+            close(fd);
+            set_error(e, ENOSPC, "size");
+            snprintf(e->msg, sizeof e->msg,
+                     "need %llu more bytes but the filesystem has %llu free",
+                     (unsigned long long)need, (unsigned long long)avail);
+            return -ENOSPC;
+        }
+    }
+    void *buf = malloc(FILL_CHUNK);
+    if (!buf) {
+        close(fd);
+        set_error(e, ENOMEM, "malloc");
+        return -ENOMEM;
+    }
+    fill_buffer(buf, FILL_CHUNK, o->fill, o->seed ^ 0x5eedf111ull);
+    uint64_t off = have;
+    int rc = 0;
+    while (off < o->size) {
+        size_t n = o->size - off < FILL_CHUNK ? (size_t)(o->size - off) : FILL_CHUNK;
+        ssize_t w = pwrite(fd, buf, n, (off_t)off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            rc = w < 0 ? -errno : -ENOSPC;
+            set_error(e, -rc, "write");
+            break;
+        }
+        off += (uint64_t)w;
+    }
+    free(buf);
+    if (close(fd) < 0 && rc == 0) {
+        rc = -errno;
+        set_error(e, -rc, "close");
+    }
+    if (rc)  /* leave no half-made data behind a failed size= */
+        (void)truncate(path, (off_t)have);
+    return rc;
+}
+
+int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
+                 struct pl_error *e)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    set_error(e, 0, NULL);
+    if (o->size) {
+        int rc = grow_file(path, o, e);
+        if (rc)
+            return rc;
+    }
+    int flags = O_CLOEXEC | (o->write ? O_RDWR : O_RDONLY);
+    if (o->create)
+        flags |= O_CREAT;
+    if (o->direct)
+        flags |= O_DIRECT;
+    if (o->sync)
+        flags |= O_SYNC;
+    if (o->dsync)
+        flags |= O_DSYNC;
+    int fd = open(path, flags, 0644);
+    if (fd < 0) {
+        set_error(e, errno, "open");
+        return -e->err;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        set_error(e, errno, "fstat");
+        close(fd);
+        return -e->err;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        set_error(e, EISDIR, "open");
+        return -EISDIR;
+    }
+    f->path = strdup(path);
+    if (!f->path) {
+        close(fd);
+        set_error(e, ENOMEM, "open");
+        return -ENOMEM;
+    }
+    f->fd = fd;
+    f->kind = S_ISREG(st.st_mode) ? PL_FILE_REGULAR
+            : S_ISBLK(st.st_mode) ? PL_FILE_BLOCK : PL_FILE_OTHER;
+    f->direct = o->direct;
+    f->writable = o->write;
+    f->fill = o->fill;
+    f->seed = o->seed;
+    f->align = 1;
+    f->mem_align = 4096;
+    if (o->direct) {
+        struct pl_devinfo d;
+        uint32_t a = 0;
+        if (pl_device_info(fd, path, &d) == 0) {
+            a = d.dio_offset_align ? d.dio_offset_align : d.logical_block;
+            if (d.dio_mem_align > f->mem_align)
+                f->mem_align = d.dio_mem_align;
+        }
+        f->align = a ? a : 512;
+    }
+    return 0;
+}
+
+int pl_file_close(struct pl_file *f)
+{
+    int rc = 0;
+    if (f->stdio) {
+        if (fclose(f->stdio) != 0)  /* flushes; closes the dup'd descriptor only */
+            rc = -errno;
+        f->stdio = NULL;
+    }
+    if (f->fd >= 0 && close(f->fd) < 0 && rc == 0)
+        rc = -errno;
+    f->fd = -1;
+    free(f->buf);
+    f->buf = NULL;
+    f->buflen = 0;
+    free(f->path);
+    f->path = NULL;
+    return rc;
+}
+
+int64_t pl_file_size(struct pl_file *f)
+{
+    struct stat st;
+    if (fstat(f->fd, &st) < 0)
+        return -errno;
+    if (S_ISBLK(st.st_mode)) {
+        uint64_t n = 0;
+        if (ioctl(f->fd, BLKGETSIZE64, &n) < 0)
+            return -errno;
+        return (int64_t)n;
+    }
+    return st.st_size;
+}
+
+int pl_file_check_align(const struct pl_file *f, uint64_t off, uint64_t len)
+{
+    if (!f->direct)
+        return 0;
+    if (off % f->align || len % f->align)
+        return -EINVAL;
+    return 0;
+}
+
+/*
+ * Plain fd calls after stdio calls must see the stream's logical position and
+ * flushed data; stdio calls after fd calls must drop what the stream buffered.
+ */
+static int leave_stdio(struct pl_file *f)
+{
+    if (!f->stdio || !f->stdio_dirty)
+        return 0;
+    off_t pos = ftello(f->stdio);
+    if (fflush(f->stdio) != 0)
+        return -errno;
+    f->stdio_dirty = 0;
+    if (pos >= 0 && lseek(f->fd, pos, SEEK_SET) < 0)
+        return -errno;
+    return 0;
+}
+
+static int enter_stdio(struct pl_file *f)
+{
+    if (!f->stdio) {
+        int fd = dup(f->fd);  /* shares the offset; fclose must not close f->fd */
+        if (fd < 0)
+            return -errno;
+        f->stdio = fdopen(fd, f->writable ? "r+" : "r");
+        if (!f->stdio) {
+            int err = errno;
+            close(fd);
+            return -err;
+        }
+    }
+    if (!f->stdio_dirty) {
+        off_t pos = lseek(f->fd, 0, SEEK_CUR);
+        if (pos < 0 || fseeko(f->stdio, pos, SEEK_SET) != 0)
+            return -errno;
+        f->stdio_dirty = 1;
+    }
+    return 0;
+}
+
+static int prep(struct pl_file *f, size_t n)
+{
+    int rc = leave_stdio(f);
+    if (rc)
+        return rc;
+    return pl_file_reserve(f, n);
+}
+
+ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
+{
+    int rc = prep(f, n);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    ssize_t r = read(f->fd, f->buf, n);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : r;
+}
+
+ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
+{
+    int rc = prep(f, n);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    ssize_t r = write(f->fd, f->buf, n);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : r;
+}
+
+ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
+{
+    int rc = prep(f, n);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    ssize_t r = pread(f->fd, f->buf, n, (off_t)off);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : r;
+}
+
+ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
+{
+    int rc = prep(f, n);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    ssize_t r = pwrite(f->fd, f->buf, n, (off_t)off);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : r;
+}
+
+int pl_file_fsync(struct pl_file *f, uint64_t *ns)
+{
+    int rc = leave_stdio(f);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    int r = fsync(f->fd);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : 0;
+}
+
+int pl_file_fdatasync(struct pl_file *f, uint64_t *ns)
+{
+    int rc = leave_stdio(f);
+    if (rc)
+        return rc;
+    uint64_t t0 = pl_clock_ns();
+    int r = fdatasync(f->fd);
+    *ns = pl_clock_ns() - t0;
+    return r < 0 ? -errno : 0;
+}
+
+int64_t pl_file_putc(struct pl_file *f, uint64_t n, uint64_t *ns)
+{
+    int rc = enter_stdio(f);
+    if (rc)
+        return rc;
+    FILE *s = f->stdio;
+    uint64_t i;
+    uint64_t t0 = pl_clock_ns();
+    for (i = 0; i < n; i++)
+        if (putc((int)(i & 0x7f), s) == EOF)
+            break;
+    *ns = pl_clock_ns() - t0;
+    if (i < n)
+        return ferror(s) ? -(errno ? errno : EIO) : (int64_t)i;
+    return (int64_t)i;
+}
+
+int64_t pl_file_getc(struct pl_file *f, uint64_t n, uint64_t *ns)
+{
+    int rc = enter_stdio(f);
+    if (rc)
+        return rc;
+    FILE *s = f->stdio;
+    uint64_t i;
+    int c = 0;
+    uint64_t t0 = pl_clock_ns();
+    for (i = 0; i < n; i++) {
+        if ((c = getc(s)) == EOF)
+            break;
+        f->getc_hist[c & 0xff]++;
+    }
+    *ns = pl_clock_ns() - t0;
+    if (c == EOF && ferror(s))
+        return -(errno ? errno : EIO);
+    return (int64_t)i;
+}
+
+int64_t pl_file_seek(struct pl_file *f, int64_t off, int whence)
+{
+    int rc = leave_stdio(f);
+    if (rc)
+        return rc;
+    off_t r = lseek(f->fd, (off_t)off, whence);
+    return r < 0 ? -errno : (int64_t)r;
+}

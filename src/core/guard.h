@@ -1,0 +1,41 @@
+/*
+ * What keeps a run safe to stop and safe to share: the interrupt flag that
+ * every loop and binding checks, the scratch files removed on every exit
+ * path, and the path allow list of the sandbox (realpath-checked).
+ */
+#ifndef PLATTER_CORE_GUARD_H
+#define PLATTER_CORE_GUARD_H
+
+#include <signal.h>
+#include <stddef.h>
+
+/* Set by the SIGINT/SIGTERM handler: 0, or the signal number. */
+extern volatile sig_atomic_t pl_interrupted;
+
+/* Remember a scratch file to unlink at exit. 0 or -ENOMEM/-ENOSPC (table full). */
+int pl_scratch_add(const char *path);
+/* Forget it (it was removed or kept on purpose). */
+void pl_scratch_forget(const char *path);
+/* Unlink every remembered scratch file; async-signal-safe. */
+void pl_scratch_cleanup(void);
+
+/* Turn the allow list on (sandboxed) or off (--trust); off by default. */
+void pl_allow_enable(int on);
+int pl_allow_enabled(void);
+/*
+ * Allow a path named on the command line: the path itself and, when it is a
+ * directory (or tree=1), everything under it. A path that does not exist
+ * is allowed by the name it will have. 0, or -errno when it cannot be
+ * resolved (ignored by callers: an unresolvable word is simply not a path).
+ */
+int pl_allow_add(const char *path, int tree);
+/*
+ * 0 if the sandbox allows opening path, else -EACCES with the reason in why
+ * ("/etc/passwd is outside the current directory, $TMPDIR and the paths
+ * named on the command line").
+ */
+int pl_allow_check(const char *path, char *why, size_t len);
+/* Re-check an open descriptor by what /proc/self/fd says it is. */
+int pl_allow_check_fd(int fd, const char *path, char *why, size_t len);
+
+#endif

@@ -1,0 +1,135 @@
+/*
+ * platter's command line: global options, subcommands and exit statuses.
+ * Everything Lua happens behind the verbs of bind/host.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bind/host.h"
+#include "clock.h"
+#include "config.h"
+#include "units.h"
+
+static const char usage_text[] =
+    "usage: platter [options] WORKLOAD|SCRIPT.lua [args...]\n"
+    "       platter [options] -e CODE [args...]\n"
+    "       platter list\n"
+    "       platter --version [-v]\n"
+    "\n"
+    "Runs a storage benchmark written in Lua: a shipped workload by name\n"
+    "(see 'platter list') or a script file. Options:\n"
+    "  --trust          lift the sandbox (full Lua libraries, any path)\n"
+    "  --destroy        allow writing to block devices\n"
+    "  --quiet          no progress or informational messages\n"
+    "  --seed N         seed of the random number generator (default 1)\n"
+    "  --verbose, -v    tracebacks with errors; more detail with --version\n"
+    "  --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)\n"
+    "  -e CODE          run CODE instead of a script\n"
+    "  --help, -h       this text\n"
+    "Exit status: 0 ok, 1 error, 2 usage error, 130 interrupted.\n";
+
+static int usage(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "platter: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'platter --help'.\n");
+    return PL_EXIT_USAGE;
+}
+
+static int version(int verbose)
+{
+    printf("platter %s (%s)\n", PL_VERSION, pl_host_lua_release());
+    if (verbose) {
+        printf("clock: CLOCK_MONOTONIC via %s, %.1f ns per reading\n", pl_clock_source(),
+               pl_clock_overhead_ns());
+        printf("io_uring: %s\n", PL_HAVE_URING ? "built in" : "not built in");
+    }
+    return PL_EXIT_OK;
+}
+
+/* The option's value: "--seed=5" or "--seed 5". */
+static const char *optval(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (*i + 1 >= argc)
+        return NULL;
+    return argv[++*i];
+}
+
+static int matches(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+int main(int argc, char **argv)
+{
+    const char *code = NULL;
+    int want_version = 0;
+    int i;
+    pl_cfg.argv0 = argv[0];
+    pl_cfg.argc = argc;
+    pl_cfg.argv = argv;
+    pl_cfg.lua_dir = getenv("PLATTER_LUA_DIR");
+    if (pl_cfg.lua_dir && !*pl_cfg.lua_dir)
+        pl_cfg.lua_dir = NULL;
+
+    for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        } else if (strcmp(a, "--trust") == 0) {
+            pl_cfg.trust = 1;
+        } else if (strcmp(a, "--destroy") == 0) {
+            pl_cfg.destroy = 1;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            pl_cfg.quiet = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            pl_cfg.verbose = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return PL_EXIT_OK;
+        } else if (strcmp(a, "--version") == 0 || strcmp(a, "-V") == 0) {
+            want_version = 1;
+        } else if (matches(a, "--seed")) {
+            const char *v = optval(argc, argv, &i, "--seed");
+            char *end;
+            if (!v)
+                return usage("option '--seed' needs a number", "");
+            errno = 0;
+            unsigned long long s = strtoull(v, &end, 0);
+            if (!*v || *end || errno || v[0] == '-')
+                return usage("bad --seed '%s': expected a non-negative integer", v);
+            pl_cfg.seed = s;
+            pl_cfg.seed_given = 1;
+        } else if (matches(a, "--lua-dir")) {
+            const char *v = optval(argc, argv, &i, "--lua-dir");
+            if (!v)
+                return usage("option '--lua-dir' needs a directory", "");
+            pl_cfg.lua_dir = v;
+        } else if (strcmp(a, "-e") == 0) {
+            if (i + 1 >= argc)
+                return usage("option '-e' needs a chunk of Lua code", "");
+            code = argv[++i];
+            i++;
+            break;
+        } else {
+            return usage("unknown option '%s'", a);
+        }
+    }
+    if (want_version)
+        return version(pl_cfg.verbose);
+    pl_host_signals();
+    if (code)
+        return pl_host_run_string(code, argc - i, argv + i);
+    if (i >= argc)
+        return usage("no workload or script given", "");
+    if (strcmp(argv[i], "list") == 0)
+        return pl_host_list();
+    return pl_host_run_script(argv[i], argc - i - 1, argv + i + 1);
+}
