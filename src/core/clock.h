@@ -19,10 +19,16 @@ static inline uint64_t pl_clock_ns(void)
 /* Median cost in ns of one pl_clock_ns() call, measured once and cached. */
 double pl_clock_overhead_ns(void);
 
-/* Name of the kernel clocksource ("tsc", "kvm-clock", ...) or "unknown". */
+/*
+ * Name of the kernel clocksource ("tsc", "kvm-clock", ...) or "unknown";
+ * read from sysfs on the first call, then cached (static storage).
+ */
 const char *pl_clock_source(void);
 
-/* Sleep for ns nanoseconds (resumes after signals unless *stop is set). */
+/*
+ * Sleep for ns nanoseconds to an absolute monotonic deadline (resumes after
+ * signals unless stop is non-NULL and *stop is set).
+ */
 void pl_clock_sleep_ns(uint64_t ns, volatile int *stop);
 
 #endif

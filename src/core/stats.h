@@ -30,7 +30,11 @@ uint64_t pl_hist_value(unsigned idx);
 void pl_hist_reset(struct pl_hist *h);
 void pl_hist_add(struct pl_hist *h, uint64_t ns);
 void pl_hist_merge(struct pl_hist *dst, const struct pl_hist *src);
-/* Latency at percentile p (0..100), nearest-rank on buckets; 0 if empty. */
+/*
+ * Latency at percentile p (0..100, clamped), nearest-rank on buckets: the
+ * value of the bucket holding the ceil(p/100 * count)-th smallest sample
+ * (at least the 1st, so p = 0 gives the lowest non-empty bucket); 0 if empty.
+ */
 uint64_t pl_hist_percentile(const struct pl_hist *h, double p);
 
 struct pl_errcount {
@@ -65,13 +69,19 @@ static inline void pl_stats_record(struct pl_stats *s, uint64_t bytes, uint64_t 
         s->lat_max = ns;
     pl_hist_add(&s->hist, ns);
 }
-/* Record one failed operation with positive errno err. */
+/*
+ * Record one failed operation with errno err (a negative -errno is taken as
+ * its positive; 0 counts in errors only). Each new errno takes the first free
+ * slot of errs[]; once all are taken, further new errnos are added to the last
+ * slot, which keeps its err, so its count means "that errno or later ones".
+ */
 void pl_stats_error(struct pl_stats *s, int err);
-/* Count for errno err (0 if never seen). */
+/* Count for errno err (0 if never seen; the last slot may include extras). */
 uint64_t pl_stats_errcount(const struct pl_stats *s, int err);
 /*
  * Add src into dst: counters summed, histograms merged, min/max combined,
- * the time span widened to cover both, CPU times summed.
+ * the time span widened to cover both (earliest nonzero start, latest end),
+ * CPU times summed, errno counts added slot by slot as by pl_stats_error.
  */
 void pl_stats_merge(struct pl_stats *dst, const struct pl_stats *src);
 /* Mean latency in ns (0 if empty). */

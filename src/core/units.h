@@ -13,12 +13,18 @@
  * Returns 0 and stores bytes (rounded down) in *out, or -1 with a static
  * reason ("empty", "not a number", "unknown unit 'x'", "too large",
  * "negative") in *why.
+ * The number is plain decimal: a '.' needs digits on both sides ("1.", ".5"
+ * are not numbers), no sign, no spaces, no exponent ("1e3" is an unknown
+ * unit 'e3'). Fraction digits past the 19th are ignored. The "unknown unit"
+ * text lives in a thread-local buffer valid until the next call on the thread.
  */
 int pl_units_parse_size(const char *s, uint64_t *out, const char **why);
 
 /*
- * Parse a duration: a number with optional unit ns, us, ms, s (default), m, h.
- * Returns 0 and stores nanoseconds in *out, or -1 with *why set.
+ * Parse a duration: a number with optional unit ns, us, ms, s (default), m, h
+ * (case-insensitive, so "M" is minutes too). Same number syntax and reasons
+ * as for sizes. Returns 0 and stores nanoseconds (rounded down) in *out, or
+ * -1 with *why set.
  */
 int pl_units_parse_time(const char *s, uint64_t *out, const char **why);
 
