@@ -10,7 +10,6 @@
 #include "bind/host.h"
 #include "clock.h"
 #include "config.h"
-#include "units.h"
 
 static const char usage_text[] =
     "usage: platter [options] WORKLOAD|SCRIPT.lua [args...]\n"
@@ -42,8 +41,8 @@ static int version(int verbose)
 {
     printf("platter %s (%s)\n", PL_VERSION, pl_host_lua_release());
     if (verbose) {
-        printf("clock: CLOCK_MONOTONIC via %s, %.1f ns per reading\n", pl_clock_source(),
-               pl_clock_overhead_ns());
+        printf("clock: %s (kernel clocksource %s), %.1f ns per reading\n", pl_clock_method(),
+               pl_clock_source(), pl_clock_overhead_ns());
         printf("io_uring: %s\n", PL_HAVE_URING ? "built in" : "not built in");
     }
     return PL_EXIT_OK;
@@ -122,6 +121,7 @@ int main(int argc, char **argv)
             return usage("unknown option '%s'", a);
         }
     }
+    pl_clock_init();
     if (want_version)
         return version(pl_cfg.verbose);
     pl_host_signals();

@@ -21,6 +21,11 @@
 static struct pl_rng rng;
 static uint64_t rng_seed = 1;
 
+uint64_t pl_bind_random_u64(void)
+{
+    return pl_rng_next(&rng);
+}
+
 /* p.now() -> monotonic clock in ns */
 static int l_now(lua_State *L)
 {
@@ -291,6 +296,8 @@ int luaopen_platter_core(lua_State *L)
     luaopen_platter_file(L);
     absorb(L, t);
     luaopen_platter_stats(L);
+    absorb(L, t);
+    luaopen_platter_run(L);
     absorb(L, t);
 
     lua_pushliteral(L, PL_VERSION);

@@ -42,12 +42,27 @@ void pl_phase_error(int err)
         pl_stats_error(&active[i]->st, err);
 }
 
+void pl_phase_absorb(const struct pl_stats *st)
+{
+    for (int i = 0; i < nactive; i++) {
+        struct pl_stats *d = &active[i]->st;
+        uint64_t t0 = d->t_start, t1 = d->t_end;
+        double u = d->user, s = d->sys;
+        pl_stats_merge(d, st);
+        d->t_start = t0;  /* the phase keeps its own clock and CPU account */
+        d->t_end = t1;
+        d->user = u;
+        d->sys = s;
+    }
+}
+
 struct pl_phase *pl_phase_new(lua_State *L, const char *name)
 {
     struct pl_phase *ph = lua_newuserdata(L, sizeof *ph);
     memset(ph, 0, sizeof *ph);
     pl_stats_reset(&ph->st);
     ph->ref = LUA_NOREF;
+    ph->sub[0] = ph->sub[1] = ph->sub[2] = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -228,6 +243,26 @@ static int l_stats__index(lua_State *L)
         lua_pushboolean(L, ph->active);
     else if (strcmp(k, "lat") == 0)
         lua_pushvalue(L, 1);  /* r.lat:percentile(99) reads as in the design sketch */
+    else if (strcmp(k, "read") == 0 || strcmp(k, "write") == 0 || strcmp(k, "fsync") == 0) {
+        int ref = ph->sub[k[0] == 'r' ? 0 : k[0] == 'w' ? 1 : 2];
+        if (ref == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    } else if (strcmp(k, "stopped") == 0) {
+        if (ph->stopped[0])
+            lua_pushstring(L, ph->stopped);
+        else
+            lua_pushnil(L);
+    } else if (strcmp(k, "error") == 0) {
+        if (ph->error[0])
+            lua_pushstring(L, ph->error);
+        else
+            lua_pushnil(L);
+    } else if (strcmp(k, "failed") == 0)
+        lua_pushboolean(L, ph->error[0] != 0 && strcmp(ph->stopped, "error") == 0);
+    else if (strcmp(k, "shorts") == 0)
+        pl_pushu64(L, ph->shorts);
     else {
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");
@@ -247,7 +282,11 @@ static int l_stats__tostring(lua_State *L)
 static int l_stats__gc(lua_State *L)
 {
     struct pl_phase *ph = pl_checkphase(L, 1);
-    (void)ph;  /* active phases hold a registry ref, so they are never collected */
+    /* active phases hold a registry ref, so they are never collected while recording */
+    for (int i = 0; i < 3; i++) {
+        luaL_unref(L, LUA_REGISTRYINDEX, ph->sub[i]);
+        ph->sub[i] = LUA_NOREF;
+    }
     return 0;
 }
 

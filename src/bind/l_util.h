@@ -33,7 +33,11 @@ struct pl_phase {
     double ru_user0, ru_sys0;   /* getrusage at start: self + children */
     int active;                 /* in the recording list */
     int ref;                    /* registry ref while active */
+    int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
+    uint64_t shorts;            /* p.run: transfers shorter than asked */
     char name[64];
+    char stopped[24];           /* p.run: why it ended ("count", "time", "error", ...) or "" */
+    char error[200];            /* "pwrite x at offset 4096: No space left on device" or "" */
 };
 
 /* New stats userdata on the stack, reset, not started. */
@@ -43,12 +47,18 @@ struct pl_phase *pl_checkphase(lua_State *L, int arg);
 void pl_phase_start(lua_State *L, int arg);
 /* Stop it (idempotent). */
 void pl_phase_stop(lua_State *L, struct pl_phase *ph);
+/* Add a finished run's counts and histogram to every active phase (not its times). */
+void pl_phase_absorb(const struct pl_stats *st);
 /* Record one timed operation / one failure into every active phase. */
 void pl_phase_record(uint64_t bytes, uint64_t ns);
 void pl_phase_error(int err);
 /* Current CPU time of this process and its waited children. */
 void pl_cpu_now(double *user, double *sys);
 
+/* The next 64 bits of p.random's generator (seeded by --seed / p.seed). */
+uint64_t pl_bind_random_u64(void);
+
+int luaopen_platter_run(lua_State *L);
 int luaopen_platter_stats(lua_State *L);
 int luaopen_platter_file(lua_State *L);
 int luaopen_platter_core(lua_State *L);

@@ -94,3 +94,71 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
             return;
     }
 }
+
+/* ---- TSC calibration ------------------------------------------------------------ */
+
+struct pl_clock_cal pl_clock_cal;
+
+static int cpu_has_invariant_tsc(void)
+{
+    FILE *fp = fopen("/proc/cpuinfo", "r");
+    if (!fp)
+        return 0;
+    char line[4096];
+    int ok = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (strncmp(line, "flags", 5) == 0) {
+            ok = strstr(line, " constant_tsc") && strstr(line, " nonstop_tsc");
+            break;
+        }
+    }
+    fclose(fp);
+    return ok;
+}
+
+#if PL_HAVE_TSC
+/* A (tsc, monotonic) pair read as close together as this machine allows. */
+static void paired_reading(uint64_t *tsc, uint64_t *ns)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 9; i++) {
+        uint64_t a = __rdtsc();
+        uint64_t m = pl_clock_mono_ns();
+        uint64_t b = __rdtsc();
+        if (b - a < best) {
+            best = b - a;
+            *tsc = a + (b - a) / 2;
+            *ns = m;
+        }
+    }
+}
+#endif
+
+void pl_clock_init(void)
+{
+    const char *want = getenv("PLATTER_CLOCK");
+    pl_clock_cal.tsc = 0;
+#if PL_HAVE_TSC
+    if ((want && strcmp(want, "monotonic") == 0) || !cpu_has_invariant_tsc())
+        return;
+    uint64_t t0, n0, t1, n1;
+    paired_reading(&t0, &n0);
+    struct timespec d = {0, 20 * 1000 * 1000};
+    while (nanosleep(&d, &d) < 0 && errno == EINTR)
+        ;
+    paired_reading(&t1, &n1);
+    if (t1 <= t0 || n1 <= n0)
+        return;
+    pl_clock_cal.mult = (uint64_t)((((unsigned __int128)(n1 - n0)) << 32) / (t1 - t0));
+    pl_clock_cal.tsc0 = t1;
+    pl_clock_cal.ns0 = n1;
+    pl_clock_cal.tsc = pl_clock_cal.mult > 0;
+#else
+    (void)want;
+#endif
+}
+
+const char *pl_clock_method(void)
+{
+    return pl_clock_cal.tsc ? "tsc" : "clock_gettime";
+}

@@ -1,0 +1,399 @@
+/*
+ * p.run{...}: turn a Lua table into a pl_job_spec, run the job in C, and
+ * return its stats (with read/write/fsync sub-stats). The optional `gen`
+ * function is the only Lua code that runs inside the loop.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guard.h"
+#include "job.h"
+#include "l_util.h"
+
+static const char *const run_keys[] = {
+    "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
+    "fsync_every", "gen", "name", "offsets", "on_error", "op", "pattern", "qd", "ramp",
+    "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma", "stride",
+    "theta", "think_us", "weights", NULL,
+};
+
+struct gen_ctx {
+    lua_State *L;
+    int fn;                 /* stack index of the generator */
+    char err[256];
+};
+
+static const char *const op_names[] = {"read", "write", "fsync", NULL};
+
+/* The C side of `gen = function(i) return op, offset, len [, think_us] end`. */
+static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
+                    uint64_t *think)
+{
+    struct gen_ctx *g = ud;
+    lua_State *L = g->L;
+    lua_pushvalue(L, g->fn);
+    pl_pushu64(L, i + 1);
+    if (lua_pcall(L, 1, 4, 0) != 0) {
+        snprintf(g->err, sizeof g->err, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1)
+                                                                  : "(error object is not a string)");
+        lua_pop(L, 1);
+        return -1;
+    }
+    int rc = 1;
+    if (lua_isnil(L, -4)) {
+        rc = 0;
+    } else {
+        const char *name = lua_tostring(L, -4);
+        int k = -1;
+        for (int n = 0; name && op_names[n]; n++)
+            if (strcmp(name, op_names[n]) == 0)
+                k = n;
+        lua_Number o = lua_tonumber(L, -3), n = lua_tonumber(L, -2);
+        if (k < 0) {
+            snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
+                     "\"fsync\"", (unsigned long long)i + 1);
+            rc = -1;
+        } else if (k != PL_OP_FSYNC && (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) || o < 0 ||
+                                        n < 0 || o != (lua_Number)(int64_t)o ||
+                                        n != (lua_Number)(int64_t)n)) {
+            snprintf(g->err, sizeof g->err, "gen: I/O %llu: offset and length must be "
+                     "non-negative integers", (unsigned long long)i + 1);
+            rc = -1;
+        } else {
+            *op = (enum pl_op)k;
+            *off = k == PL_OP_FSYNC ? 0 : (uint64_t)o;
+            *len = k == PL_OP_FSYNC ? 0 : (uint64_t)n;
+            if (lua_isnumber(L, -1))
+                *think = (uint64_t)(lua_tonumber(L, -1) * 1000.0);
+        }
+    }
+    lua_pop(L, 4);
+    return rc;
+}
+
+static int getnum(lua_State *L, int t, const char *k, lua_Number *v)
+{
+    lua_getfield(L, t, k);
+    int has = !lua_isnil(L, -1);
+    if (has) {
+        if (!lua_isnumber(L, -1) || lua_type(L, -1) == LUA_TSTRING)
+            luaL_error(L, "run: '%s' must be a number, not %s", k, luaL_typename(L, -1));
+        *v = lua_tonumber(L, -1);
+        if (*v < 0 || *v != *v)
+            luaL_error(L, "run: '%s' must not be negative", k);
+    }
+    lua_pop(L, 1);
+    return has;
+}
+
+static uint64_t getint(lua_State *L, int t, const char *k, uint64_t def)
+{
+    lua_Number v;
+    if (!getnum(L, t, k, &v))
+        return def;
+    if (v != (lua_Number)(uint64_t)v)
+        luaL_error(L, "run: '%s' must be an integer", k);
+    return (uint64_t)v;
+}
+
+/* A size field: a number or a string like "4k". */
+static uint64_t getsize(lua_State *L, int t, const char *k, uint64_t def)
+{
+    lua_getfield(L, t, k);
+    uint64_t v = def;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        v = pl_checksize(L, lua_gettop(L));
+    } else if (!lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return getint(L, t, k, def);
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* Copy a Lua array of sizes into a malloc'd array (kept alive as a userdata). */
+static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
+{
+    lua_getfield(L, t, k);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        *n = 0;
+        return NULL;
+    }
+    if (!lua_istable(L, -1))
+        luaL_error(L, "run: '%s' must be a list", k);
+    int list = lua_gettop(L);
+    *n = pl_rawlen(L, list);
+    uint64_t *out = lua_newuserdata(L, (*n ? *n : 1) * sizeof *out);
+    lua_insert(L, list);  /* the userdata stays below the list until the run ends */
+    for (size_t i = 0; i < *n; i++) {
+        lua_rawgeti(L, list + 1, (int)i + 1);
+        if (lua_type(L, -1) == LUA_TSTRING) {
+            out[i] = pl_checksize(L, lua_gettop(L));
+        } else {
+            lua_Number v = lua_tonumber(L, -1);
+            if (!lua_isnumber(L, -1) || v < 0 || v != (lua_Number)(uint64_t)v)
+                luaL_error(L, "run: %s[%d] must be a non-negative integer", k, (int)i + 1);
+            out[i] = (uint64_t)v;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);  /* the list; the userdata stays on the stack */
+    return out;
+}
+
+static void check_keys(lua_State *L, int t)
+{
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        int ok = 0;
+        if (lua_type(L, -1) == LUA_TSTRING)
+            for (int i = 0; run_keys[i]; i++)
+                ok |= strcmp(lua_tostring(L, -1), run_keys[i]) == 0;
+        if (!ok)
+            luaL_error(L, "run: unknown field '%s'", lua_type(L, -1) == LUA_TSTRING
+                                                          ? lua_tostring(L, -1)
+                                                          : luaL_typename(L, -1));
+    }
+}
+
+static struct pl_file *checkfile(lua_State *L, int idx, const char *what)
+{
+    struct pl_file *f = luaL_testudata(L, idx, PL_FILE_MT);
+    if (!f)
+        luaL_error(L, "run: '%s' must be a file from p.open, not %s", what, luaL_typename(L, idx));
+    if (f->fd < 0)
+        luaL_error(L, "run: '%s' is a closed file", what);
+    return f;
+}
+
+/* Files of the job into a userdata array; returns the count. */
+static struct pl_file **getfiles(lua_State *L, int t, unsigned *n)
+{
+    lua_getfield(L, t, "file");
+    lua_getfield(L, t, "files");
+    int one = lua_gettop(L) - 1, many = lua_gettop(L);
+    if (!lua_isnil(L, one) && !lua_isnil(L, many))
+        luaL_error(L, "run: give 'file' or 'files', not both");
+    if (lua_isnil(L, one) && lua_isnil(L, many))
+        luaL_error(L, "run: 'file' is missing (a file from p.open)");
+    struct pl_file **fs;
+    if (!lua_isnil(L, one)) {
+        fs = lua_newuserdata(L, sizeof *fs);
+        fs[0] = checkfile(L, one, "file");
+        *n = 1;
+    } else {
+        luaL_checktype(L, many, LUA_TTABLE);
+        *n = (unsigned)pl_rawlen(L, many);
+        if (!*n)
+            luaL_error(L, "run: 'files' is empty");
+        fs = lua_newuserdata(L, *n * sizeof *fs);
+        for (unsigned i = 0; i < *n; i++) {
+            lua_rawgeti(L, many, (int)i + 1);
+            fs[i] = checkfile(L, lua_gettop(L), "files[i]");
+            lua_pop(L, 1);
+        }
+    }
+    lua_replace(L, one);  /* keep the userdata (files stay referenced by the table) */
+    lua_pop(L, 1);
+    return fs;
+}
+
+static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
+                           struct pl_file **files)
+{
+    static const char *const names[] = {"read", "write", "fsync"};
+    if (r->err_op == PL_OP_FSYNC)
+        snprintf(buf, n, "fsync %s: %s", files[r->err_file]->path, strerror(r->err));
+    else
+        snprintf(buf, n, "%s %s at offset %llu: %s", names[r->err_op], files[r->err_file]->path,
+                 (unsigned long long)r->err_off, strerror(r->err));
+}
+
+/* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
+static int l_run(lua_State *L)
+{
+    static const char *const ops[] = {"read", "write", "mix", NULL};
+    static const char *const on_err[] = {"stop", "continue", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    check_keys(L, 1);
+    pl_checkintr(L);
+
+    struct pl_job_spec s;
+    memset(&s, 0, sizeof s);
+    s.files = getfiles(L, 1, &s.nfiles);
+
+    lua_getfield(L, 1, "op");
+    s.op = (enum pl_job_op)luaL_checkoption(L, -1, "read", ops);
+    lua_pop(L, 1);
+    s.read_pct = (unsigned)getint(L, 1, "read_pct", 50);
+    if (s.read_pct > 100)
+        luaL_error(L, "run: 'read_pct' must be within 0..100");
+    s.bs = getsize(L, 1, "bs", 0);
+    size_t nbs = 0, nw = 0;
+    s.bs_list = getlist(L, 1, "bs_list", &nbs);
+    s.nbs = (unsigned)nbs;
+    uint64_t *w = getlist(L, 1, "weights", &nw);
+    if (w) {
+        if (nw != nbs)
+            luaL_error(L, "run: 'weights' must have one entry per 'bs_list' entry");
+        double *dw = lua_newuserdata(L, nw * sizeof *dw);
+        for (size_t i = 0; i < nw; i++)
+            dw[i] = (double)w[i];
+        s.bs_weights = dw;
+    }
+    if (s.bs && s.nbs)
+        luaL_error(L, "run: give 'bs' or 'bs_list', not both");
+
+    lua_getfield(L, 1, "pattern");
+    const char *pat = luaL_optstring(L, -1, "seq");
+    int kind = pl_pattern_kind_of(pat);
+    if (kind < 0)
+        luaL_error(L, "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
+                      "normal, list)", pat);
+    lua_pop(L, 1);
+    s.pat.kind = (enum pl_pattern_kind)kind;
+    s.pat.align = getsize(L, 1, "align", 0);
+    s.pat.stride = getsize(L, 1, "stride", 0);
+    lua_Number v;
+    if (getnum(L, 1, "theta", &v))
+        s.pat.theta = v;
+    else
+        s.pat.theta = 1.2;
+    if (getnum(L, 1, "sigma", &v))
+        s.pat.sigma = v;
+    else
+        s.pat.sigma = 0.1;
+    size_t nlist = 0;
+    s.pat.list = getlist(L, 1, "offsets", &nlist);
+    s.pat.nlist = nlist;
+    if (s.pat.kind == PL_PAT_LIST && !s.pat.list)
+        luaL_error(L, "run: pattern 'list' needs 'offsets'");
+    lua_getfield(L, 1, "range");
+    if (!lua_isnil(L, -1)) {
+        luaL_checktype(L, -1, LUA_TTABLE);
+        int r = lua_gettop(L);
+        lua_rawgeti(L, r, 1);
+        lua_rawgeti(L, r, 2);
+        s.pat.lo = pl_checksize(L, r + 1);
+        s.pat.hi = pl_checksize(L, r + 2);
+        if (s.pat.hi <= s.pat.lo)
+            luaL_error(L, "run: 'range' must be {lo, hi} with lo < hi");
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+
+    s.count = getint(L, 1, "count", 0);
+    s.bytes = getsize(L, 1, "bytes", 0);
+    if (getnum(L, 1, "seconds", &v))
+        s.seconds_ns = (uint64_t)(v * 1e9);
+    if (getnum(L, 1, "ramp", &v))
+        s.ramp_ns = (uint64_t)(v * 1e9);
+    s.fsync_every = getint(L, 1, "fsync_every", 0);
+    if (getnum(L, 1, "rate_iops", &v))
+        s.rate_iops = v;
+    if (getnum(L, 1, "rate_bps", &v))
+        s.rate_bps = v;
+    if (getnum(L, 1, "think_us", &v))
+        s.think_ns = (uint64_t)(v * 1000.0);
+    s.qd = (unsigned)getint(L, 1, "qd", 1);
+    s.batch_submit = (unsigned)getint(L, 1, "batch", 0);
+
+    lua_getfield(L, 1, "engine");
+    const char *eng = luaL_optstring(L, -1, s.qd > 1 ? "io_uring" : "psync");
+    s.engine = pl_engine_find(eng);
+    if (!s.engine) {
+        if (strcmp(eng, "io_uring") == 0)
+            luaL_error(L, "run: this platter was built without io_uring (install liburing-dev "
+                          "and rebuild)");
+        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring)", eng);
+    }
+    lua_pop(L, 1);
+
+    lua_getfield(L, 1, "seed");
+    if (lua_isnil(L, -1)) {
+        /* a fresh seed from p.random's generator: a script's runs differ, yet --seed repeats them */
+        s.seed = pl_bind_random_u64();
+    } else {
+        s.seed = pl_checkoffset(L, lua_gettop(L), "seed");
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, 1, "on_error");
+    s.stop_on_error = luaL_checkoption(L, -1, "stop", on_err) == 0;
+    lua_pop(L, 1);
+
+    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
+    lua_getfield(L, 1, "gen");
+    if (!lua_isnil(L, -1)) {
+        luaL_checktype(L, -1, LUA_TFUNCTION);
+        g.fn = lua_gettop(L);
+        s.gen = gen_call;
+        s.gen_ud = &g;
+        if (!s.bs && !s.nbs)
+            s.bs = 1u << 20;  /* the largest len a generator may return */
+    } else {
+        lua_pop(L, 1);
+    }
+    s.stop = &pl_interrupted;
+
+    lua_getfield(L, 1, "name");
+    const char *name = luaL_optstring(L, -1, "run");
+    struct pl_phase *ph = pl_phase_new(L, name);
+    int res = lua_gettop(L);
+
+    struct pl_job_result *r = malloc(sizeof *r);
+    if (!r)
+        return luaL_error(L, "run: not enough memory");
+    const char *why = NULL;
+    int rc = pl_job_run(&s, r, &why);
+    if (rc < 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "run: %s%s%s", why ? why : "cannot run the job",
+                 why ? "" : ": ", why ? "" : strerror(-rc));
+        free(r);
+        return luaL_error(L, "%s", msg);
+    }
+    if (r->stopped == PL_STOP_GEN_ERROR) {
+        char msg[300];
+        if (g.err[0])
+            snprintf(msg, sizeof msg, "%s", g.err);
+        else
+            snprintf(msg, sizeof msg, "gen: I/O at offset %llu of %llu bytes is larger than bs or "
+                     "not aligned for O_DIRECT", (unsigned long long)r->err_off,
+                     (unsigned long long)s.bs);
+        free(r);
+        return luaL_error(L, "%s", msg);
+    }
+
+    ph->st = r->all;
+    ph->shorts = r->shorts;
+    snprintf(ph->stopped, sizeof ph->stopped, "%s", pl_job_stop_name(r->stopped));
+    if (r->err)
+        describe_error(ph->error, sizeof ph->error, r, s.files);
+    static const char *const subnames[] = {"read", "write", "fsync"};
+    for (int i = 0; i < 3; i++) {
+        if (!r->by_op[i].ops && !r->by_op[i].errors)
+            continue;
+        struct pl_phase *sub = pl_phase_new(L, subnames[i]);
+        sub->st = r->by_op[i];
+        ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    pl_phase_absorb(&r->all);
+    free(r);
+    lua_pushvalue(L, res);
+    return 1;
+}
+
+static const luaL_Reg run_funcs[] = {
+    {"run", l_run},
+    {NULL, NULL},
+};
+
+int luaopen_platter_run(lua_State *L)
+{
+    luaL_newlib(L, run_funcs);
+    return 1;
+}

@@ -1,0 +1,43 @@
+/*
+ * The engine registry and its contract check. The table is explicit (no
+ * constructor functions) so that a static link keeps every engine.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "config.h"
+#include "engine.h"
+
+extern const struct pl_engine_ops pl_engine_sync, pl_engine_psync, pl_engine_stdio,
+    pl_engine_mmap;
+#if PL_HAVE_URING
+extern const struct pl_engine_ops pl_engine_uring;
+#endif
+
+const struct pl_engine_ops *const pl_engines[] = {
+    &pl_engine_sync,
+    &pl_engine_psync,
+    &pl_engine_stdio,
+    &pl_engine_mmap,
+#if PL_HAVE_URING
+    &pl_engine_uring,
+#endif
+    NULL,
+};
+
+const struct pl_engine_ops *pl_engine_find(const char *name)
+{
+    for (int i = 0; pl_engines[i]; i++)
+        if (strcmp(pl_engines[i]->name, name) == 0)
+            return pl_engines[i];
+    return NULL;
+}
+
+int pl_engine_check(const struct pl_engine_ops *ops)
+{
+    if (!ops || !ops->name || !ops->submit)
+        return -EINVAL;
+    if (!(ops->flags & PL_ENGINE_SYNC) && !ops->reap)
+        return -EINVAL;
+    return 0;
+}

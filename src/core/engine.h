@@ -1,0 +1,64 @@
+/*
+ * I/O engines as an ops table (fio's shape): "sync" (lseek + read/write),
+ * "psync" (pread/pwrite), "stdio" (per-character putc/getc), "mmap" and
+ * "io_uring". The job loop (job.c) alone timestamps and records, so every
+ * engine is measured the same way; engines only move data.
+ */
+#ifndef PLATTER_CORE_ENGINE_H
+#define PLATTER_CORE_ENGINE_H
+
+#include <stdint.h>
+
+#include "file.h"
+
+enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
+
+/* What submit says happened. Negative values are -errno of the engine itself. */
+enum { PL_Q_DONE = 0, PL_Q_QUEUED = 1, PL_Q_BUSY = 2 };
+
+#define PL_ENGINE_SYNC  1u  /* submit completes the I/O before returning */
+
+struct pl_io {
+    enum pl_op op;
+    unsigned findex;        /* which of the job's files */
+    uint64_t off;
+    uint64_t len;
+    void *buf;              /* len bytes, aligned for O_DIRECT */
+    uint64_t t_due;         /* ns: when it was issued, or due under a rate limit */
+    int64_t res;            /* bytes moved, or -errno */
+    unsigned slot;          /* index in the job's io array */
+};
+
+struct pl_engine {
+    const struct pl_engine_ops *ops;
+    void *data;             /* the engine's own state */
+    struct pl_file **files;
+    unsigned nfiles;
+    unsigned qd;            /* queue depth (1 for sync engines) */
+    void **bufs;            /* qd buffers of buflen bytes, owned by the job */
+    uint64_t buflen;
+    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = qd/2) */
+};
+
+struct pl_engine_ops {
+    const char *name;
+    unsigned flags;
+    /* Optional: prepare (map files, set up rings). 0 or -errno; *why may name the problem. */
+    int (*init)(struct pl_engine *e, const char **why);
+    /* Required: start (or do) one I/O. PL_Q_DONE (io->res set), PL_Q_QUEUED, PL_Q_BUSY or -errno. */
+    int (*submit)(struct pl_engine *e, struct pl_io *io);
+    /* Optional: push queued I/O to the kernel. 0 or -errno. */
+    int (*commit)(struct pl_engine *e);
+    /* Required unless SYNC: wait for at least min completions, store up to max in out. */
+    int (*reap)(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max);
+    void (*cleanup)(struct pl_engine *e);
+};
+
+/* The engine called name, or NULL. */
+const struct pl_engine_ops *pl_engine_find(const char *name);
+/* Every registered engine, NULL-terminated. */
+extern const struct pl_engine_ops *const pl_engines[];
+/* 0 if ops keep the contract (submit; reap unless SYNC), else -EINVAL. */
+int pl_engine_check(const struct pl_engine_ops *ops);
+
+#endif

@@ -1,0 +1,597 @@
+/*
+ * The hot loop. For each I/O: pick op, size and offset (pattern or the
+ * generator), wait for its slot under a rate limit, submit through the
+ * engine, and record the completion. Latency runs from the moment an I/O was
+ * due, so a late start under a rate limit counts against the device (no
+ * coordinated omission). Uses clock, pattern, engine and stats.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "clock.h"
+#include "job.h"
+#include "rng.h"
+
+#define MAX_QD 4096
+
+struct loop {
+    const struct pl_job_spec *s;
+    struct pl_job_result *r;
+    struct pl_engine e;
+    struct pl_pattern pat;
+    struct pl_rng rng;          /* op mix and block-size choice */
+    struct pl_io *ios;
+    struct pl_io **done;
+    unsigned *free_slots, nfree;
+    double *bs_cum;             /* cumulative weights of bs_list */
+    uint64_t start, meas_start, deadline;
+    uint64_t issued, issued_bytes, writes;
+    uint64_t period_ns;         /* rate_iops: time between I/Os */
+    int measuring;              /* past the ramp */
+    int stopping;
+    double cpu0;                /* user+sys seconds at the start of measurement */
+    double user0, sys0;
+};
+
+static const char *const stop_names[] = {
+    "none", "count", "bytes", "time", "error", "interrupted", "generator end", "generator error",
+};
+
+const char *pl_job_stop_name(enum pl_job_stop s)
+{
+    return (unsigned)s < sizeof stop_names / sizeof stop_names[0] ? stop_names[s] : "?";
+}
+
+static void cpu_now(double *user, double *sys)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+    *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void begin_measuring(struct loop *l, uint64_t now)
+{
+    l->measuring = 1;
+    l->meas_start = now;
+    cpu_now(&l->user0, &l->sys0);
+    l->r->all.t_start = now;
+    for (int i = 0; i < 3; i++)
+        l->r->by_op[i].t_start = now;
+}
+
+static void stop(struct loop *l, enum pl_job_stop why)
+{
+    if (!l->stopping) {
+        l->stopping = 1;
+        l->r->stopped = why;
+    }
+}
+
+/* Record one completion that finished at `now`. */
+static void complete(struct loop *l, struct pl_io *io, uint64_t now)
+{
+    struct pl_job_result *r = l->r;
+    if (io->res < 0) {
+        int err = (int)-io->res;
+        pl_stats_error(&r->all, err);
+        pl_stats_error(&r->by_op[io->op], err);
+        if (!r->err) {
+            r->err = err;
+            r->err_op = io->op;
+            r->err_off = io->off;
+            r->err_file = io->findex;
+        }
+        if (l->s->stop_on_error)
+            stop(l, PL_STOP_ERROR);
+        return;
+    }
+    if (io->op != PL_OP_FSYNC && (uint64_t)io->res < io->len)
+        r->shorts++;
+    if (!l->measuring || io->t_due < l->meas_start)
+        return;  /* issued during the ramp */
+    uint64_t lat = now - io->t_due;
+    pl_stats_record(&r->all, (uint64_t)io->res, lat);
+    pl_stats_record(&r->by_op[io->op], (uint64_t)io->res, lat);
+    r->all.t_end = now;
+    r->by_op[io->op].t_end = now;
+}
+
+static uint64_t pick_bs(struct loop *l)
+{
+    const struct pl_job_spec *s = l->s;
+    if (!s->nbs)
+        return s->bs;
+    double x = pl_rng_double(&l->rng) * l->bs_cum[s->nbs - 1];
+    for (unsigned i = 0; i < s->nbs; i++)
+        if (x < l->bs_cum[i])
+            return s->bs_list[i];
+    return s->bs_list[s->nbs - 1];
+}
+
+/*
+ * Fill io with the next I/O. Returns 1, or 0 when the job ends here (the
+ * reason is set). Alignment of generated I/O is checked here.
+ */
+static int next_io(struct loop *l, struct pl_io *io, uint64_t *think)
+{
+    const struct pl_job_spec *s = l->s;
+    io->findex = s->nfiles > 1 ? (unsigned)(l->issued % s->nfiles) : 0;
+    *think = s->think_ns;
+    if (s->gen) {
+        enum pl_op op = PL_OP_READ;
+        uint64_t off = 0, len = 0;
+        int rc = s->gen(s->gen_ud, l->issued, &op, &off, &len, think);
+        if (rc <= 0) {
+            stop(l, rc == 0 ? PL_STOP_GEN_END : PL_STOP_GEN_ERROR);
+            return 0;
+        }
+        struct pl_file *f = s->files[io->findex];
+        if (len > l->e.buflen || (op != PL_OP_FSYNC && pl_file_check_align(f, off, len) < 0)) {
+            l->r->err = EINVAL;
+            l->r->err_op = op;
+            l->r->err_off = off;
+            l->r->err_file = io->findex;
+            stop(l, PL_STOP_GEN_ERROR);
+            return 0;
+        }
+        io->op = op;
+        io->off = off;
+        io->len = len;
+        return 1;
+    }
+    if (s->op == PL_JOB_MIX)
+        io->op = pl_rng_below(&l->rng, 100) < s->read_pct ? PL_OP_READ : PL_OP_WRITE;
+    else
+        io->op = s->op == PL_JOB_READ ? PL_OP_READ : PL_OP_WRITE;
+    io->len = pick_bs(l);
+    io->off = pl_pattern_next(&l->pat, io->len);
+    return 1;
+}
+
+/* Should the job stop before issuing another I/O? Sets the reason. */
+static int should_stop(struct loop *l, uint64_t now)
+{
+    const struct pl_job_spec *s = l->s;
+    if (l->stopping)
+        return 1;
+    if (s->stop && *s->stop)
+        stop(l, PL_STOP_INTERRUPT);
+    else if (s->count && l->issued >= s->count)
+        stop(l, PL_STOP_COUNT);
+    else if (s->bytes && l->issued_bytes >= s->bytes)
+        stop(l, PL_STOP_BYTES);
+    else if (l->deadline && now >= l->deadline)
+        stop(l, PL_STOP_TIME);
+    return l->stopping;
+}
+
+/* When the next I/O is due under a rate limit (0 = now). */
+static uint64_t due_time(const struct loop *l)
+{
+    const struct pl_job_spec *s = l->s;
+    if (l->period_ns)
+        return l->start + l->issued * l->period_ns;
+    if (s->rate_bps > 0)
+        return l->start + (uint64_t)((double)l->issued_bytes / s->rate_bps * 1e9);
+    return 0;
+}
+
+static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
+{
+    if (due <= now)
+        return;
+    if (due - now > 60000)      /* sleep most of a long wait, spin the rest */
+        pl_clock_sleep_ns(due - now - 50000, (volatile int *)l->s->stop);
+    while (pl_clock_ns() < due && !(l->s->stop && *l->s->stop))
+        ;
+}
+
+static void maybe_ramp_end(struct loop *l, uint64_t now)
+{
+    if (!l->measuring && now >= l->start + l->s->ramp_ns)
+        begin_measuring(l, now);
+}
+
+static void sync_fsync(struct loop *l, struct pl_io *io)
+{
+    struct pl_io f = *io;
+    f.op = PL_OP_FSYNC;
+    f.len = 0;
+    f.t_due = pl_clock_ns();
+    l->e.ops->submit(&l->e, &f);
+    complete(l, &f, pl_clock_ns());
+}
+
+static void run_sync(struct loop *l)
+{
+    const struct pl_job_spec *s = l->s;
+    struct pl_io *io = &l->ios[0];
+    int (*submit)(struct pl_engine *, struct pl_io *) = l->e.ops->submit;
+    for (;;) {
+        uint64_t now = pl_clock_ns();
+        maybe_ramp_end(l, now);
+        if (should_stop(l, now))
+            break;
+        uint64_t think;
+        if (!next_io(l, io, &think))
+            break;
+        uint64_t due = due_time(l);
+        if (due) {
+            wait_until(l, due, now);
+            io->t_due = due;
+        } else {
+            io->t_due = now;
+        }
+        submit(&l->e, io);
+        complete(l, io, pl_clock_ns());
+        l->issued++;
+        l->issued_bytes += io->len;
+        if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
+            sync_fsync(l, io);
+        if (think)
+            pl_clock_sleep_ns(think, (volatile int *)s->stop);
+    }
+}
+
+static void release(struct loop *l, struct pl_io *io)
+{
+    l->free_slots[l->nfree++] = io->slot;
+}
+
+static int reap_some(struct loop *l, unsigned min, unsigned *inflight)
+{
+    int n = l->e.ops->reap(&l->e, min, l->done, l->s->qd);
+    if (n < 0)
+        return n;
+    uint64_t now = pl_clock_ns();
+    for (int i = 0; i < n; i++) {
+        complete(l, l->done[i], now);
+        release(l, l->done[i]);
+    }
+    *inflight -= (unsigned)n;
+    return n;
+}
+
+/* Queue depth > 1: keep qd I/Os in flight, reap in batches. */
+static int run_async(struct loop *l)
+{
+    const struct pl_job_spec *s = l->s;
+    unsigned inflight = 0;
+    int want_fsync = 0;
+    for (;;) {
+        uint64_t now = pl_clock_ns();
+        maybe_ramp_end(l, now);
+        while (!want_fsync && inflight < s->qd && l->nfree && !should_stop(l, now)) {
+            uint64_t due = due_time(l);
+            if (due > now) {
+                if (inflight)
+                    break;  /* reap while waiting for the slot */
+                wait_until(l, due, now);
+            }
+            struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
+            uint64_t think;
+            if (!next_io(l, io, &think)) {
+                release(l, io);
+                break;
+            }
+            io->t_due = due ? due : now;
+            int rc = l->e.ops->submit(&l->e, io);
+            if (rc == PL_Q_BUSY) {
+                release(l, io);
+                break;
+            }
+            if (rc < 0) {
+                release(l, io);
+                return rc;
+            }
+            l->issued++;
+            l->issued_bytes += io->len;
+            if (rc == PL_Q_DONE) {
+                complete(l, io, pl_clock_ns());
+                release(l, io);
+            } else {
+                inflight++;
+            }
+            if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
+                want_fsync = 1;
+            now = pl_clock_ns();
+        }
+        if (l->e.ops->commit) {
+            int rc = l->e.ops->commit(&l->e);
+            if (rc < 0)
+                return rc;
+        }
+        if (!inflight) {
+            if (want_fsync) {  /* every earlier write has completed */
+                want_fsync = 0;
+                struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
+                io->op = PL_OP_FSYNC;
+                io->len = 0;
+                io->t_due = pl_clock_ns();
+                int rc = l->e.ops->submit(&l->e, io);
+                if (rc < 0)
+                    return rc;
+                if (rc == PL_Q_DONE) {
+                    complete(l, io, pl_clock_ns());
+                    release(l, io);
+                } else {
+                    inflight++;
+                }
+                continue;
+            }
+            if (l->stopping)
+                break;
+            continue;
+        }
+        uint64_t due = due_time(l);
+        int rc;
+        if (due > pl_clock_ns() && !want_fsync && !l->stopping) {
+            rc = reap_some(l, 0, &inflight);
+            if (rc == 0) {
+                uint64_t t = pl_clock_ns();
+                wait_until(l, due < t + 20000 ? due : t + 20000, t);
+            }
+        } else {
+            rc = reap_some(l, 1, &inflight);
+        }
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, const char **why)
+{
+    if (s->count || s->bytes || s->seconds_ns || s->gen)
+        return 0;
+    switch (s->pat.kind) {
+    case PL_PAT_LIST:
+        s->count = s->pat.nlist;
+        return 0;
+    case PL_PAT_SEQ:
+    case PL_PAT_REVERSE:
+        s->bytes = range;
+        return 0;
+    case PL_PAT_STRIDE:
+        s->count = range / (s->nbs ? s->bs_list[0] : s->bs);
+        return 0;
+    default:
+        (void)l;
+        *why = "this pattern needs a stop rule: count, bytes or seconds";
+        return -EINVAL;
+    }
+}
+
+static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char **why)
+{
+    if (!s->nfiles || !s->files) {
+        *why = "no file to run on";
+        return -EINVAL;
+    }
+    if (!s->engine || pl_engine_check(s->engine) < 0) {
+        *why = "the engine breaks the engine contract";
+        return -EINVAL;
+    }
+    if (s->qd < 1 || s->qd > MAX_QD) {
+        *why = "qd must be within 1..4096";
+        return -EINVAL;
+    }
+    if ((s->engine->flags & PL_ENGINE_SYNC) && s->qd > 1) {
+        *why = "this engine completes each I/O before the next: qd > 1 needs io_uring";
+        return -EINVAL;
+    }
+    *maxbs = s->bs;
+    for (unsigned i = 0; i < s->nbs; i++) {
+        if (!s->bs_list[i]) {
+            *why = "a block size of 0 is not allowed";
+            return -EINVAL;
+        }
+        if (s->bs_list[i] > *maxbs)
+            *maxbs = s->bs_list[i];
+        if (s->bs_weights && !(s->bs_weights[i] >= 0)) {
+            *why = "block size weights must not be negative";
+            return -EINVAL;
+        }
+    }
+    if (!*maxbs || *maxbs > (1u << 30)) {
+        *why = "block size must be within 1 byte..1 GiB";
+        return -EINVAL;
+    }
+    if (s->op == PL_JOB_MIX && s->read_pct > 100) {
+        *why = "read_pct must be within 0..100";
+        return -EINVAL;
+    }
+    for (unsigned i = 0; i < s->nfiles; i++) {
+        const struct pl_file *f = s->files[i];
+        if (!f || f->fd < 0) {
+            *why = "a file of the job is closed";
+            return -EBADF;
+        }
+        if (s->op != PL_JOB_READ && !f->writable && !s->gen) {
+            *why = "a write job needs files opened with write = true";
+            return -EBADF;
+        }
+        if (!f->direct || s->gen)
+            continue;
+        uint64_t a = s->pat.align ? s->pat.align : 0;
+        int bad = (s->bs && s->bs % f->align) || (a && a % f->align) ||
+                  s->pat.lo % f->align || (s->pat.hi && s->pat.hi % f->align) ||
+                  (s->pat.kind == PL_PAT_STRIDE && s->pat.stride % f->align);
+        for (unsigned k = 0; k < s->nbs; k++)
+            bad |= s->bs_list[k] % f->align != 0;
+        if (s->pat.kind == PL_PAT_LIST)
+            for (size_t k = 0; k < s->pat.nlist; k++)
+                bad |= s->pat.list[k] % f->align != 0;
+        if (bad) {
+            *why = "O_DIRECT needs bs, offsets, range, align and stride in multiples of the "
+                   "file's direct-I/O alignment";
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static void free_loop(struct loop *l)
+{
+    if (l->e.ops && l->e.ops->cleanup)
+        l->e.ops->cleanup(&l->e);
+    if (l->e.bufs)
+        for (unsigned i = 0; i < l->e.qd; i++)
+            free(l->e.bufs[i]);
+    free(l->e.bufs);
+    free(l->ios);
+    free(l->done);
+    free(l->free_slots);
+    free(l->bs_cum);
+}
+
+static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const char **why)
+{
+    unsigned qd = s->qd;
+    size_t memalign = 4096;
+    for (unsigned i = 0; i < s->nfiles; i++)
+        if (s->files[i]->mem_align > memalign)
+            memalign = s->files[i]->mem_align;
+    uint64_t buflen = (maxbs + 4095) & ~(uint64_t)4095;
+    l->e.ops = s->engine;
+    l->e.files = s->files;
+    l->e.nfiles = s->nfiles;
+    l->e.qd = qd;
+    l->e.buflen = buflen;
+    l->e.batch_submit = s->batch_submit;
+    l->e.bufs = calloc(qd, sizeof *l->e.bufs);
+    l->ios = calloc(qd, sizeof *l->ios);
+    l->done = calloc(qd, sizeof *l->done);
+    l->free_slots = calloc(qd, sizeof *l->free_slots);
+    if (!l->e.bufs || !l->ios || !l->done || !l->free_slots)
+        return -ENOMEM;
+    struct pl_rng fill;
+    pl_rng_seed(&fill, s->seed ^ 0xf111f111ull);
+    for (unsigned i = 0; i < qd; i++) {
+        if (posix_memalign(&l->e.bufs[i], memalign, buflen) != 0)
+            return -ENOMEM;
+        if (s->files[0]->fill == PL_FILL_RANDOM) {
+            uint64_t *w = l->e.bufs[i];
+            for (uint64_t k = 0; k < buflen / 8; k++)
+                w[k] = pl_rng_next(&fill);
+        } else {
+            memset(l->e.bufs[i], 0, buflen);
+        }
+        l->ios[i].slot = i;
+        l->ios[i].buf = l->e.bufs[i];
+        l->free_slots[qd - 1 - i] = i;
+    }
+    l->nfree = qd;
+    if (s->nbs) {
+        l->bs_cum = calloc(s->nbs, sizeof *l->bs_cum);
+        if (!l->bs_cum)
+            return -ENOMEM;
+        double acc = 0;
+        for (unsigned i = 0; i < s->nbs; i++) {
+            acc += s->bs_weights ? s->bs_weights[i] : 1.0;
+            l->bs_cum[i] = acc;
+        }
+        if (!(acc > 0)) {
+            *why = "block size weights add up to 0";
+            return -EINVAL;
+        }
+    }
+    if (s->engine->init) {
+        int rc = s->engine->init(&l->e, why);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const char **why)
+{
+    struct pl_job_spec s = *spec;
+    struct loop l;
+    uint64_t maxbs = 0;
+    memset(&l, 0, sizeof l);
+    memset(r, 0, sizeof *r);
+    pl_stats_reset(&r->all);
+    for (int i = 0; i < 3; i++)
+        pl_stats_reset(&r->by_op[i]);
+    *why = NULL;
+    if (s.qd == 0)
+        s.qd = 1;
+    if (!s.bs && !s.nbs)
+        s.bs = 4096;
+    int rc = check_spec(&s, &maxbs, why);
+    if (rc < 0)
+        return rc;
+    if (!s.gen) {
+        if (!s.pat.hi) {
+            int64_t size = pl_file_size(s.files[0]);
+            if (size < 0) {
+                *why = "cannot get the size of the file";
+                return (int)size;
+            }
+            s.pat.hi = (uint64_t)size;
+        }
+        if (!s.pat.align)
+            s.pat.align = s.nbs ? s.bs_list[0] : s.bs;
+        if (s.pat.hi <= s.pat.lo) {
+            *why = "the range is empty (is the file empty? give size= when opening it)";
+            return -EINVAL;
+        }
+        if (s.pat.hi - s.pat.lo < maxbs) {
+            *why = "the range is smaller than the block size";
+            return -EINVAL;
+        }
+        s.pat.seed = s.seed;
+        rc = pl_pattern_init(&l.pat, &s.pat, s.nbs ? s.bs_list[0] : s.bs, why);
+        if (rc < 0)
+            return rc;
+        rc = default_stop(&l, &s, s.pat.hi - s.pat.lo, why);
+        if (rc < 0)
+            return rc;
+    }
+    l.s = &s;
+    l.r = r;
+    pl_rng_seed(&l.rng, s.seed ^ 0x0b5e55edull);
+    if (s.rate_iops > 0)
+        l.period_ns = (uint64_t)(1e9 / s.rate_iops);
+    rc = setup(&l, &s, maxbs, why);
+    if (rc < 0) {
+        if (!*why)
+            *why = "cannot set up the engine";
+        free_loop(&l);
+        return rc;
+    }
+    l.start = pl_clock_ns();
+    if (s.seconds_ns)
+        l.deadline = l.start + s.ramp_ns + s.seconds_ns;
+    if (!s.ramp_ns)
+        begin_measuring(&l, l.start);
+
+    if (s.qd == 1 && (s.engine->flags & PL_ENGINE_SYNC))
+        run_sync(&l);
+    else
+        rc = run_async(&l);
+
+    if (!l.measuring)
+        begin_measuring(&l, pl_clock_ns());
+    double u, sy;
+    cpu_now(&u, &sy);
+    r->all.user = u - l.user0;
+    r->all.sys = sy - l.sys0;
+    if (!r->all.t_end)
+        r->all.t_end = pl_clock_ns();
+    for (int i = 0; i < 3; i++)
+        if (!r->by_op[i].t_end)
+            r->by_op[i].t_end = r->all.t_end;
+    if (r->stopped == PL_STOP_NONE)
+        r->stopped = l.stopping ? r->stopped : PL_STOP_COUNT;
+    free_loop(&l);
+    if (rc < 0) {
+        *why = "the engine failed";
+        return rc;
+    }
+    return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * A job: the hot loop that runs pattern x engine x stop rule in C and
+ * records every completion into stats. Lua plans a job (p.run{...}); only an
+ * optional generator callback brings the interpreter into the loop.
+ */
+#ifndef PLATTER_CORE_JOB_H
+#define PLATTER_CORE_JOB_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "pattern.h"
+#include "stats.h"
+
+enum pl_job_op { PL_JOB_READ, PL_JOB_WRITE, PL_JOB_MIX };
+
+enum pl_job_stop {
+    PL_STOP_NONE, PL_STOP_COUNT, PL_STOP_BYTES, PL_STOP_TIME, PL_STOP_ERROR,
+    PL_STOP_INTERRUPT, PL_STOP_GEN_END, PL_STOP_GEN_ERROR,
+};
+
+/*
+ * Per-I/O generator (the Lua `gen` callback): fill op, off, len and think_ns
+ * for I/O number i (0-based). Return 1 to issue it, 0 to end the job, -1 to
+ * end it with an error (the callback keeps its own message).
+ */
+typedef int (*pl_job_gen)(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
+                          uint64_t *think_ns);
+
+struct pl_job_spec {
+    struct pl_file **files;     /* round-robin over nfiles */
+    unsigned nfiles;
+    enum pl_job_op op;
+    unsigned read_pct;          /* MIX: percentage of reads */
+    uint64_t bs;                /* block size (when nbs == 0) */
+    const uint64_t *bs_list;    /* optional sizes, picked by weight */
+    const double *bs_weights;   /* NULL = equal weights */
+    unsigned nbs;
+    struct pl_pattern_spec pat; /* hi == 0: the size of the first file */
+    uint64_t count, bytes, seconds_ns;  /* stop rules; 0 = unused */
+    uint64_t ramp_ns;           /* excluded from the stats */
+    uint64_t fsync_every;       /* fsync after every N writes */
+    double rate_iops, rate_bps; /* open-loop rate; 0 = as fast as possible */
+    uint64_t think_ns;          /* pause after each I/O (closed loop) */
+    const struct pl_engine_ops *engine;
+    unsigned qd;
+    unsigned batch_submit;      /* 0 = engine default */
+    uint64_t seed;
+    int stop_on_error;
+    pl_job_gen gen;
+    void *gen_ud;
+    volatile sig_atomic_t *stop;    /* checked between I/Os */
+};
+
+struct pl_job_result {
+    struct pl_stats all;
+    struct pl_stats by_op[3];   /* read, write, fsync */
+    uint64_t shorts;            /* transfers shorter than asked */
+    enum pl_job_stop stopped;
+    int err;                    /* first errno that ended (or occurred in) the job */
+    enum pl_op err_op;
+    uint64_t err_off;
+    unsigned err_file;
+};
+
+/*
+ * Run the job; fills *r (which may be large: allocate it). Returns 0 when the
+ * job ran (even if I/O failed: see r->stopped and r->err), or -errno when it
+ * could not start, with a static reason in *why.
+ */
+int pl_job_run(const struct pl_job_spec *s, struct pl_job_result *r, const char **why);
+
+const char *pl_job_stop_name(enum pl_job_stop s);
+
+#endif

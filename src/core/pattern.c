@@ -1,0 +1,373 @@
+/*
+ * Access patterns: the offset of each next I/O inside [lo, hi). Stepping
+ * patterns are integer arithmetic; zipf uses Gray et al.'s closed-form
+ * sampler with a bijective scatter of ranks, normal uses Box-Muller.
+ */
+#include "pattern.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/*
+ * zeta(n, theta) is summed term by term up to this many terms; past it the
+ * rest is the Euler-Maclaurin tail, exact to rounding at this size, so that
+ * init stays a few milliseconds even for 2^40 blocks.
+ */
+#define ZETA_EXACT_TERMS (UINT64_C(1) << 20)
+
+/* normal: draws outside the range before falling back to a uniform pick */
+#define NORMAL_MAX_TRIES 1000
+
+/* theta this close to 1 uses the logarithmic (theta == 1) forms */
+#define THETA_ONE_EPS 1e-9
+
+static const char *const names[] = {
+    [PL_PAT_SEQ] = "seq",
+    [PL_PAT_REVERSE] = "reverse",
+    [PL_PAT_RANDOM] = "random",
+    [PL_PAT_REREAD] = "reread",
+    [PL_PAT_STRIDE] = "stride",
+    [PL_PAT_ZIPF] = "zipf",
+    [PL_PAT_NORMAL] = "normal",
+    [PL_PAT_LIST] = "list",
+};
+
+#define NKINDS (sizeof(names) / sizeof(names[0]))
+
+int pl_pattern_kind_of(const char *name)
+{
+    if (name == NULL)
+        return -1;
+    for (size_t i = 0; i < NKINDS; i++)
+        if (strcmp(name, names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *pl_pattern_name(enum pl_pattern_kind k)
+{
+    if ((unsigned)k >= NKINDS)
+        return "unknown";
+    return names[k];
+}
+
+static int theta_is_one(double theta)
+{
+    return fabs(theta - 1.0) < THETA_ONE_EPS;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* (a * b + c) mod n without overflow; n > 0 */
+static uint64_t mul_add_mod(uint64_t a, uint64_t b, uint64_t c, uint64_t n)
+{
+    return (uint64_t)(((unsigned __int128)a * b + c) % n);
+}
+
+/*
+ * sum_{i=a}^{b} i^-theta for large a by Euler-Maclaurin: the integral, half
+ * the end terms, and the first two derivative corrections (B2 and B4). With
+ * a around a million the next term is below 1e-30.
+ */
+static double zeta_tail(uint64_t a, uint64_t b, double theta)
+{
+    double fa = (double)a, fb = (double)b;
+    double integral;
+
+    if (theta_is_one(theta)) {
+        integral = log(fb / fa);
+    } else {
+        /* a^(1-t) * (e^((1-t) ln(b/a)) - 1) / (1-t), without cancellation */
+        double e = 1.0 - theta;
+        integral = pow(fa, e) * expm1(e * log(fb / fa)) / e;
+    }
+
+    double ends = 0.5 * (pow(fa, -theta) + pow(fb, -theta));
+    /* f'(x) = -theta x^(-theta-1); f'''(x) = -theta(theta+1)(theta+2) x^(-theta-3) */
+    double d1 = -theta * (pow(fb, -theta - 1.0) - pow(fa, -theta - 1.0));
+    double d3 = -theta * (theta + 1.0) * (theta + 2.0)
+                * (pow(fb, -theta - 3.0) - pow(fa, -theta - 3.0));
+    return integral + ends + d1 / 12.0 - d3 / 720.0;
+}
+
+/* zeta(n, theta) = sum_{i=1}^{n} i^-theta */
+static double zeta(uint64_t n, double theta)
+{
+    uint64_t head = n < ZETA_EXACT_TERMS ? n : ZETA_EXACT_TERMS;
+    double sum = 0.0;
+
+    /* smallest terms first, so they are not lost against the large ones */
+    for (uint64_t i = head; i >= 1; i--)
+        sum += pow((double)i, -theta);
+    if (n > head)
+        sum += zeta_tail(head + 1, n, theta);
+    return sum;
+}
+
+static void zipf_prepare(struct pl_pattern *p)
+{
+    uint64_t n = p->nblocks;
+    double theta = p->s.theta;
+
+    p->zeta_n = zeta(n, theta);
+    p->zeta_2 = 1.0 + pow(0.5, theta);
+    p->alpha = 0.0;
+    p->eta = 0.0;
+    if (n > 2) {
+        /*
+         * Past rank 2 the sampler inverts the continuous law x^-theta on
+         * [2, n], scaled to the mass the first two ranks leave over.
+         */
+        double rest = 1.0 - p->zeta_2 / p->zeta_n;
+        if (theta_is_one(theta)) {
+            p->alpha = log(2.0 / (double)n);
+            p->eta = 1.0 / rest;
+        } else {
+            p->alpha = 1.0 / (1.0 - theta);
+            p->eta = (1.0 - pow(2.0 / (double)n, 1.0 - theta)) / rest;
+        }
+    }
+
+    /*
+     * Multiplier near n / golden ratio, moved up to the next value coprime
+     * with n: consecutive ranks land far apart and every block is reachable.
+     */
+    uint64_t m = (uint64_t)(((unsigned __int128)n * UINT64_C(0x9e3779b97f4a7c15)) >> 64);
+    if (m == 0)
+        m = 1;
+    while (gcd64(m, n) != 1)
+        m = m + 1 < n ? m + 1 : 1;
+    p->zipf_mult = m;
+    p->zipf_add = pl_rng_below(&p->rng, n);
+}
+
+/* Zipf rank in [0, nblocks): 0 is the most likely. */
+static uint64_t zipf_rank(struct pl_pattern *p)
+{
+    uint64_t n = p->nblocks;
+    double u = pl_rng_double(&p->rng);
+    double uz = u * p->zeta_n;
+
+    if (uz < 1.0)
+        return 0;
+    if (uz < p->zeta_2 || n <= 2)
+        return n > 1 ? 1 : 0;
+
+    double x;
+    if (theta_is_one(p->s.theta))
+        x = (double)n * exp(p->alpha * (1.0 - u) * p->eta);
+    else
+        x = (double)n * pow(1.0 - p->eta * (1.0 - u), p->alpha);
+
+    /* rounding can put x just outside [2, n) */
+    if (!(x >= 2.0))
+        return 2;
+    if (x >= (double)n)
+        return n - 1;
+    uint64_t r = (uint64_t)x;
+    return r < n ? r : n - 1;
+}
+
+/* Offset relative to lo of a normal draw: a multiple of align in [0, width]. */
+static uint64_t normal_rel(struct pl_pattern *p, uint64_t width)
+{
+    uint64_t align = p->s.align;
+    double centre = (double)width / 2.0;
+    double sd = p->s.sigma * (double)(p->s.hi - p->s.lo);
+    uint64_t x;
+
+    for (int tries = 0; tries < NORMAL_MAX_TRIES; tries++) {
+        /* Box-Muller: u1 in (0, 1] keeps the log finite */
+        double u1 = 1.0 - pl_rng_double(&p->rng);
+        double u2 = pl_rng_double(&p->rng);
+        double z = sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+        double rel = centre + sd * z;
+
+        if (!(rel >= 0.0 && rel <= (double)width))
+            continue;
+        x = (uint64_t)rel;
+        if (x > width)
+            x = width;
+        return x - x % align;
+    }
+    /*
+     * Only when almost nothing of the bell lies in the range (tiny window,
+     * huge sigma): take a uniform aligned start rather than spin.
+     */
+    pl_rng_range(&p->rng, 0, width, align, &x);
+    return x;
+}
+
+/* The highest lo + k*len with room for len bytes; needs hi - lo >= len. */
+static uint64_t reverse_top(const struct pl_pattern *p, uint64_t len)
+{
+    return p->s.lo + ((p->s.hi - p->s.lo) / len - 1) * len;
+}
+
+/* Pull an aligned start down so that len bytes fit; needs hi - lo >= len. */
+static uint64_t fit_aligned(const struct pl_pattern *p, uint64_t off, uint64_t len)
+{
+    uint64_t width = p->s.hi - len - p->s.lo;
+
+    if (off - p->s.lo <= width)
+        return off;
+    return p->s.lo + width - width % p->s.align;
+}
+
+static uint64_t stride_next(struct pl_pattern *p, uint64_t len)
+{
+    const struct pl_pattern_spec *s = &p->s;
+    uint64_t width = s->hi - s->lo - len;
+
+    if (p->pos < s->lo || p->pos - s->lo > width) {
+        /* pass over: the next one starts one len further into the stride */
+        p->pass++;
+        uint64_t shift = (uint64_t)(((unsigned __int128)p->pass * len) % s->stride);
+        if (shift == 0 || shift > width) {
+            p->pass = 0;
+            shift = 0;
+        }
+        p->pos = s->lo + shift;
+    }
+
+    uint64_t off = p->pos;
+    p->pos = s->stride > UINT64_MAX - off ? UINT64_MAX : off + s->stride;
+    return off;
+}
+
+uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
+{
+    const struct pl_pattern_spec *s = &p->s;
+    uint64_t off;
+
+    if (len == 0)
+        len = p->len;
+    if (s->kind == PL_PAT_LIST) {
+        off = s->list[p->li];
+        p->li = p->li + 1 < s->nlist ? p->li + 1 : 0;
+        return off;
+    }
+    if (len > s->hi - s->lo)
+        return s->lo;
+
+    uint64_t width = s->hi - s->lo - len;     /* last valid start, relative to lo */
+
+    switch (s->kind) {
+    case PL_PAT_SEQ:
+        if (p->pos < s->lo || p->pos - s->lo > width)
+            p->pos = s->lo;
+        off = p->pos;
+        p->pos += len;
+        return off;
+
+    case PL_PAT_REVERSE:
+        if (p->pos < s->lo || p->pos - s->lo > width)
+            p->pos = reverse_top(p, len);
+        off = p->pos;
+        p->pos = off - s->lo >= len ? off - len : reverse_top(p, len);
+        return off;
+
+    case PL_PAT_RANDOM:
+        pl_rng_range(&p->rng, 0, width, s->align, &off);
+        return s->lo + off;
+
+    case PL_PAT_REREAD:
+        return s->lo;
+
+    case PL_PAT_STRIDE:
+        return stride_next(p, len);
+
+    case PL_PAT_ZIPF: {
+        uint64_t r = zipf_rank(p);
+        uint64_t block = mul_add_mod(r, p->zipf_mult, p->zipf_add, p->nblocks);
+        return fit_aligned(p, s->lo + block * s->align, len);
+    }
+
+    case PL_PAT_NORMAL:
+        if (width == 0)
+            return s->lo;
+        return s->lo + normal_rel(p, width);
+
+    case PL_PAT_LIST:
+        break;
+    }
+    return s->lo;
+}
+
+static int fail(const char **why, const char *reason)
+{
+    if (why != NULL)
+        *why = reason;
+    return -EINVAL;
+}
+
+int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint64_t len,
+                    const char **why)
+{
+    memset(p, 0, sizeof(*p));
+    if (s == NULL)
+        return fail(why, "no pattern spec");
+    if ((unsigned)s->kind >= NKINDS)
+        return fail(why, "unknown pattern");
+
+    p->s = *s;
+    if (p->s.align == 0)
+        p->s.align = 1;
+    p->len = len;
+    pl_rng_seed(&p->rng, s->seed);
+
+    if (s->kind == PL_PAT_LIST) {
+        if (s->list == NULL || s->nlist == 0)
+            return fail(why, "list is empty");
+        return 0;
+    }
+
+    if (s->hi <= s->lo)
+        return fail(why, "range is empty");
+    if (len == 0)
+        return fail(why, "block size is zero");
+    if (s->hi - s->lo < len)
+        return fail(why, "range smaller than the block size");
+
+    uint64_t width = s->hi - s->lo - len;
+    p->nblocks = width / p->s.align + 1;
+
+    switch (s->kind) {
+    case PL_PAT_SEQ:
+    case PL_PAT_STRIDE:
+        p->pos = s->lo;
+        if (s->kind == PL_PAT_STRIDE) {
+            if (s->stride == 0)
+                return fail(why, "stride needs a stride > 0");
+            if (s->stride < len)
+                return fail(why, "stride must be at least the block size");
+        }
+        break;
+    case PL_PAT_REVERSE:
+        p->pos = reverse_top(p, len);
+        break;
+    case PL_PAT_ZIPF:
+        if (!(s->theta > 0.0) || !isfinite(s->theta))
+            return fail(why, "zipf needs theta > 0");
+        zipf_prepare(p);
+        break;
+    case PL_PAT_NORMAL:
+        if (!(s->sigma > 0.0) || !isfinite(s->sigma))
+            return fail(why, "normal needs sigma > 0");
+        break;
+    case PL_PAT_RANDOM:
+    case PL_PAT_REREAD:
+    case PL_PAT_LIST:
+        break;
+    }
+    return 0;
+}

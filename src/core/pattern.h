@@ -1,0 +1,88 @@
+/*
+ * Access patterns: where the next I/O goes. seq, reverse, random, reread,
+ * stride, zipf, normal and list, each over a byte range [lo, hi) with an
+ * alignment, driven by a seeded pl_rng so a seed gives the same offsets on
+ * every build. Pure computation: no I/O, no Lua.
+ */
+#ifndef PLATTER_CORE_PATTERN_H
+#define PLATTER_CORE_PATTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+enum pl_pattern_kind {
+    PL_PAT_SEQ, PL_PAT_REVERSE, PL_PAT_RANDOM, PL_PAT_REREAD, PL_PAT_STRIDE,
+    PL_PAT_ZIPF, PL_PAT_NORMAL, PL_PAT_LIST,
+};
+
+struct pl_pattern_spec {
+    enum pl_pattern_kind kind;
+    uint64_t lo, hi;        /* byte range [lo, hi); hi > lo (not used by list) */
+    uint64_t align;         /* offsets are lo + k*align (random, zipf, normal); 0 means 1 */
+    uint64_t stride;        /* stride: distance between consecutive I/Os (bytes, >= len) */
+    double theta;           /* zipf skew: any finite value > 0, 1 included (0.8..1.2 typical) */
+    double sigma;           /* normal: standard deviation as a fraction of the range (> 0) */
+    const uint64_t *list;   /* list: offsets, used in order and then from the start; borrowed,
+                               so it must outlive the pattern */
+    size_t nlist;
+    uint64_t seed;
+};
+
+struct pl_pattern {
+    struct pl_pattern_spec s;   /* copy of the spec, with align 0 turned into 1 */
+    struct pl_rng rng;
+    uint64_t len;           /* the I/O size given to init; pl_pattern_next(p, 0) uses it */
+    uint64_t pos;           /* seq/reverse/stride: next offset */
+    uint64_t pass;          /* stride: passes since the last return to lo */
+    size_t li;              /* list: next index */
+    uint64_t nblocks;       /* random/zipf/normal: aligned starts that fit, (hi-len-lo)/align + 1 */
+    /*
+     * zipf (Gray et al.'s method): zeta_n = zeta(nblocks, theta), zeta_2 =
+     * 1 + 2^-theta, alpha = 1/(1 - theta) (or ln(2/nblocks) when theta is 1),
+     * eta the scale of the tail's closed form.
+     */
+    double zeta_n, zeta_2, alpha, eta;
+    uint64_t zipf_mult;     /* multiplier coprime with nblocks: scatters hot blocks */
+    uint64_t zipf_add;      /* block of the hottest rank (drawn from the seed) */
+};
+
+/*
+ * Check the spec and prepare the state. `len` is the I/O size the pattern will
+ * mostly see (for seq/reverse/stride stepping and to keep I/O inside the
+ * range). 0, or -EINVAL with a static reason in *why (lowercase, no period).
+ * Range patterns need len > 0 and hi - lo >= len; list takes its offsets as
+ * given (the caller checks them against the file).
+ */
+int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint64_t len,
+                    const char **why);
+
+/*
+ * Offset of the next I/O of len bytes (0 means the len given to init). The
+ * result always has off + len <= hi when hi - lo >= len; a larger len gets lo.
+ *   seq      lo, lo+len, ...; back to lo when the next I/O would pass hi
+ *   reverse  from the highest lo + k*len that fits down to lo, then again
+ *   random   uniform over lo + k*align
+ *   reread   always lo
+ *   stride   lo, lo+stride, ... while it fits; pass p then starts at
+ *            lo + (p*len) % stride (or lo again if that does not fit), so with
+ *            stride a multiple of len every len-block is visited once per cycle
+ *   zipf     rank r ~ Zipf(theta) over nblocks aligned starts, placed at block
+ *            (r*zipf_mult + zipf_add) mod nblocks. Ranks 0 and 1 have their exact
+ *            probabilities; higher ranks follow Gray's continuous approximation
+ *   normal   the I/O's middle ~ N(middle of the range, sigma*(hi-lo)), redrawn
+ *            until the start is in [lo, hi-len], then rounded down to lo + k*align
+ *   list     list[0], list[1], ..., list[nlist-1], list[0], ...
+ * seq, reverse, random, reread, stride and list are exact integer arithmetic,
+ * identical everywhere for a seed; zipf and normal use libm (pow, exp, log,
+ * sqrt, cos), so they repeat exactly with the same libm and compiler flags
+ * (no -ffast-math; fused multiply-add contraction may change the last bits).
+ */
+uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len);
+
+/* Name <-> kind; pl_pattern_kind_of returns -1 for an unknown name, pl_pattern_name "unknown". */
+int pl_pattern_kind_of(const char *name);
+const char *pl_pattern_name(enum pl_pattern_kind k);
+
+#endif
