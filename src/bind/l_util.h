@@ -59,6 +59,7 @@ void pl_cpu_now(double *user, double *sys);
 uint64_t pl_bind_random_u64(void);
 
 int luaopen_platter_run(lua_State *L);
+int luaopen_platter_worker(lua_State *L);
 int luaopen_platter_stats(lua_State *L);
 int luaopen_platter_file(lua_State *L);
 int luaopen_platter_core(lua_State *L);

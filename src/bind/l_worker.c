@@ -1,0 +1,188 @@
+/*
+ * p.parallel(n, fn): fork n workers that inherit the script's state, release
+ * them together, run fn(i) in each, and gather the stats each returns (sent
+ * back as raw pl_stats through a pipe) into per-worker results plus a merged
+ * one. A worker that dies or fails is reported; the others' results are kept.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "clock.h"
+#include "l_util.h"
+#include "worker.h"
+
+#define BLOB_MAGIC 0x706c7772u  /* "plwr" */
+
+struct blob {
+    uint32_t magic;
+    uint32_t has_stats;     /* fn returned a stats object */
+    uint32_t sub_mask;      /* which of read/write/fsync follow the main stats */
+    uint64_t shorts;
+    char name[64];
+    char stopped[24];
+    char error[200];        /* fn's error, or the run's failure */
+    struct pl_stats st;
+    struct pl_stats sub[3];
+};
+
+/* In the child: run fn(i), send what came of it, and leave. */
+static void run_child(lua_State *L, struct pl_workers *ws)
+{
+    struct blob *b = calloc(1, sizeof *b);
+    if (!b || pl_worker_wait_start(ws) < 0)
+        pl_worker_exit(1);
+    b->magic = BLOB_MAGIC;
+    lua_pushvalue(L, 2);
+    lua_pushinteger(L, ws->index + 1);
+    if (lua_pcall(L, 1, 1, 0) != 0) {
+        const char *m = lua_tostring(L, -1);
+        snprintf(b->error, sizeof b->error, "%s", m ? m : "(error object is not a string)");
+    } else {
+        struct pl_phase *ph = luaL_testudata(L, -1, PL_STATS_MT);
+        if (ph) {
+            pl_phase_stop(L, ph);
+            b->has_stats = 1;
+            b->st = ph->st;
+            b->shorts = ph->shorts;
+            memcpy(b->name, ph->name, sizeof b->name);
+            memcpy(b->stopped, ph->stopped, sizeof b->stopped);
+            memcpy(b->error, ph->error, sizeof b->error);
+            for (int i = 0; i < 3; i++) {
+                if (ph->sub[i] == LUA_NOREF)
+                    continue;
+                lua_rawgeti(L, LUA_REGISTRYINDEX, ph->sub[i]);
+                b->sub[i] = pl_checkphase(L, -1)->st;
+                b->sub_mask |= 1u << i;
+                lua_pop(L, 1);
+            }
+        }
+    }
+    int rc = pl_worker_send(ws, b, sizeof *b);
+    pl_worker_exit(rc < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
+}
+
+static void push_result(lua_State *L, const struct blob *b)
+{
+    static const char *const subnames[] = {"read", "write", "fsync"};
+    struct pl_phase *ph = pl_phase_new(L, b->name);
+    ph->st = b->st;
+    ph->shorts = b->shorts;
+    memcpy(ph->stopped, b->stopped, sizeof ph->stopped);
+    memcpy(ph->error, b->error, sizeof ph->error);
+    ph->name[sizeof ph->name - 1] = ph->stopped[sizeof ph->stopped - 1] = '\0';
+    ph->error[sizeof ph->error - 1] = '\0';
+    for (int i = 0; i < 3; i++) {
+        if (!(b->sub_mask & (1u << i)))
+            continue;
+        struct pl_phase *sub = pl_phase_new(L, subnames[i]);
+        sub->st = b->sub[i];
+        ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+}
+
+static void push_failure(lua_State *L, unsigned i, const struct pl_worker *w, const char *err)
+{
+    lua_createtable(L, 0, 4);
+    lua_pushinteger(L, i + 1);
+    lua_setfield(L, -2, "worker");
+    if (WIFEXITED(w->status)) {
+        lua_pushinteger(L, WEXITSTATUS(w->status));
+        lua_setfield(L, -2, "status");
+    } else if (WIFSIGNALED(w->status)) {
+        lua_pushinteger(L, WTERMSIG(w->status));
+        lua_setfield(L, -2, "signal");
+    }
+    if (err && *err)
+        lua_pushstring(L, err);
+    else if (WIFSIGNALED(w->status))
+        lua_pushfstring(L, "worker %d killed by signal %d (%s)", (int)i + 1, WTERMSIG(w->status),
+                        strsignal(WTERMSIG(w->status)));
+    else
+        lua_pushfstring(L, "worker %d returned no stats", (int)i + 1);
+    lua_setfield(L, -2, "error");
+}
+
+/*
+ * p.parallel(n, fn) -> { [i] = stats | false, merged = stats, first_done = s,
+ *                        last_done = s, failed = { {worker, status|signal, error} } }
+ */
+static int l_parallel(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "worker count must be within 1..1024");
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    pl_checkintr(L);
+
+    struct pl_workers ws;
+    int rc = pl_workers_fork(&ws, (unsigned)n);
+    if (rc < 0)
+        return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
+    if (ws.index >= 0)
+        run_child(L, &ws);  /* does not return */
+
+    pl_workers_release(&ws);
+    pl_workers_collect(&ws);
+
+    lua_createtable(L, (int)n, 5);
+    int res = lua_gettop(L);
+    lua_newtable(L);
+    int failed = lua_gettop(L);
+    int nfailed = 0;
+    struct pl_phase *merged = pl_phase_new(L, "parallel");
+    int mi = lua_gettop(L);
+    uint64_t first = UINT64_MAX, last = 0;
+    for (unsigned i = 0; i < (unsigned)n; i++) {
+        const struct pl_worker *w = &ws.w[i];
+        const struct blob *b = w->len == sizeof(struct blob) ? w->data : NULL;
+        if (b && b->magic != BLOB_MAGIC)
+            b = NULL;
+        if (b && b->has_stats) {
+            push_result(L, b);
+            lua_rawseti(L, res, (int)i + 1);
+            pl_stats_merge(&merged->st, &b->st);
+            merged->shorts += b->shorts;
+            if (b->st.t_end && b->st.t_end < first)
+                first = b->st.t_end;
+            if (b->st.t_end > last)
+                last = b->st.t_end;
+        } else {
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, res, (int)i + 1);
+        }
+        int bad = !b || !b->has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0;
+        if (bad) {
+            push_failure(L, i, w, b ? b->error : NULL);
+            lua_rawseti(L, failed, ++nfailed);
+        }
+    }
+    pl_workers_free(&ws);
+    if (!merged->st.t_start)
+        merged->st.t_start = merged->st.t_end = ws.released;
+    lua_pushvalue(L, mi);
+    lua_setfield(L, res, "merged");
+    lua_pushvalue(L, failed);
+    lua_setfield(L, res, "failed");
+    lua_pushnumber(L, first == UINT64_MAX ? 0.0 : (double)(first - ws.released) / 1e9);
+    lua_setfield(L, res, "first_done");
+    lua_pushnumber(L, last ? (double)(last - ws.released) / 1e9 : 0.0);
+    lua_setfield(L, res, "last_done");
+    lua_pushinteger(L, n);
+    lua_setfield(L, res, "n");
+    pl_phase_absorb(&merged->st);
+    lua_pushvalue(L, res);
+    return 1;
+}
+
+static const luaL_Reg worker_funcs[] = {
+    {"parallel", l_parallel},
+    {NULL, NULL},
+};
+
+int luaopen_platter_worker(lua_State *L)
+{
+    luaL_newlib(L, worker_funcs);
+    return 1;
+}
