@@ -14,7 +14,7 @@
  * rest is the Euler-Maclaurin tail, exact to rounding at this size, so that
  * init stays a few milliseconds even for 2^40 blocks.
  */
-#define ZETA_EXACT_TERMS (UINT64_C(1) << 20)
+#define ZETA_EXACT_TERMS (UINT64_C(1) << 16)
 
 /* normal: draws outside the range before falling back to a uniform pick */
 #define NORMAL_MAX_TRIES 1000
