@@ -3,8 +3,12 @@
 local core = require "platter.core"
 local args = require "platter.args"
 
+require("platter.fast").install(core)
+
 local M = {}
-for k, v in pairs(core) do M[k] = v end
+for k, v in pairs(core) do
+  if k:sub(1, 1) ~= "_" then M[k] = v end
+end
 
 --- p.args(spec, ...) -> options table; see lua/platter/args.lua
 M.args = args.parse

@@ -469,7 +469,22 @@ static const luaL_Reg file_meta[] = {
     {NULL, NULL},
 };
 
+/* p._ioerror(f, op, errno) -> nil, msg, errno: the message of an I/O failure that the
+ * FFI fast path already recorded (used by lua/platter/init.lua only) */
+static int l_ioerror(lua_State *L)
+{
+    struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
+    const char *op = luaL_checkstring(L, 2);
+    int err = (int)luaL_checkinteger(L, 3);
+    char extra[96] = "";
+    if (err == EINVAL && f->direct)
+        snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
+                 f->align);
+    return pl_pusherror(L, op, f->path ? f->path : "(closed)", err, extra);
+}
+
 static const luaL_Reg file_funcs[] = {
+    {"_ioerror", l_ioerror},
     {"open", l_open},
     {NULL, NULL},
 };
@@ -479,10 +494,13 @@ int luaopen_platter_file(lua_State *L)
     luaL_newmetatable(L, PL_FILE_MT);
     luaL_setfuncs(L, file_meta, 0);
     luaL_newlib(L, file_methods);
-    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "__index");
     lua_pushliteral(L, PL_FILE_MT);
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    lua_setfield(L, -3, "__name");
     luaL_newlib(L, file_funcs);
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "_file_methods");  /* init.lua may put fast paths in front */
+    lua_remove(L, -2);
     return 1;
 }

@@ -26,6 +26,11 @@ uint64_t pl_bind_random_u64(void)
     return pl_rng_next(&rng);
 }
 
+int pl_bind_random_range(uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out)
+{
+    return pl_rng_range(&rng, lo, hi, align, out);
+}
+
 /* p.now() -> monotonic clock in ns */
 static int l_now(lua_State *L)
 {

@@ -212,13 +212,16 @@ static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
                  (unsigned long long)r->err_off, strerror(r->err));
 }
 
-/* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
-static int l_run(lua_State *L)
+/*
+ * Read the p.run table at index 1 into *sp. Arrays it needs (files, sizes,
+ * offsets) are userdata left on the stack above index 1: keep them there, or
+ * anchored, for as long as the job runs. g receives the generator, if any.
+ */
+static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
 {
     static const char *const ops[] = {"read", "write", "mix", NULL};
     static const char *const on_err[] = {"stop", "continue", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
     check_keys(L, 1);
     pl_checkintr(L);
 
@@ -325,55 +328,43 @@ static int l_run(lua_State *L)
     s.stop_on_error = luaL_checkoption(L, -1, "stop", on_err) == 0;
     lua_pop(L, 1);
 
-    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
     lua_getfield(L, 1, "gen");
     if (!lua_isnil(L, -1)) {
         luaL_checktype(L, -1, LUA_TFUNCTION);
-        g.fn = lua_gettop(L);
+        g->L = L;
+        g->fn = lua_gettop(L);  /* stays on the stack */
         s.gen = gen_call;
-        s.gen_ud = &g;
+        s.gen_ud = g;
         if (!s.bs && !s.nbs)
             s.bs = 1u << 20;  /* the largest len a generator may return */
     } else {
         lua_pop(L, 1);
     }
     s.stop = &pl_interrupted;
+    *sp = s;
+}
 
-    lua_getfield(L, 1, "name");
-    const char *name = luaL_optstring(L, -1, "run");
+static void gen_error(lua_State *L, const struct pl_job_result *r, const struct pl_job_spec *s,
+                      const char *err)
+{
+    if (err && err[0])
+        luaL_error(L, "%s", err);
+    luaL_error(L, "gen: the I/O at offset %f is longer than bs (%f bytes) or not aligned as "
+                  "O_DIRECT on %s requires", (double)r->err_off, (double)s->bs,
+               s->files[r->err_file]->path);
+}
+
+/* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
+static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
+                           const struct pl_job_result *r)
+{
+    static const char *const subnames[] = {"read", "write", "fsync"};
     struct pl_phase *ph = pl_phase_new(L, name);
-    int res = lua_gettop(L);
-
-    struct pl_job_result *r = malloc(sizeof *r);
-    if (!r)
-        return luaL_error(L, "run: not enough memory");
-    const char *why = NULL;
-    int rc = pl_job_run(&s, r, &why);
-    if (rc < 0) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "run: %s%s%s", why ? why : "cannot run the job",
-                 why ? "" : ": ", why ? "" : strerror(-rc));
-        free(r);
-        return luaL_error(L, "%s", msg);
-    }
-    if (r->stopped == PL_STOP_GEN_ERROR) {
-        char msg[300];
-        if (g.err[0])
-            snprintf(msg, sizeof msg, "%s", g.err);
-        else
-            snprintf(msg, sizeof msg, "gen: I/O at offset %llu of %llu bytes is larger than bs or "
-                     "not aligned for O_DIRECT", (unsigned long long)r->err_off,
-                     (unsigned long long)s.bs);
-        free(r);
-        return luaL_error(L, "%s", msg);
-    }
-
     ph->st = r->all;
     ph->shorts = r->shorts;
     snprintf(ph->stopped, sizeof ph->stopped, "%s", pl_job_stop_name(r->stopped));
     if (r->err)
-        describe_error(ph->error, sizeof ph->error, r, s.files);
-    static const char *const subnames[] = {"read", "write", "fsync"};
+        describe_error(ph->error, sizeof ph->error, r, s->files);
     for (int i = 0; i < 3; i++) {
         if (!r->by_op[i].ops && !r->by_op[i].errors)
             continue;
@@ -382,18 +373,182 @@ static int l_run(lua_State *L)
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     pl_phase_absorb(&r->all);
+}
+
+static void start_error(lua_State *L, int rc, const char *why)
+{
+    if (why)
+        luaL_error(L, "run: %s", why);
+    luaL_error(L, "run: cannot run the job: %s", strerror(-rc));
+}
+
+/* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
+static int l_run(lua_State *L)
+{
+    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
+    struct pl_job_spec s;
+    lua_settop(L, 1);
+    parse_spec(L, &s, &g);
+    lua_getfield(L, 1, "name");
+    const char *name = luaL_optstring(L, -1, "run");
+
+    struct pl_job_result *r = malloc(sizeof *r);
+    if (!r)
+        return luaL_error(L, "run: not enough memory");
+    const char *why = NULL;
+    int rc = pl_job_run(&s, r, &why);
+    if (rc < 0) {
+        free(r);
+        start_error(L, rc, why);
+    }
+    if (r->stopped == PL_STOP_GEN_ERROR) {
+        struct pl_job_result copy = *r;
+        free(r);
+        gen_error(L, &copy, &s, g.err);
+    }
+    push_job_stats(L, name, &s, r);
     free(r);
-    lua_pushvalue(L, res);
     return 1;
 }
 
+/* {====================================================================
+** The stepped form, for LuaJIT: lua/platter/fast.lua drives `gen` itself
+** ===================================================================== */
+
+#define PL_JOB_MT "platter.job"
+
+struct run_job {
+    struct pl_job *job;         /* NULL once closed */
+    struct pl_job_result *r;
+    struct pl_job_spec s;
+    int anchor;                 /* registry ref: the table and arrays the spec points into */
+    char name[64];
+};
+
+static int never_called(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
+                        uint64_t *think)
+{
+    (void)ud, (void)i, (void)op, (void)off, (void)len, (void)think;
+    return -1;
+}
+
+static void close_job(struct run_job *j)
+{
+    if (j->job)
+        pl_job_close(j->job, 0, NULL);
+    j->job = NULL;
+    free(j->r);
+    j->r = NULL;
+}
+
+static int l_job__gc(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
+    close_job(j);  /* a generator error left it open */
+    luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
+    j->anchor = LUA_NOREF;
+    return 0;
+}
+
+/* p._run_begin{...} -> job, or nothing when the job cannot be stepped (use p.run) */
+static int l_run_begin(lua_State *L)
+{
+    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
+    struct pl_job_spec s;
+    lua_settop(L, 1);
+    parse_spec(L, &s, &g);
+    if (!s.gen)
+        return luaL_error(L, "run: _run_begin needs 'gen'");
+    s.gen = never_called;  /* the caller chooses every I/O through pl_ffi_job_step */
+    s.gen_ud = NULL;
+
+    int top = lua_gettop(L);
+    lua_createtable(L, top, 0);  /* anchor the spec table and every array parse_spec made */
+    for (int i = 1; i <= top; i++) {
+        lua_pushvalue(L, i);
+        lua_rawseti(L, -2, i);
+    }
+    int anchor = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    struct run_job *j = lua_newuserdata(L, sizeof *j);
+    memset(j, 0, sizeof *j);
+    j->anchor = LUA_NOREF;
+    luaL_getmetatable(L, PL_JOB_MT);
+    lua_setmetatable(L, -2);
+    j->anchor = anchor;
+    j->s = s;
+    lua_getfield(L, 1, "name");
+    snprintf(j->name, sizeof j->name, "%s", luaL_optstring(L, -1, "run"));
+    lua_pop(L, 1);
+    j->r = malloc(sizeof *j->r);
+    if (!j->r)
+        return luaL_error(L, "run: not enough memory");
+    const char *why = NULL;
+    int rc = pl_job_open(&j->job, &j->s, j->r, &why);
+    if (rc < 0)
+        start_error(L, rc, why);
+    if (!pl_job_steppable(j->job)) {
+        close_job(j);
+        return 0;
+    }
+    return 1;
+}
+
+/* p._run_end(job [, err]) -> stats; raises the generator error err, or a step's error */
+static int l_run_end(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
+    const char *err = luaL_optstring(L, 2, NULL);
+    if (!j->job)
+        return luaL_error(L, "run: job already finished");
+    const char *why = NULL;
+    int rc = pl_job_close(j->job, 0, &why);
+    j->job = NULL;
+    luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
+    j->anchor = LUA_NOREF;
+    struct pl_job_result *r = j->r;
+    j->r = NULL;
+    if (rc < 0) {
+        free(r);
+        start_error(L, rc, why);
+    }
+    if (err || r->stopped == PL_STOP_GEN_ERROR) {
+        struct pl_job_result copy = *r;
+        free(r);
+        gen_error(L, &copy, &j->s, err);
+    }
+    push_job_stats(L, j->name, &j->s, r);
+    free(r);
+    return 1;
+}
+
+/* FFI: one I/O of a stepped job (see pl_job_step); -1 also for a finished job. */
+int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
+{
+    struct run_job *j = ud;
+    if (!j || !j->job || !(off >= 0 && off < 9007199254740992.0) ||
+        !(len >= 0 && len < 9007199254740992.0) || off != (double)(uint64_t)off ||
+        len != (double)(uint64_t)len || !(think_us >= 0))
+        return -2;
+    return pl_job_step(j->job, (enum pl_op)op, (uint64_t)off, (uint64_t)len,
+                       (uint64_t)(think_us * 1000.0));
+}
+
+/* }==================================================================== */
+
 static const luaL_Reg run_funcs[] = {
+    {"_run_begin", l_run_begin},
+    {"_run_end", l_run_end},
     {"run", l_run},
     {NULL, NULL},
 };
 
 int luaopen_platter_run(lua_State *L)
 {
+    luaL_newmetatable(L, PL_JOB_MT);
+    lua_pushcfunction(L, l_job__gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
     luaL_newlib(L, run_funcs);
     return 1;
 }

@@ -205,11 +205,40 @@ static void sync_fsync(struct loop *l, struct pl_io *io)
     complete(l, &f, pl_clock_ns());
 }
 
-static void run_sync(struct loop *l)
+/* Issue io (fields set) and record it; the part of a synchronous step after choosing. */
+static void issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t now)
 {
     const struct pl_job_spec *s = l->s;
+    uint64_t due = due_time(l);
+    if (due) {
+        /* a slot past the deadline, or a wait cut short by an interrupt: do not issue
+           (an I/O issued before its due time would record a negative latency) */
+        if (l->deadline && due >= l->deadline) {
+            stop(l, PL_STOP_TIME);
+            return;
+        }
+        wait_until(l, due, now);
+        if (s->stop && *s->stop) {
+            stop(l, PL_STOP_INTERRUPT);
+            return;
+        }
+        io->t_due = due;
+    } else {
+        io->t_due = now;
+    }
+    l->e.ops->submit(&l->e, io);
+    complete(l, io, pl_clock_ns());
+    l->issued++;
+    l->issued_bytes += io->len;
+    if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
+        sync_fsync(l, io);
+    if (think)
+        pl_clock_sleep_ns(think, (volatile int *)s->stop);
+}
+
+static void run_sync(struct loop *l)
+{
     struct pl_io *io = &l->ios[0];
-    int (*submit)(struct pl_engine *, struct pl_io *) = l->e.ops->submit;
     for (;;) {
         uint64_t now = pl_clock_ns();
         maybe_ramp_end(l, now);
@@ -218,21 +247,7 @@ static void run_sync(struct loop *l)
         uint64_t think;
         if (!next_io(l, io, &think))
             break;
-        uint64_t due = due_time(l);
-        if (due) {
-            wait_until(l, due, now);
-            io->t_due = due;
-        } else {
-            io->t_due = now;
-        }
-        submit(&l->e, io);
-        complete(l, io, pl_clock_ns());
-        l->issued++;
-        l->issued_bytes += io->len;
-        if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
-            sync_fsync(l, io);
-        if (think)
-            pl_clock_sleep_ns(think, (volatile int *)s->stop);
+        issue_sync(l, io, think, now);
     }
 }
 
@@ -269,7 +284,14 @@ static int run_async(struct loop *l)
             if (due > now) {
                 if (inflight)
                     break;  /* reap while waiting for the slot */
+                if (l->deadline && due >= l->deadline) {
+                    stop(l, PL_STOP_TIME);
+                    break;
+                }
                 wait_until(l, due, now);
+                now = pl_clock_ns();
+                if (should_stop(l, now))
+                    break;  /* interrupted while waiting */
             }
             struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
             uint64_t think;
@@ -507,91 +529,151 @@ static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const ch
     return 0;
 }
 
-int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const char **why)
-{
-    struct pl_job_spec s = *spec;
+struct pl_job {
+    struct pl_job_spec s;
     struct loop l;
+};
+
+int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_job_result *r,
+                const char **why)
+{
     uint64_t maxbs = 0;
-    memset(&l, 0, sizeof l);
+    *out = NULL;
+    *why = NULL;
     memset(r, 0, sizeof *r);
     pl_stats_reset(&r->all);
     for (int i = 0; i < 3; i++)
         pl_stats_reset(&r->by_op[i]);
-    *why = NULL;
-    if (s.qd == 0)
-        s.qd = 1;
-    if (!s.bs && !s.nbs)
-        s.bs = 4096;
-    int rc = check_spec(&s, &maxbs, why);
+    struct pl_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -ENOMEM;
+    struct pl_job_spec *s = &j->s;
+    struct loop *l = &j->l;
+    *s = *spec;
+    if (s->qd == 0)
+        s->qd = 1;
+    if (!s->bs && !s->nbs)
+        s->bs = 4096;
+    int rc = check_spec(s, &maxbs, why);
     if (rc < 0)
-        return rc;
-    if (!s.gen) {
-        if (!s.pat.hi) {
-            int64_t size = pl_file_size(s.files[0]);
+        goto fail;
+    if (!s->gen) {
+        if (!s->pat.hi) {
+            int64_t size = pl_file_size(s->files[0]);
             if (size < 0) {
                 *why = "cannot get the size of the file";
-                return (int)size;
+                rc = (int)size;
+                goto fail;
             }
-            s.pat.hi = (uint64_t)size;
+            s->pat.hi = (uint64_t)size;
         }
-        if (!s.pat.align)
-            s.pat.align = s.nbs ? s.bs_list[0] : s.bs;
-        if (s.pat.hi <= s.pat.lo) {
+        if (!s->pat.align)
+            s->pat.align = s->nbs ? s->bs_list[0] : s->bs;
+        rc = -EINVAL;
+        if (s->pat.hi <= s->pat.lo) {
             *why = "the range is empty (is the file empty? give size= when opening it)";
-            return -EINVAL;
+            goto fail;
         }
-        if (s.pat.hi - s.pat.lo < maxbs) {
+        if (s->pat.hi - s->pat.lo < maxbs) {
             *why = "the range is smaller than the block size";
-            return -EINVAL;
+            goto fail;
         }
-        s.pat.seed = s.seed;
-        rc = pl_pattern_init(&l.pat, &s.pat, s.nbs ? s.bs_list[0] : s.bs, why);
+        s->pat.seed = s->seed;
+        rc = pl_pattern_init(&l->pat, &s->pat, s->nbs ? s->bs_list[0] : s->bs, why);
         if (rc < 0)
-            return rc;
-        rc = default_stop(&l, &s, s.pat.hi - s.pat.lo, why);
+            goto fail;
+        rc = default_stop(l, s, s->pat.hi - s->pat.lo, why);
         if (rc < 0)
-            return rc;
+            goto fail;
     }
-    l.s = &s;
-    l.r = r;
-    pl_rng_seed(&l.rng, s.seed ^ 0x0b5e55edull);
-    if (s.rate_iops > 0)
-        l.period_ns = (uint64_t)(1e9 / s.rate_iops);
-    rc = setup(&l, &s, maxbs, why);
+    l->s = s;
+    l->r = r;
+    pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
+    if (s->rate_iops > 0)
+        l->period_ns = (uint64_t)(1e9 / s->rate_iops);
+    rc = setup(l, s, maxbs, why);
     if (rc < 0) {
         if (!*why)
             *why = "cannot set up the engine";
-        free_loop(&l);
-        return rc;
+        free_loop(l);
+        goto fail;
     }
-    l.start = pl_clock_ns();
-    if (s.seconds_ns)
-        l.deadline = l.start + s.ramp_ns + s.seconds_ns;
-    if (!s.ramp_ns)
-        begin_measuring(&l, l.start);
+    l->start = pl_clock_ns();
+    if (s->seconds_ns)
+        l->deadline = l->start + s->ramp_ns + s->seconds_ns;
+    if (!s->ramp_ns)
+        begin_measuring(l, l->start);
+    *out = j;
+    return 0;
+fail:
+    free(j);
+    return rc;
+}
 
-    if (s.qd == 1 && (s.engine->flags & PL_ENGINE_SYNC))
-        run_sync(&l);
-    else
-        rc = run_async(&l);
+int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns)
+{
+    struct loop *l = &j->l;
+    uint64_t now = pl_clock_ns();
+    maybe_ramp_end(l, now);
+    if (should_stop(l, now))
+        return 0;
+    struct pl_io *io = &l->ios[0];
+    unsigned fi = l->s->nfiles > 1 ? (unsigned)(l->issued % l->s->nfiles) : 0;
+    if ((unsigned)op > PL_OP_FSYNC || len > l->e.buflen ||
+        (op != PL_OP_FSYNC && pl_file_check_align(l->s->files[fi], off, len) < 0)) {
+        l->r->err = EINVAL;
+        l->r->err_op = (unsigned)op > PL_OP_FSYNC ? PL_OP_READ : op;
+        l->r->err_off = off;
+        l->r->err_file = fi;
+        stop(l, PL_STOP_GEN_ERROR);
+        return -1;
+    }
+    io->findex = fi;
+    io->op = op;
+    io->off = op == PL_OP_FSYNC ? 0 : off;
+    io->len = op == PL_OP_FSYNC ? 0 : len;
+    issue_sync(l, io, think_ns ? think_ns : l->s->think_ns, now);
+    return !l->stopping;
+}
 
-    if (!l.measuring)
-        begin_measuring(&l, pl_clock_ns());
+int pl_job_steppable(const struct pl_job *j)
+{
+    return j->s.qd == 1 && (j->s.engine->flags & PL_ENGINE_SYNC);
+}
+
+int pl_job_close(struct pl_job *j, int rc, const char **why)
+{
+    struct loop *l = &j->l;
+    struct pl_job_result *r = l->r;
+    if (!l->measuring)
+        begin_measuring(l, pl_clock_ns());
     double u, sy;
     cpu_now(&u, &sy);
-    r->all.user = u - l.user0;
-    r->all.sys = sy - l.sys0;
+    r->all.user = u - l->user0;
+    r->all.sys = sy - l->sys0;
     if (!r->all.t_end)
         r->all.t_end = pl_clock_ns();
     for (int i = 0; i < 3; i++)
         if (!r->by_op[i].t_end)
             r->by_op[i].t_end = r->all.t_end;
     if (r->stopped == PL_STOP_NONE)
-        r->stopped = l.stopping ? r->stopped : PL_STOP_COUNT;
-    free_loop(&l);
-    if (rc < 0) {
+        r->stopped = l->s->gen ? PL_STOP_GEN_END : PL_STOP_COUNT;
+    free_loop(l);
+    free(j);
+    if (rc < 0 && why)
         *why = "the engine failed";
+    return rc < 0 ? rc : 0;
+}
+
+int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const char **why)
+{
+    struct pl_job *j;
+    int rc = pl_job_open(&j, spec, r, why);
+    if (rc < 0)
         return rc;
-    }
-    return 0;
+    if (pl_job_steppable(j))
+        run_sync(&j->l);
+    else
+        rc = run_async(&j->l);
+    return pl_job_close(j, rc, why);
 }

@@ -71,6 +71,23 @@ struct pl_job_result {
  */
 int pl_job_run(const struct pl_job_spec *s, struct pl_job_result *r, const char **why);
 
+/*
+ * The same job one I/O at a time, for a caller that chooses each I/O itself
+ * (LuaJIT drives `gen` jobs this way, so the generator is compiled with the
+ * loop). pl_job_open checks and prepares (returns 0 or -errno with *why);
+ * pl_job_step issues one I/O (op, off, len as a generator would return them)
+ * and returns 1 to go on, 0 when a stop rule, an interrupt or the error
+ * policy ended the job, -1 for an invalid I/O (too long, misaligned);
+ * pl_job_close finishes *r, frees the job and returns 0 or the engine's -errno.
+ * Stepping needs a synchronous engine at qd 1 (pl_job_steppable).
+ */
+struct pl_job;
+int pl_job_open(struct pl_job **j, const struct pl_job_spec *s, struct pl_job_result *r,
+                const char **why);
+int pl_job_steppable(const struct pl_job *j);
+int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns);
+int pl_job_close(struct pl_job *j, int rc, const char **why);
+
 const char *pl_job_stop_name(enum pl_job_stop s);
 
 #endif
