@@ -25,15 +25,8 @@ function M.install(core)
   local SLOW = -1000000
   local methods = core._file_methods
   local ioerror = core._ioerror
-  local files = setmetatable({}, { __mode = "k" })  -- every file p.open made
+  local files = core._files  -- weak set of every file p.open made (filled in C)
   local tonumber, type = tonumber, type
-
-  local open = core.open
-  core.open = function(...)
-    local f, msg, err = open(...)
-    if f then files[f] = true end
-    return f, msg, err
-  end
 
   local function wrap2(name, cfn)
     local slow = methods[name]
@@ -83,7 +76,12 @@ function M.install(core)
   local fmt = string.format
   core.run = function(t)
     if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
-    local job = begin(t)
+    local ok, job = pcall(begin, t)
+    if not ok then
+      -- report bad fields at the caller's line, as the direct p.run does
+      if type(job) == "string" then job = job:gsub("^lua/platter/fast%.lua:%d+: ", "") end
+      error(job, 2)
+    end
     if not job then return run(t) end  -- not a synchronous engine at qd 1
     local gen, i = t.gen, 0
     while true do

@@ -13,6 +13,10 @@
 #include "guard.h"
 #include "host.h"
 #include "l_util.h"
+#include "safety.h"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #define MAX_IO (1u << 30)  /* one call moves at most 1 GiB */
 
@@ -434,10 +438,24 @@ static int l_open(lua_State *L)
         pl_file_close(f);
         return luaL_error(L, "open: %s", why);
     }
-    if (f->kind == PL_FILE_BLOCK && o.write && !pl_cfg.destroy) {
-        pl_file_close(f);
-        return luaL_error(L, "open: %s is a block device: opening it for writing would destroy "
-                             "its contents; pass --destroy to allow it", path);
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.files");  /* files the FFI path may take */
+    lua_pushvalue(L, -2);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+    if (f->kind == PL_FILE_BLOCK && o.write) {
+        struct stat st;
+        if (!pl_cfg.destroy) {
+            pl_file_close(f);
+            return luaL_error(L, "open: %s is a block device: opening it for writing would "
+                                 "destroy its contents; pass --destroy to allow it", path);
+        }
+        if (fstat(f->fd, &st) == 0 &&
+            pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why, sizeof why) < 0) {
+            pl_file_close(f);
+            return luaL_error(L, "open: refusing to write to %s even with --destroy: %s", path,
+                              why);
+        }
     }
     return 1;
 }
@@ -500,7 +518,15 @@ int luaopen_platter_file(lua_State *L)
     lua_setfield(L, -3, "__name");
     luaL_newlib(L, file_funcs);
     lua_insert(L, -2);
-    lua_setfield(L, -2, "_file_methods");  /* init.lua may put fast paths in front */
+    lua_setfield(L, -2, "_file_methods");  /* fast.lua may put fast paths in front */
     lua_remove(L, -2);
+    lua_newtable(L);  /* weak set of every file p.open made: the FFI path checks it */
+    lua_newtable(L);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.files");
+    lua_setfield(L, -2, "_files");
     return 1;
 }
