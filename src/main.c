@@ -15,6 +15,10 @@ static const char usage_text[] =
     "usage: platter [options] WORKLOAD|SCRIPT.lua [args...]\n"
     "       platter [options] -e CODE [args...]\n"
     "       platter list\n"
+    "       platter compare A.json B.json [...]\n"
+    "       platter plot RESULT.json -o OUT.png|svg\n"
+    "       platter rerun RESULT.json\n"
+    "       platter selftest\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -23,6 +27,11 @@ static const char usage_text[] =
     "  --destroy        allow writing to block devices\n"
     "  --quiet          no progress or informational messages\n"
     "  --seed N         seed of the random number generator (default 1)\n"
+    "  --json FILE      write the full result record (JSON) to FILE\n"
+    "  --csv FILE       write one CSV row per phase to FILE\n"
+    "  --repeat N       run the whole workload N times; report mean, stddev, 95% CI\n"
+    "  --ci P%          repeat until the 95% CI half-width is under P% of the mean\n"
+    "  --sim PRESET     run on a simulated disk with a virtual clock\n"
     "  --verbose, -v    tracebacks with errors; more detail with --version\n"
     "  --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)\n"
     "  -e CODE          run CODE instead of a script\n"
@@ -106,6 +115,34 @@ int main(int argc, char **argv)
                 return usage("bad --seed '%s': expected a non-negative integer", v);
             pl_cfg.seed = s;
             pl_cfg.seed_given = 1;
+        } else if (matches(a, "--json") || matches(a, "--csv") || matches(a, "--sim")) {
+            const char *name = matches(a, "--json") ? "--json" : matches(a, "--csv") ? "--csv"
+                                                                                    : "--sim";
+            const char *v = optval(argc, argv, &i, name);
+            if (!v || !*v)
+                return usage("option '%s' needs a value", name);
+            if (name[2] == 'j')
+                pl_cfg.json_path = v;
+            else if (name[2] == 'c')
+                pl_cfg.csv_path = v;
+            else
+                pl_cfg.sim = v;
+        } else if (matches(a, "--repeat")) {
+            const char *v = optval(argc, argv, &i, "--repeat");
+            char *end;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || !*v || *end || n < 1 || n > 10000)
+                return usage("bad --repeat '%s': expected a count within 1..10000", v ? v : "");
+            pl_cfg.repeat = (int)n;
+        } else if (matches(a, "--ci")) {
+            const char *v = optval(argc, argv, &i, "--ci");
+            char *end;
+            double pct = v ? strtod(v, &end) : 0;
+            if (v && *end == '%')
+                end++;
+            if (!v || !*v || *end || !(pct > 0 && pct < 100))
+                return usage("bad --ci '%s': expected a percentage such as 2%%", v ? v : "");
+            pl_cfg.ci_pct = pct;
         } else if (matches(a, "--lua-dir")) {
             const char *v = optval(argc, argv, &i, "--lua-dir");
             if (!v)
@@ -121,6 +158,8 @@ int main(int argc, char **argv)
             return usage("unknown option '%s'", a);
         }
     }
+    if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
+        pl_cfg.repeat = 30;  /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();
     if (want_version)
         return version(pl_cfg.verbose);
@@ -131,5 +170,8 @@ int main(int argc, char **argv)
         return usage("no workload or script given", "");
     if (strcmp(argv[i], "list") == 0)
         return pl_host_list();
+    int rc = pl_host_run_command(argv[i], argc - i - 1, argv + i + 1);
+    if (rc >= 0)
+        return rc;
     return pl_host_run_script(argv[i], argc - i - 1, argv + i + 1);
 }

@@ -18,7 +18,7 @@
 #include "host.h"
 #include "l_util.h"
 
-struct pl_config pl_cfg = {.seed = 1};
+struct pl_config pl_cfg = {.seed = 1, .repeat = 1};
 
 static lua_State *global_L;
 
@@ -39,9 +39,11 @@ static void stop_hook(lua_State *L, lua_Debug *ar)
     luaL_error(L, "interrupted");
 }
 
+static volatile sig_atomic_t signals_seen;
+
 static void on_signal(int sig)
 {
-    if (pl_interrupted) {
+    if (signals_seen++ || pl_interrupted) {
         pl_scratch_cleanup();
         _exit(sig == SIGINT ? PL_EXIT_INTR : 128 + sig);
     }
@@ -240,7 +242,7 @@ static int sandbox_load(lua_State *L)
 static int sandbox_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    if (strcmp(name, "platter.core") != 0 && !find_embedded(name, 0))
+    if (strcmp(name, "platter.core") == 0 || !find_embedded(name, 0))
         return luaL_error(L, "require '%s': only platter's own modules can be loaded in the "
                              "sandbox (run with --trust to load others)", name);
     lua_getglobal(L, "require");  /* the real one, in the host's globals */
@@ -322,6 +324,7 @@ static void push_sandbox(lua_State *L)
 struct job {
     const char *script;     /* workload name or path; NULL with code */
     const char *code;       /* -e */
+    const struct pl_embedded *command;  /* a built-in command (runs trusted) */
     int argc;
     char **argv;
     int status;
@@ -401,6 +404,63 @@ static int is_path(const char *s)
     return strchr(s, '/') || (n > 4 && strcmp(s + n - 4, ".lua") == 0);
 }
 
+/*
+ * Hooks a trusted module (the result writer) sets with p._hook(name, fn):
+ * "repeat" (rep) -> false stops the --repeat loop early; "exit" (status,
+ * message) runs after the script on every path, with the interrupt flag
+ * cleared so it can still write what was measured (a second Ctrl-C still
+ * ends the process at once).
+ */
+static int get_hook(lua_State *L, const char *name)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+static int call_repeat_hook(lua_State *L, int rep)
+{
+    if (!get_hook(L, "repeat"))
+        return 1;
+    lua_pushinteger(L, rep);
+    lua_pushinteger(L, pl_cfg.repeat);
+    if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        return 0;
+    }
+    int go = lua_isnil(L, -1) || lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return go;
+}
+
+static void call_exit_hook(lua_State *L, struct job *j)
+{
+    if (!get_hook(L, "exit"))
+        return;
+    sig_atomic_t intr = pl_interrupted;
+    lua_sethook(L, NULL, 0, 0);
+    pl_interrupted = 0;
+    lua_pushinteger(L, j->status);
+    lua_pushstring(L, intr ? "interrupted" : "");
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        fprintf(stderr, "platter: writing results: %s\n", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        if (j->status == PL_EXIT_OK)
+            j->status = PL_EXIT_ERROR;
+    }
+    pl_interrupted = intr;
+}
+
 /* Everything below runs inside lua_pcall, so no Lua error escapes. */
 static int pmain(lua_State *L)
 {
@@ -409,7 +469,7 @@ static int pmain(lua_State *L)
     luaL_openlibs(L);
     install_preload(L);
 
-    pl_allow_enable(!pl_cfg.trust);
+    pl_allow_enable(!pl_cfg.trust && !j->command);
     allow_args(j->argc, j->argv);
 
     lua_pushcfunction(L, msghandler);
@@ -427,21 +487,30 @@ static int pmain(lua_State *L)
     /* the chunk */
     int rc;
     const char *shown;
-    if (j->code) {
+    int trusted = pl_cfg.trust || j->command;
+    size_t textlen = 0;
+    const char *text = NULL;
+    char *owned = NULL;
+    if (j->command) {
+        shown = j->command->name;
+        rc = load_embedded(L, j->command);
+        text = j->command->text;
+        textlen = j->command->len;
+    } else if (j->code) {
         shown = "-e";
-        rc = luaL_loadbufferx(L, j->code, strlen(j->code), "=(command line)",
-                              pl_cfg.trust ? "bt" : "t");
+        text = j->code;
+        textlen = strlen(j->code);
+        rc = luaL_loadbufferx(L, text, textlen, "=(command line)", trusted ? "bt" : "t");
     } else if (is_path(j->script)) {
         shown = j->script;
-        size_t len;
-        char *text = read_file(j->script, &len);
-        if (!text)
+        owned = read_file(j->script, &textlen);
+        if (!owned)
             return usage_error(j, lua_pushfstring(L, "cannot read script %s: %s", j->script,
                                                   strerror(errno)));
+        text = owned;
         const char *chunk = lua_pushfstring(L, "@%s", j->script);
-        rc = luaL_loadbufferx(L, text, len, chunk, pl_cfg.trust ? "bt" : "t");
+        rc = luaL_loadbufferx(L, text, textlen, chunk, trusted ? "bt" : "t");
         lua_remove(L, -2);
-        free(text);
     } else {
         shown = j->script;
         const struct pl_embedded *e = find_embedded(j->script, 1);
@@ -450,14 +519,25 @@ static int pmain(lua_State *L)
                                                      "list'; a script file needs a '/' or a .lua "
                                                      "ending)", j->script));
         rc = load_embedded(L, e);
+        text = e->text;
+        textlen = e->len;
     }
+    /* what ran, for the result record: registry platter.script = {name, text} */
+    lua_createtable(L, 0, 2);
+    lua_pushstring(L, shown);
+    lua_setfield(L, -2, "name");
+    lua_pushlstring(L, text ? text : "", text ? textlen : 0);
+    lua_setfield(L, -2, "text");
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.script");
+    free(owned);
     if (rc != LUA_OK) {
         report_error(L, j);
+        call_exit_hook(L, j);
         return 0;
     }
     int fn = lua_gettop(L);
 
-    /* arg table and environment */
+    /* arg table */
     lua_createtable(L, j->argc, 1);
     lua_pushstring(L, shown);
     lua_rawseti(L, -2, 0);
@@ -465,29 +545,40 @@ static int pmain(lua_State *L)
         lua_pushstring(L, j->argv[i]);
         lua_rawseti(L, -2, i + 1);
     }
-    if (pl_cfg.trust) {
+    int argt = lua_gettop(L);
+    if (trusted) {
+        lua_pushvalue(L, argt);
         lua_setglobal(L, "arg");
-    } else {
-        push_sandbox(L);
-        lua_insert(L, -2);
-        lua_setfield(L, -2, "arg");
-        lua_pushvalue(L, fn);
-        lua_insert(L, -2);
-        pl_setchunkenv(L);
-        lua_pop(L, 1);
     }
 
-    for (int i = 0; i < j->argc; i++)
-        lua_pushstring(L, j->argv[i]);
-    if (lua_pcall(L, j->argc, 0, mh) != LUA_OK) {
-        report_error(L, j);
-        return 0;
+    /* --repeat: the whole script again, each time in a fresh environment */
+    for (int rep = 1; rep <= pl_cfg.repeat; rep++) {
+        if (!call_repeat_hook(L, rep))
+            break;
+        if (!trusted) {
+            push_sandbox(L);
+            lua_pushvalue(L, argt);
+            lua_setfield(L, -2, "arg");
+            lua_pushvalue(L, fn);
+            lua_insert(L, -2);
+            pl_setchunkenv(L);
+            lua_pop(L, 1);
+        }
+        lua_pushvalue(L, fn);
+        for (int i = 0; i < j->argc; i++)
+            lua_pushstring(L, j->argv[i]);
+        if (lua_pcall(L, j->argc, 0, mh) != LUA_OK) {
+            report_error(L, j);
+            break;
+        }
+        if (pl_interrupted) {
+            fflush(stdout);
+            fprintf(stderr, "platter: interrupted\n");
+            j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
+            break;
+        }
     }
-    if (pl_interrupted) {
-        fflush(stdout);
-        fprintf(stderr, "platter: interrupted\n");
-        j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
-    }
+    call_exit_hook(L, j);
     return 0;
 }
 
@@ -515,6 +606,17 @@ static int run(struct job *j)
 int pl_host_run_script(const char *script, int argc, char **argv)
 {
     struct job j = {.script = script, .argc = argc, .argv = argv};
+    return run(&j);
+}
+
+int pl_host_run_command(const char *name, int argc, char **argv)
+{
+    char mod[128];
+    snprintf(mod, sizeof mod, "platter.cmd_%s", name);
+    const struct pl_embedded *e = find_embedded(mod, 0);
+    if (!e)
+        return -1;
+    struct job j = {.command = e, .argc = argc, .argv = argv};
     return run(&j);
 }
 

@@ -16,6 +16,11 @@ struct pl_config {
     int seed_given;
     uint64_t seed;      /* --seed N (default 1) */
     const char *lua_dir;    /* --lua-dir or $PLATTER_LUA_DIR: load lua/ and workloads/ from here */
+    const char *json_path;  /* --json FILE: write the result record here */
+    const char *csv_path;   /* --csv FILE */
+    int repeat;             /* --repeat N (default 1) */
+    double ci_pct;          /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
+    const char *sim;        /* --sim PRESET: run on the simulated device */
     const char *argv0;
     int argc;           /* the whole command line, for the record */
     char **argv;
@@ -26,6 +31,12 @@ extern struct pl_config pl_cfg;
 /* Exit statuses. */
 enum { PL_EXIT_OK = 0, PL_EXIT_ERROR = 1, PL_EXIT_USAGE = 2, PL_EXIT_INTR = 130 };
 
+/*
+ * Run a built-in command (compare, plot, rerun, selftest, ...): the embedded
+ * module platter.cmd_NAME, trusted, with its arguments. Returns -1 when there
+ * is no such command, else an exit status.
+ */
+int pl_host_run_command(const char *name, int argc, char **argv);
 /* Run a workload name or a .lua path with its arguments. Returns an exit status. */
 int pl_host_run_script(const char *script, int argc, char **argv);
 /* Run code given with -e, with arguments. */

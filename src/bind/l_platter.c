@@ -257,7 +257,36 @@ static int l_interrupted(lua_State *L)
     return 1;
 }
 
+/* p._hook(name, fn): set a host hook ("repeat", "exit", "phase"); see host.c */
+static int l_hook(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    if (!lua_isnil(L, 2))
+        luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_settop(L, 2);
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    }
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_settable(L, -3);
+    return 0;
+}
+
+/* p._script() -> { name = ..., text = ... } of the script being run */
+static int l_script(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.script");
+    return 1;
+}
+
 static const luaL_Reg core_funcs[] = {
+    {"_hook", l_hook},
+    {"_script", l_script},
     {"clock_info", l_clock_info},
     {"cpu", l_cpu},
     {"drop_caches", l_drop_caches},
@@ -319,5 +348,37 @@ int luaopen_platter_core(lua_State *L)
     lua_setfield(L, t, "verbose");
     lua_pushboolean(L, PL_HAVE_URING);
     lua_setfield(L, t, "have_uring");
+
+    /* p.config: the global options and the whole command line, for result records */
+    lua_createtable(L, 0, 10);
+    if (pl_cfg.json_path) {
+        lua_pushstring(L, pl_cfg.json_path);
+        lua_setfield(L, -2, "json");
+    }
+    if (pl_cfg.csv_path) {
+        lua_pushstring(L, pl_cfg.csv_path);
+        lua_setfield(L, -2, "csv");
+    }
+    if (pl_cfg.sim) {
+        lua_pushstring(L, pl_cfg.sim);
+        lua_setfield(L, -2, "sim");
+    }
+    lua_pushinteger(L, pl_cfg.repeat);
+    lua_setfield(L, -2, "repeats");
+    lua_pushnumber(L, pl_cfg.ci_pct);
+    lua_setfield(L, -2, "ci");
+    pl_pushu64(L, pl_cfg.seed);
+    lua_setfield(L, -2, "seed");
+    lua_pushboolean(L, pl_cfg.seed_given);
+    lua_setfield(L, -2, "seed_given");
+    lua_pushboolean(L, pl_cfg.destroy);
+    lua_setfield(L, -2, "destroy");
+    lua_createtable(L, pl_cfg.argc, 0);
+    for (int i = 0; i < pl_cfg.argc; i++) {
+        lua_pushstring(L, pl_cfg.argv[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "argv");
+    lua_setfield(L, t, "config");
     return 1;
 }

@@ -111,6 +111,30 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph)
     ph->ref = LUA_NOREF;
 }
 
+void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra)
+{
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    extra = extra < 0 ? lua_gettop(L) + extra + 1 : extra;
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_getfield(L, -1, "phase");
+    lua_remove(L, -2);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushvalue(L, idx);
+    lua_pushstring(L, kind);
+    if (extra)
+        lua_pushvalue(L, extra);
+    else
+        lua_pushnil(L);
+    lua_call(L, 3, 0);
+}
+
 /* ---- methods ----------------------------------------------------------------- */
 
 /* s:percentile(p) -> latency in ns at percentile p (0..100) */
@@ -158,8 +182,12 @@ static int l_stats_merge(lua_State *L)
 /* s:stop() -> s, stops a phase started with p.phase(name) */
 static int l_stats_stop(lua_State *L)
 {
-    pl_phase_stop(L, pl_checkphase(L, 1));
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    int was_active = ph->active;
+    pl_phase_stop(L, ph);
     lua_settop(L, 1);
+    if (was_active)
+        pl_hook_phase(L, 1, "phase", 0);
     return 1;
 }
 
@@ -310,6 +338,7 @@ static int l_phase(lua_State *L)
     if (rc != LUA_OK)
         return lua_error(L);  /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);
+    pl_hook_phase(L, s, "phase", 0);
     return 1;
 }
 

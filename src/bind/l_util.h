@@ -52,6 +52,12 @@ void pl_phase_absorb(const struct pl_stats *st);
 /* Record one timed operation / one failure into every active phase. */
 void pl_phase_record(uint64_t bytes, uint64_t ns);
 void pl_phase_error(int err);
+/*
+ * Tell the "phase" hook (set by a trusted module with p._hook) that the stats
+ * at idx finished; kind is "phase", "run" or "parallel"; extra (0 = none) is
+ * a stack index passed along (p.parallel's result table).
+ */
+void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
 /* Current CPU time of this process and its waited children. */
 void pl_cpu_now(double *user, double *sys);
 

@@ -172,6 +172,7 @@ static int l_parallel(lua_State *L)
     lua_pushinteger(L, n);
     lua_setfield(L, res, "n");
     pl_phase_absorb(&merged->st);
+    pl_hook_phase(L, mi, "parallel", res);
     lua_pushvalue(L, res);
     return 1;
 }
