@@ -11,7 +11,8 @@ cmd=${1:-run}
 [ $# -gt 0 ] && shift
 
 PACKAGES="cmake make gcc pkg-config libluajit-5.1-dev liblua5.4-dev liburing-dev
-libcmocka-dev python3-cram util-linux e2fsprogs fio"
+libcmocka-dev python3-cram util-linux e2fsprogs fio lua-cjson-dev libssl-dev
+gnuplot-nox"
 
 install_deps() {
     missing=""

@@ -66,6 +66,7 @@ uint64_t pl_bind_random_u64(void);
 /* p.random's generator: a multiple of align in [lo, hi]; 0, or -1 when none exists. */
 int pl_bind_random_range(uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out);
 
+int luaopen_platter_hash(lua_State *L);
 int luaopen_platter_run(lua_State *L);
 int luaopen_platter_worker(lua_State *L);
 int luaopen_platter_stats(lua_State *L);
