@@ -10,6 +10,7 @@
 #include "guard.h"
 #include "job.h"
 #include "l_util.h"
+#include "progress.h"
 
 static const char *const run_keys[] = {
     "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
@@ -143,6 +144,27 @@ static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
     return out;
 }
 
+/* A string field that must be one of list (def when absent): its index. */
+static int getoption(lua_State *L, int t, const char *k, const char *def,
+                     const char *const list[])
+{
+    lua_getfield(L, t, k);
+    const char *v = lua_isnil(L, -1) ? def : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                                          : NULL;
+    for (int i = 0; v && list[i]; i++)
+        if (strcmp(v, list[i]) == 0) {
+            lua_pop(L, 1);
+            return i;
+        }
+    char names[128] = "";
+    for (int i = 0; list[i]; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                 list[i]);
+    if (!v)
+        luaL_error(L, "run: '%s' must be a string (%s), not %s", k, names, luaL_typename(L, -1));
+    return luaL_error(L, "run: unknown %s '%s' (%s)", k, v, names);
+}
+
 static void check_keys(lua_State *L, int t)
 {
     lua_pushnil(L);
@@ -185,7 +207,8 @@ static struct pl_file **getfiles(lua_State *L, int t, unsigned *n)
         fs[0] = checkfile(L, one, "file");
         *n = 1;
     } else {
-        luaL_checktype(L, many, LUA_TTABLE);
+        if (!lua_istable(L, many))
+            luaL_error(L, "run: 'files' must be a list of files, not %s", luaL_typename(L, many));
         *n = (unsigned)pl_rawlen(L, many);
         if (!*n)
             luaL_error(L, "run: 'files' is empty");
@@ -229,9 +252,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
     memset(&s, 0, sizeof s);
     s.files = getfiles(L, 1, &s.nfiles);
 
-    lua_getfield(L, 1, "op");
-    s.op = (enum pl_job_op)luaL_checkoption(L, -1, "read", ops);
-    lua_pop(L, 1);
+    s.op = (enum pl_job_op)getoption(L, 1, "op", "read", ops);
     s.read_pct = (unsigned)getint(L, 1, "read_pct", 50);
     if (s.read_pct > 100)
         luaL_error(L, "run: 'read_pct' must be within 0..100");
@@ -277,7 +298,8 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
         luaL_error(L, "run: pattern 'list' needs 'offsets'");
     lua_getfield(L, 1, "range");
     if (!lua_isnil(L, -1)) {
-        luaL_checktype(L, -1, LUA_TTABLE);
+        if (!lua_istable(L, -1))
+            luaL_error(L, "run: 'range' must be {lo, hi}, not %s", luaL_typename(L, -1));
         int r = lua_gettop(L);
         lua_rawgeti(L, r, 1);
         lua_rawgeti(L, r, 2);
@@ -324,13 +346,12 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
         s.seed = pl_checkoffset(L, lua_gettop(L), "seed");
     }
     lua_pop(L, 1);
-    lua_getfield(L, 1, "on_error");
-    s.stop_on_error = luaL_checkoption(L, -1, "stop", on_err) == 0;
-    lua_pop(L, 1);
+    s.stop_on_error = getoption(L, 1, "on_error", "stop", on_err) == 0;
 
     lua_getfield(L, 1, "gen");
     if (!lua_isnil(L, -1)) {
-        luaL_checktype(L, -1, LUA_TFUNCTION);
+        if (!lua_isfunction(L, -1))
+            luaL_error(L, "run: 'gen' must be a function, not %s", luaL_typename(L, -1));
         g->L = L;
         g->fn = lua_gettop(L);  /* stays on the stack */
         s.gen = gen_call;
@@ -349,9 +370,11 @@ static void gen_error(lua_State *L, const struct pl_job_result *r, const struct 
 {
     if (err && err[0])
         luaL_error(L, "%s", err);
-    luaL_error(L, "gen: the I/O at offset %f is longer than bs (%f bytes) or not aligned as "
-                  "O_DIRECT on %s requires", (double)r->err_off, (double)s->bs,
-               s->files[r->err_file]->path);
+    char msg[600];  /* %llu: lua_pushfstring's %f prints "4096.0" on Lua 5.4 */
+    snprintf(msg, sizeof msg, "gen: the I/O at offset %llu is longer than bs (%llu bytes) or not "
+             "aligned as O_DIRECT on %s requires", (unsigned long long)r->err_off,
+             (unsigned long long)s->bs, s->files[r->err_file]->path);
+    luaL_error(L, "%s", msg);
 }
 
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
@@ -396,7 +419,9 @@ static int l_run(lua_State *L)
     if (!r)
         return luaL_error(L, "run: not enough memory");
     const char *why = NULL;
+    pl_progress_begin(r, name, NULL);
     int rc = pl_job_run(&s, r, &why);
+    pl_progress_end(r);
     if (rc < 0) {
         free(r);
         start_error(L, rc, why);
@@ -408,6 +433,7 @@ static int l_run(lua_State *L)
     }
     push_job_stats(L, name, &s, r);
     free(r);
+    pl_hook_phase(L, -1, "run", 0);
     return 1;
 }
 
@@ -434,6 +460,7 @@ static int never_called(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uin
 
 static void close_job(struct run_job *j)
 {
+    pl_progress_end(j);
     if (j->job)
         pl_job_close(j->job, 0, NULL);
     j->job = NULL;
@@ -491,6 +518,7 @@ static int l_run_begin(lua_State *L)
         close_job(j);
         return 0;
     }
+    pl_progress_begin(j, j->name, NULL);
     return 1;
 }
 
@@ -504,6 +532,7 @@ static int l_run_end(lua_State *L)
     const char *why = NULL;
     int rc = pl_job_close(j->job, 0, &why);
     j->job = NULL;
+    pl_progress_end(j);
     luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
     j->anchor = LUA_NOREF;
     struct pl_job_result *r = j->r;
@@ -519,6 +548,7 @@ static int l_run_end(lua_State *L)
     }
     push_job_stats(L, j->name, &j->s, r);
     free(r);
+    pl_hook_phase(L, -1, "run", 0);
     return 1;
 }
 

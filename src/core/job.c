@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "job.h"
+#include "progress.h"
 #include "rng.h"
 
 #define MAX_QD 4096
@@ -191,8 +192,10 @@ static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
 
 static void maybe_ramp_end(struct loop *l, uint64_t now)
 {
+    /* measuring starts at the end of the ramp itself, not when the loop notices it, so
+       I/Os due after it count even when the loop was late (a stall, a rate backlog) */
     if (!l->measuring && now >= l->start + l->s->ramp_ns)
-        begin_measuring(l, now);
+        begin_measuring(l, l->start + l->s->ramp_ns);
 }
 
 static void sync_fsync(struct loop *l, struct pl_io *io)
@@ -236,11 +239,27 @@ static void issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_
         pl_clock_sleep_ns(think, (volatile int *)s->stop);
 }
 
+/* The progress line (progress.h); reached only when a report is due. */
+static void progress(const struct loop *l, uint64_t now)
+{
+    const struct pl_job_spec *s = l->s;
+    double frac = -1, f;
+    if (s->count)
+        frac = (double)l->issued / (double)s->count;
+    if (s->bytes && (f = (double)l->issued_bytes / (double)s->bytes) > frac)
+        frac = f;
+    if (l->deadline && (f = (double)(now - l->start) / (double)(l->deadline - l->start)) > frac)
+        frac = f;
+    pl_progress_report(now, &l->r->all, frac > 1 ? 1 : frac);
+}
+
 static void run_sync(struct loop *l)
 {
     struct pl_io *io = &l->ios[0];
     for (;;) {
         uint64_t now = pl_clock_ns();
+        if (now >= pl_progress_due)
+            progress(l, now);
         maybe_ramp_end(l, now);
         if (should_stop(l, now))
             break;
@@ -278,6 +297,8 @@ static int run_async(struct loop *l)
     int want_fsync = 0;
     for (;;) {
         uint64_t now = pl_clock_ns();
+        if (now >= pl_progress_due)
+            progress(l, now);
         maybe_ramp_end(l, now);
         while (!want_fsync && inflight < s->qd && l->nfree && !should_stop(l, now)) {
             uint64_t due = due_time(l);
@@ -614,6 +635,8 @@ int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uin
 {
     struct loop *l = &j->l;
     uint64_t now = pl_clock_ns();
+    if (now >= pl_progress_due)
+        progress(l, now);
     maybe_ramp_end(l, now);
     if (should_stop(l, now))
         return 0;
@@ -633,7 +656,9 @@ int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uin
     io->off = op == PL_OP_FSYNC ? 0 : off;
     io->len = op == PL_OP_FSYNC ? 0 : len;
     issue_sync(l, io, think_ns ? think_ns : l->s->think_ns, now);
-    return !l->stopping;
+    /* stop rules are checked now, so the caller does not ask its generator for an I/O
+       the job will not issue (the C loop checks them before calling it) */
+    return !should_stop(l, pl_clock_ns());
 }
 
 int pl_job_steppable(const struct pl_job *j)

@@ -1,0 +1,168 @@
+-- p.parallel(n, fn): forked workers released together; per-worker stats, a
+-- merged one (ops summed, histograms merged), first/last done, and failures
+-- (a killed worker, an error, no stats) reported while the others are kept.
+local T = ...
+local p = require "platter"
+
+local function scratch(size)
+  local path = T.tmpdir() .. "/f.dat"
+  return assert(p.open(path, { create = true, write = true, size = size })), path
+end
+
+T.test("parallel: 3 workers of 1000 ops each merge into 3000", function()
+  local f = scratch("4m")
+  local res = p.parallel(3, function(i)
+    return p.run { file = f, pattern = "random", count = 1000, seed = i }
+  end)
+  T.eq(res.n, 3, "n")
+  T.eq(#res.failed, 0, "failed")
+  local bytes = 0
+  for i = 1, 3 do
+    T.ok(res[i], "worker " .. i .. " result")
+    T.eq(res[i].ops, 1000, "worker " .. i .. " ops")
+    T.eq(res[i].stopped, "count", "worker " .. i .. " stopped")
+    T.eq(res[i].read.ops, 1000, "worker " .. i .. " read sub-stats")
+    bytes = bytes + res[i].bytes
+  end
+  T.eq(res.merged.ops, 3000, "merged ops")
+  T.eq(res.merged.bytes, bytes, "merged bytes = sum")
+  T.eq(res.merged.bytes, 3000 * 4096, "merged bytes")
+  T.eq(res.merged.errors, 0, "merged errors")
+  T.ok(res.merged:percentile(50) > 0, "merged histogram")
+  T.ok(res.merged:max() >= res[1]:max(), "merged max covers a worker's")
+  T.ok(res.first_done > 0, "first_done > 0")
+  T.ok(res.first_done <= res.last_done, "first_done <= last_done")
+  T.ok(res.last_done < 10, "last_done is seconds since release: " .. res.last_done)
+  -- bandwidth is total bytes over the whole span
+  T.near(res.merged.bw, res.merged.bytes / res.merged.seconds, 1, "merged bw")
+  f:close()
+end)
+
+T.test("parallel: a killed worker is reported; the others are kept", function()
+  local f = scratch("1m")
+  local res = p.parallel(3, function(i)
+    if i == 2 then
+      os.execute("kill -9 " .. p.pid())
+      p.sleep(5)  -- (never reached)
+    end
+    return p.run { file = f, pattern = "random", count = 1000 }
+  end)
+  T.eq(#res.failed, 1, "one failure")
+  local fl = res.failed[1]
+  T.eq(fl.worker, 2, "failed worker")
+  T.eq(fl.signal, 9, "signal")
+  T.eq(fl.status, nil, "no exit status")
+  T.has(fl.error, "signal 9", "error")
+  T.eq(res[2], false, "res[2]")
+  T.eq(res[1].ops, 1000, "worker 1 kept")
+  T.eq(res[3].ops, 1000, "worker 3 kept")
+  T.eq(res.merged.ops, 2000, "merged from the survivors")
+  f:close()
+end)
+
+T.test("parallel: an error in fn is reported with its message", function()
+  local f = scratch("1m")
+  local res = p.parallel(2, function(i)
+    if i == 1 then error("worker-one-broke") end
+    return p.run { file = f, count = 100 }
+  end)
+  T.eq(#res.failed, 1, "one failure")
+  T.eq(res.failed[1].worker, 1, "worker")
+  T.has(res.failed[1].error, "worker-one-broke", "message")
+  T.eq(res.failed[1].status, 1, "exit status")
+  T.eq(res[1], false, "res[1]")
+  T.eq(res[2].ops, 100, "worker 2 kept")
+  T.eq(res.merged.ops, 100, "merged")
+  -- p.run's own validation error, raised inside a worker
+  res = p.parallel(1, function() return p.run { file = f, pattern = "nope" } end)
+  T.has(res.failed[1].error, "unknown pattern 'nope'", "run error from a worker")
+  f:close()
+end)
+
+T.test("parallel: a worker that returns no stats is reported", function()
+  local res = p.parallel(2, function(i)
+    if i == 2 then return 42 end
+    return p.phase("x", function() end)
+  end)
+  T.eq(#res.failed, 1, "one failure")
+  T.eq(res.failed[1].worker, 2, "worker")
+  T.has(res.failed[1].error, "no stats", "message")
+  T.eq(res[2], false, "res[2]")
+  T.ok(res[1], "a phase is a result")
+  T.eq(res[1].name, "x", "its name")
+end)
+
+T.test("parallel: every worker dying gives an empty merge, not an error", function()
+  local res = p.parallel(2, function() os.execute("kill -9 " .. p.pid()) end)
+  T.eq(#res.failed, 2, "two failures")
+  T.eq(res.merged.ops, 0, "merged ops")
+  T.eq(res[1], false, "res[1]")
+  T.eq(res[2], false, "res[2]")
+end)
+
+T.test("parallel: workers start together (merged span ~ one worker's)", function()
+  local f = scratch("1m")
+  local res = p.parallel(2, function()
+    return p.run { file = f, pattern = "random", seconds = 0.5 }
+  end)
+  T.eq(#res.failed, 0, "failed")
+  for i = 1, 2 do
+    T.eq(res[i].stopped, "time", "worker " .. i .. " stopped")
+    T.ok(res[i].seconds >= 0.49 and res[i].seconds <= 0.75, "worker " .. i .. " seconds " ..
+      res[i].seconds)
+  end
+  T.ok(res.merged.seconds < 0.8, "merged seconds " .. res.merged.seconds .. " < 0.8")
+  T.ok(res.merged.seconds >= 0.5, "merged seconds >= 0.5")
+  T.ok(res.first_done >= 0.45, "first_done " .. res.first_done)
+  T.ok(res.last_done - res.first_done < 0.25,
+    "tail skew " .. (res.last_done - res.first_done))
+  T.eq(res.merged.ops, res[1].ops + res[2].ops, "merged ops")
+  f:close()
+end)
+
+T.test("parallel: a phase around p.parallel counts the merged ops", function()
+  local f = scratch("1m")
+  local res
+  local ph = p.phase("par", function()
+    res = p.parallel(3, function() return p.run { file = f, pattern = "random", count = 500 } end)
+  end)
+  T.eq(res.merged.ops, 1500, "merged ops")
+  T.eq(ph.ops, 1500, "phase ops")
+  T.eq(ph.bytes, 1500 * 4096, "phase bytes")
+  f:close()
+end)
+
+T.test("parallel: mixed jobs keep their sub-stats across the pipe", function()
+  local f = scratch("1m")
+  local res = p.parallel(2, function(i)
+    return p.run { file = f, op = "mix", read_pct = 50, pattern = "random", count = 1000,
+      fsync_every = 100, seed = i, name = "w" .. i }
+  end)
+  T.eq(#res.failed, 0, "failed")
+  for i = 1, 2 do
+    local r = res[i]
+    T.eq(r.name, "w" .. i, "name")
+    T.eq(r.read.ops + r.write.ops, 1000, "read + write")
+    T.eq(r.fsync.ops, math.floor(r.write.ops / 100), "fsyncs")
+    T.eq(r.ops, 1000 + r.fsync.ops, "ops")
+  end
+  f:close()
+end)
+
+T.test("parallel: the parent's state is inherited; the children's changes are not", function()
+  local marker = { value = "parent" }
+  local res = p.parallel(2, function(i)
+    if marker.value ~= "parent" then error("state not inherited") end
+    marker.value = "child" .. i
+    return p.phase("w", function() end)
+  end)
+  T.eq(#res.failed, 0, "failed: " .. tostring(res.failed[1] and res.failed[1].error))
+  T.eq(marker.value, "parent", "the parent's table is untouched")
+end)
+
+T.test("parallel: bad arguments", function()
+  T.raises(function() p.parallel(0, function() end) end, "worker count")
+  T.raises(function() p.parallel(2000, function() end) end, "worker count")
+  T.raises(function() p.parallel(2) end)
+  T.raises(function() p.parallel(2, "fn") end)
+end)

@@ -1,0 +1,202 @@
+/*
+ * Unit tests of the clock: before pl_clock_init readings come from
+ * clock_gettime; after it, from the TSC on a machine with an invariant TSC
+ * (skipped elsewhere), never going back, agreeing with CLOCK_MONOTONIC over
+ * a few seconds within 0.1%; PLATTER_CLOCK=monotonic forces clock_gettime;
+ * the measured overhead is plausible; the sleep sleeps.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "clock.h"
+
+#define MS 1000000ull
+
+static int64_t i64(uint64_t a, uint64_t b)
+{
+    return (int64_t)(a - b);
+}
+
+static void init_default(void)
+{
+    unsetenv("PLATTER_CLOCK");
+    pl_clock_init();
+}
+
+/* Must run first: nothing has called pl_clock_init yet. */
+static void test_before_init_uses_clock_gettime(void **state)
+{
+    (void)state;
+    assert_string_equal(pl_clock_method(), "clock_gettime");
+    uint64_t a = pl_clock_mono_ns(), t = pl_clock_ns(), b = pl_clock_mono_ns();
+    assert_true(a <= t && t <= b);
+}
+
+static void test_tsc_chosen(void **state)
+{
+    (void)state;
+    init_default();
+    if (!PL_HAVE_TSC)
+        skip();
+    if (strcmp(pl_clock_method(), "tsc") != 0) {
+        print_message("no invariant TSC here (method %s): skipping\n", pl_clock_method());
+        skip();
+    }
+    assert_int_equal(pl_clock_cal.tsc, 1);
+    assert_true(pl_clock_cal.mult > 0);
+    /* a tick is between 0.05 ns (20 GHz) and 10 ns (100 MHz): mult is 32.32 fixed point */
+    double ns_per_tick = (double)pl_clock_cal.mult / 4294967296.0;
+    assert_true(ns_per_tick > 0.05 && ns_per_tick < 10.0);
+    /* right after calibration both clocks read the same within a few µs */
+    uint64_t a = pl_clock_mono_ns(), t = pl_clock_ns(), b = pl_clock_mono_ns();
+    int64_t off = i64(t, a + (b - a) / 2);
+    if (off < -20000 || off > 20000)
+        fail_msg("tsc reads %lld ns away from CLOCK_MONOTONIC right after init", (long long)off);
+}
+
+static void check_monotonic(const char *what)
+{
+    uint64_t prev = pl_clock_ns(), first = prev;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t t = pl_clock_ns();
+        if (t < prev)
+            fail_msg("%s: read %d went back by %llu ns", what, i, (unsigned long long)(prev - t));
+        prev = t;
+    }
+    assert_true(prev > first);  /* and it moves */
+}
+
+static void test_monotonic(void **state)
+{
+    (void)state;
+    init_default();
+    check_monotonic(pl_clock_method());
+}
+
+/*
+ * Over ~2.5 s, sampled every 100 ms: the elapsed time by pl_clock_ns and by
+ * CLOCK_MONOTONIC agree within 0.1%, and so does every reading along the way
+ * (its drift from the monotonic clock stays within 0.1% of the time elapsed,
+ * plus a little for reading the two clocks one after the other).
+ */
+static void agree_with_monotonic(const char *what)
+{
+    uint64_t t0, m0;
+    {
+        uint64_t a = pl_clock_mono_ns();
+        t0 = pl_clock_ns();
+        uint64_t b = pl_clock_mono_ns();
+        m0 = a + (b - a) / 2;
+    }
+    int64_t off0 = i64(t0, m0);
+    uint64_t t = t0, m = m0;
+    double worst = 0;
+    for (int i = 1; i <= 25; i++) {
+        struct timespec d = {0, 100 * 1000 * 1000};
+        nanosleep(&d, NULL);
+        uint64_t a = pl_clock_mono_ns();
+        t = pl_clock_ns();
+        uint64_t b = pl_clock_mono_ns();
+        m = a + (b - a) / 2;
+        int64_t drift = i64(t, m) - off0;
+        double allowed = 0.001 * (double)(m - m0) + 20000.0 + (double)(b - a);
+        double ad = drift < 0 ? -(double)drift : (double)drift;
+        if (ad > worst)
+            worst = ad;
+        if (ad > allowed)
+            fail_msg("%s: after %.3f s the clock is %lld ns off CLOCK_MONOTONIC (allowed %.0f)",
+                     what, (double)(m - m0) / 1e9, (long long)drift, allowed);
+    }
+    double ratio = (double)(t - t0) / (double)(m - m0);
+    print_message("%s over %.2f s: elapsed ratio %.7f, worst drift %.0f ns\n", what,
+                  (double)(m - m0) / 1e9, ratio, worst);
+    assert_true(m - m0 >= 2400 * MS);
+    if (ratio < 0.999 || ratio > 1.001)
+        fail_msg("%s: elapsed ratio %.6f is off by more than 0.1%%", what, ratio);
+}
+
+static void test_agrees_with_monotonic(void **state)
+{
+    (void)state;
+    init_default();
+    if (strcmp(pl_clock_method(), "tsc") != 0)
+        skip();  /* clock_gettime agrees with itself */
+    agree_with_monotonic("tsc");
+}
+
+static void test_env_forces_monotonic(void **state)
+{
+    (void)state;
+    setenv("PLATTER_CLOCK", "monotonic", 1);
+    pl_clock_init();
+    assert_string_equal(pl_clock_method(), "clock_gettime");
+    assert_int_equal(pl_clock_cal.tsc, 0);
+    uint64_t a = pl_clock_mono_ns(), t = pl_clock_ns(), b = pl_clock_mono_ns();
+    assert_true(a <= t && t <= b);  /* it is CLOCK_MONOTONIC itself */
+    check_monotonic("clock_gettime");
+    /* another value means "choose": back to the default */
+    setenv("PLATTER_CLOCK", "auto", 1);
+    pl_clock_init();
+    if (PL_HAVE_TSC && strcmp(pl_clock_method(), "tsc") != 0)
+        print_message("PLATTER_CLOCK=auto gives %s\n", pl_clock_method());
+    init_default();
+}
+
+static void test_overhead(void **state)
+{
+    (void)state;
+    init_default();
+    double o = pl_clock_overhead_ns();
+    print_message("clock %s (source %s): %.1f ns per reading\n", pl_clock_method(),
+                  pl_clock_source(), o);
+    assert_true(o > 0.0);
+    assert_true(o < 1000.0);
+    assert_true(pl_clock_overhead_ns() == o);  /* measured once, cached */
+}
+
+static void test_source(void **state)
+{
+    (void)state;
+    const char *s = pl_clock_source();
+    assert_non_null(s);
+    assert_true(s[0] != '\0');
+    assert_null(strchr(s, '\n'));
+    assert_ptr_equal(pl_clock_source(), s);
+}
+
+static void test_sleep(void **state)
+{
+    (void)state;
+    init_default();
+    uint64_t a = pl_clock_mono_ns();
+    pl_clock_sleep_ns(50 * MS, NULL);
+    uint64_t d = pl_clock_mono_ns() - a;
+    assert_true(d >= 50 * MS);
+    assert_true(d < 250 * MS);
+    a = pl_clock_mono_ns();
+    pl_clock_sleep_ns(0, NULL);
+    assert_true(pl_clock_mono_ns() - a < 10 * MS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_before_init_uses_clock_gettime),
+        cmocka_unit_test(test_tsc_chosen),
+        cmocka_unit_test(test_monotonic),
+        cmocka_unit_test(test_agrees_with_monotonic),
+        cmocka_unit_test(test_env_forces_monotonic),
+        cmocka_unit_test(test_overhead),
+        cmocka_unit_test(test_source),
+        cmocka_unit_test(test_sleep),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
