@@ -199,6 +199,17 @@ static int sandbox_undefined(lua_State *L)
     return luaL_error(L, "undefined global '%s'", k);
 }
 
+static int sandbox_os_undefined(lua_State *L)
+{
+    static const char *const refused[] = {"execute", "exit", "getenv", "remove", "rename",
+                                          "setlocale", "tmpname", NULL};
+    const char *k = lua_tostring(L, 2);
+    if (lua_type(L, 2) == LUA_TSTRING && in_list(refused, k))
+        return luaL_error(L, "'os.%s' is not available in the sandbox (run with --trust to "
+                             "allow it)", k);
+    return 0;
+}
+
 /* Text-only load bound to the sandbox: load(chunk [, name [, mode [, env]]]) */
 static int sandbox_load(lua_State *L)
 {
@@ -228,7 +239,16 @@ static int sandbox_load(lua_State *L)
         lua_pushliteral(L, "load: binary (bytecode) chunks are refused in the sandbox");
         return 2;
     }
-    int has_env = !lua_isnone(L, 4);
+    const char *mode = luaL_optstring(L, 3, "bt");
+    if (!strchr(mode, 't')) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "attempt to load a text chunk (mode is '%s')", mode);
+        return 2;
+    }
+    /* an env must be a table: LuaJIT's lua_setfenv crashes on anything else */
+    int has_env = !lua_isnoneornil(L, 4);
+    if (has_env)
+        luaL_checktype(L, 4, LUA_TTABLE);
     if (luaL_loadbufferx(L, text, len, name, "t") != 0) {
         lua_pushnil(L);
         lua_insert(L, -2);
@@ -247,7 +267,14 @@ static int sandbox_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
     int ours = strcmp(name, "cjson") == 0 || find_embedded(name, 0);  /* cjson: pure data */
-    if (strcmp(name, "platter.core") == 0 || !ours)
+    /* internal modules hand out unchecked entry points (platter.fast's install()
+     * wraps FFI calls that take any userdata as a file) or run trusted */
+    int internal = strcmp(name, "platter.core") == 0 || strcmp(name, "platter.fast") == 0 ||
+                   strncmp(name, "platter.cmd_", 12) == 0;
+    if (internal && ours)
+        return luaL_error(L, "require '%s': an internal module, not available in the sandbox "
+                             "(run with --trust to allow it)", name);
+    if (!ours)
         return luaL_error(L, "require '%s': only platter's own modules can be loaded in the "
                              "sandbox (run with --trust to load others)", name);
     lua_getglobal(L, "require");  /* the real one, in the host's globals */
@@ -290,6 +317,10 @@ static void push_sandbox(lua_State *L)
         lua_getfield(L, -2, safe_os[i]);
         lua_setfield(L, -2, safe_os[i]);
     }
+    lua_newtable(L);  /* os.execute & co: a clear refusal instead of "a nil value" */
+    lua_pushcfunction(L, sandbox_os_undefined);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
     lua_setfield(L, env, "os");
     lua_pop(L, 1);
 

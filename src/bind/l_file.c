@@ -14,6 +14,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "safety.h"
+#include "units.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -42,13 +43,13 @@ static void checkalign(lua_State *L, struct pl_file *f, const char *fn, uint64_t
 {
     if (pl_file_check_align(f, off, len) == 0)
         return;
-    if (has_off && off % f->align)
-        luaL_error(L, "%s: offset %f is not a multiple of %d: O_DIRECT on %s needs offsets and "
-                      "lengths aligned to %d bytes", fn, (double)off, (int)f->align, f->path,
-                   (int)f->align);
-    luaL_error(L, "%s: length %f is not a multiple of %d: O_DIRECT on %s needs offsets and "
-                  "lengths aligned to %d bytes", fn, (double)len, (int)f->align, f->path,
-               (int)f->align);
+    /* %f prints 100 on LuaJIT but 100.0 on Lua 5.4: format the integers here */
+    char num[32];
+    int bad_off = has_off && off % f->align;
+    snprintf(num, sizeof num, "%llu", (unsigned long long)(bad_off ? off : len));
+    luaL_error(L, "%s: %s %s is not a multiple of %d: O_DIRECT on %s needs offsets and "
+                  "lengths aligned to %d bytes", fn, bad_off ? "offset" : "length", num,
+               (int)f->align, f->path, (int)f->align);
 }
 
 /* Common tail of every transfer: record, then return bytes or nil,msg,errno. */
@@ -389,6 +390,35 @@ static void check_open_keys(lua_State *L, int t)
     }
 }
 
+/* A bad option value: the error names argument #2 and the option on every flavour
+ * (not the stack slot the value happens to sit in). */
+static void opt_error(lua_State *L, const char *k, const char *msg)
+{
+    luaL_argerror(L, 2, lua_pushfstring(L, "option '%s': %s", k, msg));
+}
+
+/* The option value on top of the stack: a non-negative integer (< 2^53), or with
+ * sizes a string such as "64k". */
+static uint64_t opt_u64(lua_State *L, const char *k, int size)
+{
+    if (size && lua_type(L, -1) == LUA_TSTRING) {
+        uint64_t v;
+        const char *why, *s = lua_tostring(L, -1);
+        if (pl_units_parse_size(s, &v, &why) < 0)
+            opt_error(L, k, lua_pushfstring(L, "bad size '%s': %s", s, why));
+        return v;
+    }
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        opt_error(L, k, lua_pushfstring(L, "%s expected, got %s", size ? "size" : "number",
+                                        luaL_typename(L, -1)));
+    lua_Number n = lua_tonumber(L, -1);
+    if (n < 0)
+        opt_error(L, k, "must not be negative");
+    if (n != n || n >= 9007199254740992.0 || n != (lua_Number)(int64_t)n)
+        opt_error(L, k, "must be a non-negative integer");
+    return (uint64_t)n;
+}
+
 /* p.open(path [, opts]) -> file | nil, msg, errno */
 static int l_open(lua_State *L)
 {
@@ -407,17 +437,22 @@ static int l_open(lua_State *L)
         o.sparse = optbool(L, 2, "sparse");
         lua_getfield(L, 2, "size");
         if (!lua_isnil(L, -1))
-            o.size = pl_checksize(L, lua_gettop(L));
+            o.size = opt_u64(L, "size", 1);
         lua_pop(L, 1);
         lua_getfield(L, 2, "fill");
         if (!lua_isnil(L, -1)) {
-            static const char *const fills[] = {"zero", "random", NULL};
-            o.fill = luaL_checkoption(L, -1, NULL, fills) ? PL_FILL_RANDOM : PL_FILL_ZERO;
+            const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+            if (!v || (strcmp(v, "zero") != 0 && strcmp(v, "random") != 0))
+                opt_error(L, "fill", v ? lua_pushfstring(L, "invalid value '%s' (expected "
+                                                            "\"zero\" or \"random\")", v)
+                                       : lua_pushfstring(L, "string expected, got %s",
+                                                         luaL_typename(L, -1)));
+            o.fill = strcmp(v, "random") == 0 ? PL_FILL_RANDOM : PL_FILL_ZERO;
         }
         lua_pop(L, 1);
         lua_getfield(L, 2, "seed");
         if (!lua_isnil(L, -1))
-            o.seed = pl_checkoffset(L, lua_gettop(L), "seed");
+            o.seed = opt_u64(L, "seed", 0);
         lua_pop(L, 1);
     }
     pl_checkintr(L);

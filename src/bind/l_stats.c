@@ -7,9 +7,12 @@
 #include <math.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "clock.h"
+#include "host.h"
 #include "l_util.h"
+#include "progress.h"
 
 #define MAX_ACTIVE 32
 
@@ -34,6 +37,8 @@ void pl_phase_record(uint64_t bytes, uint64_t ns)
 {
     for (int i = 0; i < nactive; i++)
         pl_stats_record(&active[i]->st, bytes, ns);
+    if (pl_progress_countdown && !--pl_progress_countdown)
+        pl_progress_poll();  /* the progress line: a clock check every few hundred calls */
 }
 
 void pl_phase_error(int err)
@@ -74,6 +79,22 @@ struct pl_phase *pl_checkphase(lua_State *L, int arg)
     return luaL_checkudata(L, arg, PL_STATS_MT);
 }
 
+/* The "phase_start" hook (p._hook): fn(stats) before the phase's clock starts. */
+static void hook_phase_start(lua_State *L, int arg)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "phase_start");
+        if (lua_isfunction(L, -1)) {
+            lua_pushvalue(L, arg);
+            lua_call(L, 1, 0);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 void pl_phase_start(lua_State *L, int arg)
 {
     struct pl_phase *ph = pl_checkphase(L, arg);
@@ -81,6 +102,10 @@ void pl_phase_start(lua_State *L, int arg)
         return;
     if (nactive == MAX_ACTIVE)
         luaL_error(L, "phase: more than %d phases nested", MAX_ACTIVE);
+    if (arg < 0)
+        arg = lua_gettop(L) + arg + 1;
+    hook_phase_start(L, arg);
+    pl_progress_begin(ph, ph->name, &ph->st);
     lua_pushvalue(L, arg);
     ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
     ph->active = 1;
@@ -99,6 +124,7 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph)
     pl_cpu_now(&u, &s);
     ph->st.user += u - ph->ru_user0;
     ph->st.sys += s - ph->ru_sys0;
+    pl_progress_end(ph);
     for (int i = 0; i < nactive; i++) {
         if (active[i] == ph) {
             memmove(&active[i], &active[i + 1], (size_t)(nactive - i - 1) * sizeof active[0]);
@@ -143,7 +169,16 @@ static int l_stats_percentile(lua_State *L)
     struct pl_phase *ph = pl_checkphase(L, 1);
     lua_Number p = luaL_checknumber(L, 2);
     luaL_argcheck(L, p >= 0 && p <= 100, 2, "percentile must be within 0..100");
-    pl_pushu64(L, pl_hist_percentile(&ph->st.hist, p));
+    uint64_t v = pl_hist_percentile(&ph->st.hist, p);
+    /* a bin's representative value can lie outside what was seen: keep
+     * min <= percentile <= max, which the exact answer always satisfies */
+    if (ph->st.hist.count && ph->st.lat_min <= ph->st.lat_max) {
+        if (v < ph->st.lat_min)
+            v = ph->st.lat_min;
+        if (v > ph->st.lat_max)
+            v = ph->st.lat_max;
+    }
+    pl_pushu64(L, v);
     return 1;
 }
 
@@ -356,6 +391,7 @@ static const luaL_Reg stats_funcs[] = {
 
 int luaopen_platter_stats(lua_State *L)
 {
+    pl_progress_init(isatty(2) && !pl_cfg.quiet);
     luaL_newmetatable(L, PL_STATS_MT);
     luaL_setfuncs(L, stats_meta, 0);
     lua_newtable(L);

@@ -21,7 +21,9 @@ uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
         return (uint64_t)v;
     }
     lua_Number n = luaL_checknumber(L, arg);
-    if (n != n || n < 0 || n >= MAX_EXACT || n != (lua_Number)(int64_t)n)
+    if (n < 0)  /* the same message as the integer path, on every flavour */
+        luaL_argerror(L, arg, lua_pushfstring(L, "%s must not be negative", what));
+    if (n != n || n >= MAX_EXACT || n != (lua_Number)(int64_t)n)
         luaL_argerror(L, arg,
                       lua_pushfstring(L, "%s must be a non-negative integer", what));
     return (uint64_t)n;

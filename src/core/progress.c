@@ -1,0 +1,190 @@
+/*
+ * The progress line on stderr (see progress.h). Uses clock and stats.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "progress.h"
+
+#define MAX_FRAMES   16
+#define FIRST_NS     1000000000ull  /* a line only for phases longer than 1 s */
+#define EVERY_NS     500000000ull   /* then rewritten twice a second */
+#define POLL_MIN_NS  20000000ull    /* countdown batches aim at one clock read per 20..200 ms */
+#define POLL_MAX_NS  200000000ull
+#define BATCH_MAX    65536u
+
+uint64_t pl_progress_due = UINT64_MAX;
+uint32_t pl_progress_countdown;
+
+struct frame {
+    const void *key;
+    const struct pl_stats *st;
+    uint64_t t0;
+    char name[64];
+};
+
+static struct frame frames[MAX_FRAMES];
+static int nframes;
+static int enabled;
+static pid_t owner;         /* forked workers inherit the state but stay silent */
+static int shown;           /* the line is on the screen */
+static unsigned width = 80;
+static uint64_t last_t, last_ops, last_bytes;   /* for the current rate */
+static uint64_t last_poll;
+static uint32_t batch = 1;
+
+static void put(const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(2, s, n);
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+void pl_progress_clear(void)
+{
+    if (shown && getpid() == owner)
+        put("\r\033[K", 4);
+    shown = 0;
+}
+
+void pl_progress_init(int on)
+{
+    static int registered;
+    enabled = on;
+    owner = getpid();
+    if (!on)
+        return;
+    struct winsize ws;
+    if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        width = ws.ws_col;
+    if (!registered++)
+        atexit(pl_progress_clear);
+}
+
+/* Start the rate and the schedule afresh for the innermost frame. */
+static void restart(uint64_t now, uint64_t due)
+{
+    const struct frame *f = &frames[nframes - 1];
+    last_t = now;
+    last_ops = f->st ? f->st->ops : 0;
+    last_bytes = f->st ? f->st->bytes : 0;
+    last_poll = now;
+    batch = 1;
+    pl_progress_countdown = f->st ? 1 : 0;
+    pl_progress_due = due;
+}
+
+void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st)
+{
+    if (!enabled || nframes == MAX_FRAMES)
+        return;
+    uint64_t now = pl_clock_ns();
+    pl_progress_clear();
+    struct frame *f = &frames[nframes++];
+    f->key = key;
+    f->st = st;
+    f->t0 = now;
+    snprintf(f->name, sizeof f->name, "%s", name ? name : "");
+    restart(now, now + FIRST_NS);
+}
+
+void pl_progress_end(const void *key)
+{
+    if (!enabled)
+        return;
+    int i = nframes;
+    while (i > 0 && frames[i - 1].key != key)
+        i--;
+    if (i == 0)
+        return;
+    nframes = i - 1;
+    pl_progress_clear();
+    if (nframes == 0) {
+        pl_progress_due = UINT64_MAX;
+        pl_progress_countdown = 0;
+        return;
+    }
+    uint64_t now = pl_clock_ns(), first = frames[nframes - 1].t0 + FIRST_NS;
+    restart(now, first > now + EVERY_NS / 2 ? first : now + EVERY_NS / 2);
+}
+
+void pl_progress_poll(void)
+{
+    if (!enabled || nframes == 0 || !frames[nframes - 1].st) {
+        pl_progress_countdown = 0;
+        return;
+    }
+    uint64_t now = pl_clock_ns();
+    if (now - last_poll < POLL_MIN_NS && batch < BATCH_MAX)
+        batch *= 2;
+    else if (now - last_poll > POLL_MAX_NS && batch > 1)
+        batch /= 2;
+    last_poll = now;
+    pl_progress_countdown = batch;
+    if (now >= pl_progress_due)
+        pl_progress_report(now, NULL, -1);
+}
+
+static void seconds(char *buf, size_t n, double s)
+{
+    if (s < 60)
+        snprintf(buf, n, "%.1f s", s);
+    else if (s < 3600)
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+}
+
+void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
+{
+    if (!enabled || nframes == 0 || getpid() != owner) {
+        pl_progress_due = UINT64_MAX;
+        pl_progress_countdown = 0;
+        return;
+    }
+    const struct frame *f = &frames[nframes - 1];
+    const char *name = f->name;
+    if (nframes > 1 && strcmp(name, "run") == 0)
+        name = frames[nframes - 2].name;  /* an unnamed p.run inside a phase */
+    if (!st)
+        st = f->st;
+    char line[512], el[32], eta[32];
+    size_t n = 0;
+    seconds(el, sizeof el, (double)(now - f->t0) / 1e9);
+    n += (size_t)snprintf(line + n, sizeof line - n, "%s: ", name);
+    if (frac >= 0)
+        n += (size_t)snprintf(line + n, sizeof line - n, "%3.0f%%, ", frac * 100);
+    n += (size_t)snprintf(line + n, sizeof line - n, "%s", el);
+    if (st) {
+        double dt = (double)(now - last_t) / 1e9;
+        if (dt > 0) {
+            double iops = (double)(st->ops - last_ops) / dt;
+            double mbps = (double)(st->bytes - last_bytes) / dt / 1e6;
+            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f IOPS, %.1f MB/s", iops, mbps);
+        }
+        last_ops = st->ops;
+        last_bytes = st->bytes;
+    }
+    if (frac > 0.001 && frac < 1) {
+        seconds(eta, sizeof eta, (double)(now - f->t0) / 1e9 * (1 - frac) / frac);
+        n += (size_t)snprintf(line + n, sizeof line - n, ", ETA %s", eta);
+    }
+    if (n >= sizeof line)
+        n = sizeof line - 1;
+    if (n > width - 1)
+        n = width - 1;  /* a wrapped line could not be erased with \r */
+    put("\r", 1);
+    put(line, n);
+    put("\033[K", 3);
+    shown = 1;
+    last_t = now;
+    pl_progress_due = now + EVERY_NS;
+}
