@@ -152,8 +152,8 @@ void pl_clock_init(void)
     if (t1 <= t0 || n1 <= n0)
         return;
     pl_clock_cal.mult = (uint64_t)((((unsigned __int128)(n1 - n0)) << 32) / (t1 - t0));
-    pl_clock_cal.tsc0 = t1;
-    pl_clock_cal.ns0 = n1;
+    pl_clock_cal.tsc0 = t0;  /* the earlier point: later readings never fall below it */
+    pl_clock_cal.ns0 = n0;
     pl_clock_cal.tsc = pl_clock_cal.mult > 0;
 #else
     (void)want;

@@ -295,6 +295,14 @@ static int reap_some(struct loop *l, unsigned min, unsigned *inflight)
     return n;
 }
 
+/* After an engine failure: wait for what is still in flight, so no buffer is freed under the kernel. */
+static int drain(struct loop *l, unsigned *inflight, int rc)
+{
+    while (*inflight && reap_some(l, 1, inflight) > 0)
+        ;
+    return rc;
+}
+
 /* Queue depth > 1: keep qd I/Os in flight, reap in batches. */
 static int run_async(struct loop *l)
 {
@@ -334,7 +342,7 @@ static int run_async(struct loop *l)
             }
             if (rc < 0) {
                 release(l, io);
-                return rc;
+                return drain(l, &inflight, rc);
             }
             l->issued++;
             l->issued_bytes += io->len;
@@ -351,7 +359,7 @@ static int run_async(struct loop *l)
         if (l->e.ops->commit) {
             int rc = l->e.ops->commit(&l->e);
             if (rc < 0)
-                return rc;
+                return drain(l, &inflight, rc);
         }
         if (!inflight) {
             if (want_fsync) {  /* every earlier write has completed */
@@ -362,7 +370,7 @@ static int run_async(struct loop *l)
                 io->t_due = pl_clock_ns();
                 int rc = l->e.ops->submit(&l->e, io);
                 if (rc < 0)
-                    return rc;
+                    return drain(l, &inflight, rc);
                 if (rc == PL_Q_DONE) {
                     complete(l, io, pl_clock_ns());
                     release(l, io);
@@ -387,7 +395,7 @@ static int run_async(struct loop *l)
             rc = reap_some(l, 1, &inflight);
         }
         if (rc < 0)
-            return rc;
+            return drain(l, &inflight, rc);
     }
     return 0;
 }
