@@ -9,6 +9,7 @@
 
 #include "bind/host.h"
 #include "clock.h"
+#include "sim.h"
 #include "config.h"
 
 static const char usage_text[] =
@@ -161,6 +162,15 @@ int main(int argc, char **argv)
     if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
         pl_cfg.repeat = 30;  /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();
+    if (pl_cfg.sim) {
+        if (strcmp(pl_cfg.sim, "list") == 0) {
+            for (const struct pl_sim_preset *p = pl_sim_presets; p->name; p++)
+                printf("%-20s %s\n", p->name, p->imitates);
+            return PL_EXIT_OK;
+        }
+        if (pl_sim_start(pl_cfg.sim) < 0)
+            return usage("unknown --sim preset '%s' (see 'platter --sim list')", pl_cfg.sim);
+    }
     if (want_version)
         return version(pl_cfg.verbose);
     pl_host_signals();

@@ -153,6 +153,8 @@ function M.parse(spec, ...)
     if a == "--" then
       for k = i + 1, #argv do positional[#positional + 1] = argv[k] end
       break
+    elseif opt and a:sub(-1) == "=" then
+      set(opt, a, "")  -- dd's "if=" with an empty value: never take the next word
     elseif opt then
       set(opt, a, opt.arg and take_value(a) or nil)
     elseif (a == "--help" or a == "-h") and not by_name[a] then

@@ -58,17 +58,19 @@ function M.install(core)
   local now = C.pl_ffi_now
   core.now = function() return now() end
   local random, slow_random = C.pl_ffi_random, core.random
-  core.random = function(lo, hi, align, ...)
-    if type(lo) == "number" and type(hi) == "number" and select("#", ...) == 0 then
-      local a = align
-      if a == nil then a = 1 end
-      if type(a) == "number" then
-        local v = random(lo, hi, a)
+  core.random = function(...)
+    local n = select("#", ...)
+    if n == 2 or n == 3 then
+      local lo, hi, align = ...
+      if align == nil then align = 1 end
+      if type(lo) == "number" and type(hi) == "number" and type(align) == "number" then
+        local v = random(lo, hi, align)
         if v ~= SLOW then return v end
       end
     end
-    return slow_random(lo, hi, align, ...)
+    return slow_random(...)  -- other forms and every error: the checked binding
   end
+
   -- p.run{gen=...}: drive the generator from Lua, one pl_job_step per I/O, so
   -- the JIT compiles generator and loop together (no C-to-Lua call per I/O).
   local run, begin, finish, step = core.run, core._run_begin, core._run_end, C.pl_ffi_job_step

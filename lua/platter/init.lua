@@ -39,4 +39,13 @@ function M.size_string(n)
   return string.format("%d %s", n, units[i])
 end
 
+-- Result records (--json/--csv/--repeat/--ci) and the cache warning: wraps p.open,
+-- p.run and the cache drops, and sets the host hooks (lua/platter/results.lua).
+do
+  local found, results = pcall(require, "platter.results")  -- absent from an older binary
+  local ok, err = true, nil
+  if found then ok, err = pcall(results.install, core, M) end
+  if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
+end
+
 return M

@@ -380,13 +380,16 @@ static int msghandler(lua_State *L)
 static void report_error(lua_State *L, struct job *j)
 {
     if (lua_istable(L, -1)) {
-        lua_getfield(L, -1, "platter_exit");
+        /* raw: an error object's __index must not raise inside the error report */
+        lua_pushliteral(L, "platter_exit");
+        lua_rawget(L, -2);
         if (lua_isnumber(L, -1)) {
             j->status = (int)lua_tointeger(L, -1);
             return;
         }
         lua_pop(L, 1);
-        lua_getfield(L, -1, "platter_usage");
+        lua_pushliteral(L, "platter_usage");
+        lua_rawget(L, -2);
         if (lua_isstring(L, -1)) {
             fflush(stdout);
             fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
@@ -545,7 +548,14 @@ static int pmain(lua_State *L)
                                                   strerror(errno)));
         text = owned;
         const char *chunk = lua_pushfstring(L, "@%s", j->script);
-        rc = luaL_loadbufferx(L, text, textlen, chunk, trusted ? "bt" : "t");
+        if (!trusted && textlen > 0 && text[0] == LUA_SIGNATURE[0]) {
+            /* name the file and the reason, not "attempt to load chunk with wrong mode" */
+            lua_pushfstring(L, "%s: binary (bytecode) chunks are refused in the sandbox (run "
+                               "with --trust to allow them)", j->script);
+            rc = LUA_ERRSYNTAX;
+        } else {
+            rc = luaL_loadbufferx(L, text, textlen, chunk, trusted ? "bt" : "t");
+        }
         lua_remove(L, -2);
     } else {
         shown = j->script;

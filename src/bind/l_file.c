@@ -14,6 +14,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "safety.h"
+#include "sim.h"
 #include "units.h"
 
 #include <sys/stat.h>
@@ -310,7 +311,11 @@ static int l_file_info(lua_State *L)
 {
     struct pl_file *f = tofile(L);
     struct pl_devinfo d;
-    int rc = pl_device_info(f->fd, f->path, &d);
+    int rc = 0;
+    if (f->sim)
+        pl_sim_info(f, &d);
+    else
+        rc = pl_device_info(f->fd, f->path, &d);
     if (rc < 0)
         return pl_pusherror(L, "info", f->path, -rc, NULL);
     lua_newtable(L);
@@ -469,7 +474,7 @@ static int l_open(lua_State *L)
     struct pl_error e = {0};
     if (pl_file_open(f, path, &o, &e) < 0)
         return error_result(L, &e, path);
-    if (pl_allow_check_fd(f->fd, path, why, sizeof why) == -EACCES) {
+    if (!f->sim && pl_allow_check_fd(f->fd, path, why, sizeof why) == -EACCES) {
         pl_file_close(f);
         return luaL_error(L, "open: %s", why);
     }
@@ -485,7 +490,7 @@ static int l_open(lua_State *L)
             return luaL_error(L, "open: %s is a block device: opening it for writing would "
                                  "destroy its contents; pass --destroy to allow it", path);
         }
-        if (fstat(f->fd, &st) == 0 &&
+        if (!f->sim && fstat(f->fd, &st) == 0 &&
             pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why, sizeof why) < 0) {
             pl_file_close(f);
             return luaL_error(L, "open: refusing to write to %s even with --destroy: %s", path,

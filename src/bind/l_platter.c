@@ -16,6 +16,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "rng.h"
+#include "sim.h"
 #include "units.h"
 
 static struct pl_rng rng;
@@ -197,8 +198,13 @@ static int l_remove(lua_State *L)
     char why[1024];
     if (pl_allow_check(path, why, sizeof why) == -EACCES)
         return luaL_error(L, "remove: %s", why);
-    if (unlink(path) < 0)
+    if (pl_sim_on) {  /* simulated files exist only in the model */
+        int rc = pl_sim_unlink(path);
+        if (rc < 0)
+            return pl_pusherror(L, "remove", path, -rc, NULL);
+    } else if (unlink(path) < 0) {
         return pl_pusherror(L, "remove", path, errno, NULL);
+    }
     pl_scratch_forget(path);
     lua_pushboolean(L, 1);
     return 1;
@@ -214,7 +220,8 @@ static int l_ram(lua_State *L)
 /* p.pid() -> process id */
 static int l_pid(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)getpid());
+    /* under --sim a fixed pid keeps names such as Bonnie.<pid> the same in every run */
+    lua_pushinteger(L, pl_sim_on ? 4242 : (lua_Integer)getpid());
     return 1;
 }
 
@@ -222,7 +229,9 @@ static int l_pid(lua_State *L)
 static int l_hostname(lua_State *L)
 {
     char buf[256];
-    if (gethostname(buf, sizeof buf) < 0)
+    if (pl_sim_on)
+        snprintf(buf, sizeof buf, "%s", "sim");
+    else if (gethostname(buf, sizeof buf) < 0)
         buf[0] = '\0';
     buf[sizeof buf - 1] = '\0';
     lua_pushstring(L, buf);

@@ -19,18 +19,9 @@
 static struct pl_phase *active[MAX_ACTIVE];
 static int nactive;
 
-static double tv_seconds(struct timeval tv)
-{
-    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 void pl_cpu_now(double *user, double *sys)
 {
-    struct rusage self, kids;
-    getrusage(RUSAGE_SELF, &self);
-    getrusage(RUSAGE_CHILDREN, &kids);
-    *user = tv_seconds(self.ru_utime) + tv_seconds(kids.ru_utime);
-    *sys = tv_seconds(self.ru_stime) + tv_seconds(kids.ru_stime);
+    pl_clock_cpu(user, sys);  /* virtual under --sim */
 }
 
 void pl_phase_record(uint64_t bytes, uint64_t ns)

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "clock.h"
+#include "sim.h"
 #include "l_util.h"
 #include "worker.h"
 
@@ -20,6 +21,8 @@ struct blob {
     uint32_t has_stats;     /* fn returned a stats object */
     uint32_t sub_mask;      /* which of read/write/fsync follow the main stats */
     uint64_t shorts;
+    uint64_t vclock;        /* the worker's clock when it finished (virtual under --sim) */
+    double cpu_user, cpu_sys;   /* the worker's CPU account when it finished */
     char name[64];
     char stopped[24];
     char error[200];        /* fn's error, or the run's failure */
@@ -27,15 +30,15 @@ struct blob {
     struct pl_stats sub[3];
 };
 
-/* In the child: run fn(i), send what came of it, and leave. */
-static void run_child(lua_State *L, struct pl_workers *ws)
+/* In the child: run fn(number), send what came of it, and leave. */
+static void run_child(lua_State *L, struct pl_workers *ws, int number)
 {
     struct blob *b = calloc(1, sizeof *b);
     if (!b || pl_worker_wait_start(ws) < 0)
         pl_worker_exit(1);
     b->magic = BLOB_MAGIC;
     lua_pushvalue(L, 2);
-    lua_pushinteger(L, ws->index + 1);
+    lua_pushinteger(L, number);
     if (lua_pcall(L, 1, 1, 0) != 0) {
         const char *m = lua_tostring(L, -1);
         snprintf(b->error, sizeof b->error, "%s", m ? m : "(error object is not a string)");
@@ -59,6 +62,8 @@ static void run_child(lua_State *L, struct pl_workers *ws)
             }
         }
     }
+    b->vclock = pl_clock_ns();
+    pl_clock_cpu(&b->cpu_user, &b->cpu_sys);
     int rc = pl_worker_send(ws, b, sizeof *b);
     pl_worker_exit(rc < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
 }
@@ -117,14 +122,48 @@ static int l_parallel(lua_State *L)
     pl_checkintr(L);
 
     struct pl_workers ws;
-    int rc = pl_workers_fork(&ws, (unsigned)n);
-    if (rc < 0)
-        return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
-    if (ws.index >= 0)
-        run_child(L, &ws);  /* does not return */
-
-    pl_workers_release(&ws);
-    pl_workers_collect(&ws);
+    if (!pl_sim_on) {
+        int rc = pl_workers_fork(&ws, (unsigned)n);
+        if (rc < 0)
+            return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
+        if (ws.index >= 0)
+            run_child(L, &ws, ws.index + 1);  /* does not return */
+        pl_workers_release(&ws);
+        pl_workers_collect(&ws);
+    } else {
+        /*
+         * One simulated disk serves one request at a time: the workers run one
+         * after another on the virtual clock, each from where the last ended.
+         */
+        memset(&ws, 0, sizeof ws);
+        ws.n = (unsigned)n;
+        ws.w = calloc((size_t)n, sizeof *ws.w);
+        if (!ws.w)
+            return luaL_error(L, "parallel: not enough memory");
+        ws.released = pl_clock_ns();
+        for (unsigned i = 0; i < (unsigned)n; i++) {
+            struct pl_workers one;
+            double u0, s0;
+            pl_clock_cpu(&u0, &s0);
+            int rc = pl_workers_fork(&one, 1);
+            if (rc < 0) {
+                pl_workers_free(&ws);
+                return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
+            }
+            if (one.index >= 0)
+                run_child(L, &one, (int)i + 1);
+            pl_workers_release(&one);
+            pl_workers_collect(&one);
+            ws.w[i] = one.w[0];
+            free(one.w);
+            const struct blob *b = ws.w[i].len == sizeof(struct blob) ? ws.w[i].data : NULL;
+            if (b && b->magic == BLOB_MAGIC) {
+                if (b->vclock > pl_sim_clock)
+                    pl_sim_clock = b->vclock;
+                pl_sim_add_child_cpu(b->cpu_user - u0, b->cpu_sys - s0);
+            }
+        }
+    }
 
     lua_createtable(L, (int)n, 5);
     int res = lua_gettop(L);

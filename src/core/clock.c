@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+
+#include "sim.h"
 
 #define OVERHEAD_BATCHES 31
 #define OVERHEAD_CALLS   1000
@@ -77,6 +80,10 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
 {
     if (ns == 0)
         return;
+    if (pl_sim_on) {  /* virtual time passes at once */
+        pl_sim_advance(ns);
+        return;
+    }
 
     struct timespec until;
     clock_gettime(CLOCK_MONOTONIC, &until);
@@ -162,5 +169,22 @@ void pl_clock_init(void)
 
 const char *pl_clock_method(void)
 {
+    if (pl_sim_on)
+        return "virtual (simulated disk)";
     return pl_clock_cal.tsc ? "tsc" : "clock_gettime";
+}
+
+void pl_clock_cpu(double *user, double *sys)
+{
+    if (pl_sim_on) {
+        pl_sim_cpu(user, sys);
+        return;
+    }
+    struct rusage self, kids;
+    getrusage(RUSAGE_SELF, &self);
+    getrusage(RUSAGE_CHILDREN, &kids);
+    *user = (double)(self.ru_utime.tv_sec + kids.ru_utime.tv_sec) +
+            (double)(self.ru_utime.tv_usec + kids.ru_utime.tv_usec) / 1e6;
+    *sys = (double)(self.ru_stime.tv_sec + kids.ru_stime.tv_sec) +
+           (double)(self.ru_stime.tv_usec + kids.ru_stime.tv_usec) / 1e6;
 }

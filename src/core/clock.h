@@ -34,9 +34,15 @@ struct pl_clock_cal {
 };
 extern struct pl_clock_cal pl_clock_cal;
 
-/* Nanoseconds on the monotonic clock; never goes back. */
+/* The simulated disk's virtual clock (sim.h), when a simulation runs. */
+extern int pl_sim_on;
+extern uint64_t pl_sim_clock;
+
+/* Nanoseconds on the monotonic clock (the virtual one under --sim); never goes back. */
 static inline uint64_t pl_clock_ns(void)
 {
+    if (__builtin_expect(pl_sim_on, 0))
+        return pl_sim_clock;
 #if PL_HAVE_TSC
     if (pl_clock_cal.tsc) {
         uint64_t d = __rdtsc() - pl_clock_cal.tsc0;
@@ -56,6 +62,9 @@ void pl_clock_init(void);
 
 /* "tsc" or "clock_gettime": what pl_clock_ns reads. */
 const char *pl_clock_method(void);
+
+/* CPU seconds of this process plus its waited children (virtual under --sim). */
+void pl_clock_cpu(double *user, double *sys);
 
 /* Median cost in ns of one pl_clock_ns() call, measured once and cached. */
 double pl_clock_overhead_ns(void);

@@ -17,6 +17,7 @@
 #include "device.h"
 #include "file.h"
 #include "rng.h"
+#include "sim.h"
 
 #define FILL_CHUNK (1u << 20)
 
@@ -153,6 +154,15 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
     memset(f, 0, sizeof *f);
     f->fd = -1;
     set_error(e, 0, NULL);
+    if (pl_sim_on) {
+        int rc = pl_sim_open(f, path, o, e);
+        if (rc == 0 && !f->path) {
+            pl_file_close(f);
+            set_error(e, ENOMEM, "open");
+            return -ENOMEM;
+        }
+        return rc;
+    }
     if (o->size) {
         int rc = grow_file(path, o, e);
         if (rc)
@@ -214,6 +224,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
 int pl_file_close(struct pl_file *f)
 {
     int rc = 0;
+    pl_sim_close(f);
     if (f->stdio) {
         if (fclose(f->stdio) != 0)  /* flushes; closes the dup'd descriptor only */
             rc = -errno;
@@ -232,6 +243,8 @@ int pl_file_close(struct pl_file *f)
 
 int64_t pl_file_size(struct pl_file *f)
 {
+    if (f->sim)
+        return (int64_t)pl_sim_size(f);
     struct stat st;
     if (fstat(f->fd, &st) < 0)
         return -errno;
@@ -259,7 +272,7 @@ int pl_file_check_align(const struct pl_file *f, uint64_t off, uint64_t len)
  */
 static int leave_stdio(struct pl_file *f)
 {
-    if (!f->stdio || !f->stdio_dirty)
+    if (f->sim || !f->stdio || !f->stdio_dirty)
         return 0;
     off_t pos = ftello(f->stdio);
     if (fflush(f->stdio) != 0)
@@ -305,6 +318,14 @@ ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
     int rc = prep(f, n);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = pl_sim_io(f, PL_SIM_READ, pl_sim_pos(f), n);
+        if (r > 0)
+            pl_sim_setpos(f, pl_sim_pos(f) + (uint64_t)r);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     ssize_t r = read(f->fd, f->buf, n);
     *ns = pl_clock_ns() - t0;
@@ -316,6 +337,14 @@ ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
     int rc = prep(f, n);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = pl_sim_io(f, PL_SIM_WRITE, pl_sim_pos(f), n);
+        if (r > 0)
+            pl_sim_setpos(f, pl_sim_pos(f) + (uint64_t)r);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     ssize_t r = write(f->fd, f->buf, n);
     *ns = pl_clock_ns() - t0;
@@ -327,6 +356,12 @@ ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
     int rc = prep(f, n);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = pl_sim_io(f, PL_SIM_READ, off, n);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     ssize_t r = pread(f->fd, f->buf, n, (off_t)off);
     *ns = pl_clock_ns() - t0;
@@ -338,6 +373,12 @@ ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
     int rc = prep(f, n);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = pl_sim_io(f, PL_SIM_WRITE, off, n);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     ssize_t r = pwrite(f->fd, f->buf, n, (off_t)off);
     *ns = pl_clock_ns() - t0;
@@ -349,6 +390,12 @@ int pl_file_fsync(struct pl_file *f, uint64_t *ns)
     int rc = leave_stdio(f);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int r = pl_sim_fsync(f);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     int r = fsync(f->fd);
     *ns = pl_clock_ns() - t0;
@@ -360,6 +407,12 @@ int pl_file_fdatasync(struct pl_file *f, uint64_t *ns)
     int rc = leave_stdio(f);
     if (rc)
         return rc;
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int r = pl_sim_fsync(f);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     uint64_t t0 = pl_clock_ns();
     int r = fdatasync(f->fd);
     *ns = pl_clock_ns() - t0;
@@ -368,6 +421,12 @@ int pl_file_fdatasync(struct pl_file *f, uint64_t *ns)
 
 int64_t pl_file_putc(struct pl_file *f, uint64_t n, uint64_t *ns)
 {
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = f->writable ? pl_sim_chars(f, PL_SIM_WRITE, n) : -EBADF;
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     int rc = enter_stdio(f);
     if (rc)
         return rc;
@@ -385,6 +444,12 @@ int64_t pl_file_putc(struct pl_file *f, uint64_t n, uint64_t *ns)
 
 int64_t pl_file_getc(struct pl_file *f, uint64_t n, uint64_t *ns)
 {
+    if (f->sim) {
+        uint64_t t0 = pl_clock_ns();
+        int64_t r = pl_sim_chars(f, PL_SIM_READ, n);
+        *ns = pl_clock_ns() - t0;
+        return r;
+    }
     int rc = enter_stdio(f);
     if (rc)
         return rc;
@@ -405,6 +470,8 @@ int64_t pl_file_getc(struct pl_file *f, uint64_t n, uint64_t *ns)
 
 int64_t pl_file_seek(struct pl_file *f, int64_t off, int whence)
 {
+    if (f->sim)
+        return pl_sim_seek(f, off, whence);
     int rc = leave_stdio(f);
     if (rc)
         return rc;

@@ -42,6 +42,7 @@ struct pl_file {
     FILE *stdio;            /* lazily fdopen'd for putc/getc */
     int stdio_dirty;        /* stdio holds position/buffer state */
     unsigned char getc_hist[256];  /* getc results land here (defeats the optimiser) */
+    struct pl_sim_file *sim;    /* non-NULL: a file on the simulated disk (sim.h) */
 };
 
 /*

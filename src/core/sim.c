@@ -1,0 +1,833 @@
+/*
+ * The simulated disk. State: a virtual clock, a disk (head position, the
+ * drive's read-ahead buffer), a host page cache (LRU of 4 KiB pages with
+ * dirty bits) and a namespace of simulated files laid out as extents on the
+ * disk. Every I/O call advances the clock by what the model says it costs;
+ * nothing real is read or written. Deterministic: no randomness, no real time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "device.h"
+#include "engine.h"
+#include "file.h"
+#include "sim.h"
+
+#define PAGE 4096u
+#define MAX_FILES 4096
+#define STDIO_BUF 4096u         /* stdio's buffer: putc/getc reach the kernel this often */
+#define CLOCK_ORIGIN 1000000000ull
+
+int pl_sim_on;
+uint64_t pl_sim_clock;
+
+/* {====================================================================
+** Presets
+** ===================================================================== */
+
+const struct pl_sim_preset pl_sim_presets[] = {
+    {
+        .name = "hitachi-85mb-1988",
+        .imitates = "Hitachi 85 MB 5.25\" disk on an ST506 controller in an NCR Tower 32/400 "
+                    "(16 MHz 68020), as measured in the 1988 block-size sweep (seed 000)",
+        .model = "Hitachi 85MB ST506 (simulated)",
+        .capacity = 85ull * 1000 * 1000,
+        .sector = 512,
+        .rpm = 3600,
+        .seek_track_ms = 6.0,
+        .seek_avg_ms = 28.0,
+        .rate_outer = 522240.0,     /* 17 sectors x 512 B x 60 rev/s */
+        .rate_inner = 522240.0,
+        .track_buffer_kb = 0,
+        .iface_rate = 625000.0,
+        .overhead_us = 1500.0,
+        .ram = 4ull << 20,
+        .page_cache = 96ull << 10,  /* the post's "UNIX buffer cache filled up" past 64 KiB */
+        .readahead_kb = 1,
+        .syscall_us = 400.0,
+        .copy_rate = 2.0e6,
+        .char_ns = 9000.0,
+    },
+    {
+        .name = "ata-5400-1999",
+        .imitates = "a 1999 5400-RPM ATA disk (UDMA/33) whose media rate falls from ~15 MB/s "
+                    "on the outer zones to ~9 MB/s on the inner ones (seed 002)",
+        .model = "ATA 5400rpm 6.4GB (simulated)",
+        .capacity = 6400ull * 1000 * 1000,
+        .sector = 512,
+        .rpm = 5400,
+        .seek_track_ms = 1.5,
+        .seek_avg_ms = 9.5,
+        .rate_outer = 15.0e6,
+        .rate_inner = 9.0e6,
+        .track_buffer_kb = 512,
+        .iface_rate = 33.0e6,
+        .overhead_us = 250.0,
+        .ram = 128ull << 20,
+        .page_cache = 96ull << 20,
+        .readahead_kb = 64,
+        .syscall_us = 4.0,
+        .copy_rate = 250.0e6,
+        .char_ns = 40.0,
+    },
+    {
+        .name = "nvme",
+        .imitates = "a modern NVMe SSD on a current host: ~80 us reads, ~20 us cached writes, "
+                    "3 GB/s (simulated at queue depth 1)",
+        .model = "NVMe SSD (simulated)",
+        .capacity = 512ull << 30,
+        .sector = 512,
+        .rpm = 0,
+        .rate_outer = 3.0e9,
+        .rate_inner = 3.0e9,
+        .iface_rate = 3.0e9,
+        .overhead_us = 3.0,
+        .ssd_read_us = 80.0,
+        .ssd_write_us = 20.0,
+        .write_rate = 2.0e9,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 0.8,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+    },
+    {0},
+};
+
+const struct pl_sim_preset *pl_sim_find(const char *name)
+{
+    for (const struct pl_sim_preset *p = pl_sim_presets; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** State
+** ===================================================================== */
+
+struct node {                   /* one cached page */
+    uint64_t key;               /* file id << 40 | page index */
+    int32_t prev, next;         /* LRU list (head = most recent) */
+    int32_t hnext;              /* hash chain */
+    uint8_t dirty;
+};
+
+struct pl_sim_file {
+    unsigned id;
+    char *path;
+    int block;                  /* the whole device */
+    uint64_t size;
+    uint64_t extent;            /* where the file starts on the disk */
+    uint64_t pos;               /* the descriptor's position */
+    uint64_t last_end;          /* end of the previous read: detects sequential reads */
+    int refs;
+};
+
+static struct {
+    const struct pl_sim_preset *p;
+    double full_seek_ms;
+    uint64_t head;              /* byte offset under the head */
+    uint64_t buf_lo, buf_hi;    /* the drive's read-ahead buffer */
+    uint64_t buf_ready;         /* virtual time at which buf_hi has been read */
+    uint64_t next_extent;
+    double user, sys, child_user, child_sys;
+    /* page cache */
+    struct node *nodes;
+    int32_t *buckets;
+    uint32_t nbuckets, nnodes, cap_nodes, max_pages, used, ndirty;
+    int32_t lru_head, lru_tail, free_list;
+    /* files */
+    struct pl_sim_file *files[MAX_FILES];
+    unsigned nfiles;
+    uint32_t readahead_kb;
+} S;
+
+int pl_sim_start(const char *name)
+{
+    const struct pl_sim_preset *p = pl_sim_find(name);
+    if (!p)
+        return -EINVAL;
+    memset(&S, 0, sizeof S);
+    S.p = p;
+    /* E[sqrt(|x-y|)] over uniform pairs is 8/15: pick the full stroke that gives seek_avg */
+    S.full_seek_ms = p->seek_track_ms + (p->seek_avg_ms - p->seek_track_ms) * 15.0 / 8.0;
+    S.max_pages = (uint32_t)(p->page_cache / PAGE);
+    S.lru_head = S.lru_tail = S.free_list = -1;
+    S.readahead_kb = p->readahead_kb;
+    pl_sim_clock = CLOCK_ORIGIN;
+    pl_sim_on = 1;
+    return 0;
+}
+
+const struct pl_sim_preset *pl_sim_preset_in_use(void)
+{
+    return pl_sim_on ? S.p : NULL;
+}
+
+void pl_sim_advance(uint64_t ns)
+{
+    pl_sim_clock += ns;
+}
+
+static void spend_sys(double seconds)
+{
+    S.sys += seconds;
+    pl_sim_clock += (uint64_t)llround(seconds * 1e9);
+}
+
+static void spend_user(double seconds)
+{
+    S.user += seconds;
+    pl_sim_clock += (uint64_t)llround(seconds * 1e9);
+}
+
+void pl_sim_cpu(double *user, double *sys)
+{
+    *user = S.user + S.child_user;
+    *sys = S.sys + S.child_sys;
+}
+
+void pl_sim_add_child_cpu(double user, double sys)
+{
+    S.child_user += user;
+    S.child_sys += sys;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The disk
+** ===================================================================== */
+
+static double media_rate(uint64_t off)
+{
+    const struct pl_sim_preset *p = S.p;
+    double f = p->capacity ? (double)off / (double)p->capacity : 0;
+    if (f > 1)
+        f = 1;
+    return p->rate_outer + (p->rate_inner - p->rate_outer) * f;
+}
+
+static double rev_ns(void)
+{
+    return 60.0e9 / S.p->rpm;
+}
+
+static uint64_t track_bytes(uint64_t off)
+{
+    return (uint64_t)(media_rate(off) * rev_ns() / 1e9);
+}
+
+static double seek_ns(uint64_t from, uint64_t to)
+{
+    uint64_t d = from > to ? from - to : to - from;
+    uint64_t tb = track_bytes(from);
+    if (d < tb && from / tb == to / tb)
+        return 0;  /* same track */
+    double frac = (double)d / (double)S.p->capacity;
+    return (S.p->seek_track_ms + (S.full_seek_ms - S.p->seek_track_ms) * sqrt(frac)) * 1e6;
+}
+
+/* Time the drive spends on a request of n bytes at disk offset off. */
+static uint64_t disk_request(int write, uint64_t off, uint64_t n)
+{
+    const struct pl_sim_preset *p = S.p;
+    double t = p->overhead_us * 1e3;
+    if (!p->rpm) {  /* solid state */
+        double rate = write && p->write_rate > 0 ? p->write_rate : p->rate_outer;
+        t += (write ? p->ssd_write_us : p->ssd_read_us) * 1e3 + (double)n / rate * 1e9;
+        return (uint64_t)llround(t);
+    }
+    if (!write && off >= S.buf_lo && off + n <= S.buf_hi) {  /* drive buffer hit */
+        uint64_t now = pl_sim_clock + (uint64_t)t;
+        uint64_t ready = S.buf_ready;
+        if (ready > now && S.buf_hi > S.buf_lo) {
+            /* the part asked for is ready once the media has passed its end */
+            double part = (double)(off + n - S.buf_lo) / (double)(S.buf_hi - S.buf_lo);
+            uint64_t start = ready - (uint64_t)((double)(S.buf_hi - S.buf_lo) /
+                                                media_rate(S.buf_lo) * 1e9);
+            uint64_t at = start + (uint64_t)(part * (double)(ready - start));
+            if (at > now)
+                t += (double)(at - now);
+        }
+        t += (double)n / p->iface_rate * 1e9;
+        return (uint64_t)llround(t);
+    }
+    t += seek_ns(S.head, off);
+    double rev = rev_ns();
+    double now = (double)(pl_sim_clock) + t;
+    double angle_now = fmod(now, rev) / rev;
+    uint64_t tb = track_bytes(off);
+    double angle_target = (double)(off % tb) / (double)tb;
+    double wait = angle_target - angle_now;
+    if (wait < 0)
+        wait += 1.0;
+    t += wait * rev;
+    t += (double)n / media_rate(off) * 1e9;
+    S.head = off + n;
+    if (write) {
+        if (off < S.buf_hi && off + n > S.buf_lo)
+            S.buf_lo = S.buf_hi = 0;  /* stale */
+    } else if (p->track_buffer_kb) {
+        S.buf_lo = off;
+        S.buf_hi = off + n + (uint64_t)p->track_buffer_kb * 1024;
+        if (S.buf_hi > p->capacity)
+            S.buf_hi = p->capacity;
+        S.buf_ready = pl_sim_clock + (uint64_t)t +
+                      (uint64_t)((double)(S.buf_hi - off - n) / media_rate(off) * 1e9);
+        S.head = S.buf_hi;
+    }
+    return (uint64_t)llround(t);
+}
+
+static void disk_io(int write, uint64_t off, uint64_t n)
+{
+    pl_sim_clock += disk_request(write, off, n);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The page cache
+** ===================================================================== */
+
+static uint32_t hash(uint64_t key)
+{
+    key *= 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(key >> 32) & (S.nbuckets - 1);
+}
+
+static int32_t lookup(uint64_t key)
+{
+    if (!S.nbuckets)
+        return -1;
+    for (int32_t i = S.buckets[hash(key)]; i >= 0; i = S.nodes[i].hnext)
+        if (S.nodes[i].key == key)
+            return i;
+    return -1;
+}
+
+static void lru_unlink(int32_t i)
+{
+    struct node *n = &S.nodes[i];
+    if (n->prev >= 0)
+        S.nodes[n->prev].next = n->next;
+    else
+        S.lru_head = n->next;
+    if (n->next >= 0)
+        S.nodes[n->next].prev = n->prev;
+    else
+        S.lru_tail = n->prev;
+}
+
+static void lru_push(int32_t i)
+{
+    struct node *n = &S.nodes[i];
+    n->prev = -1;
+    n->next = S.lru_head;
+    if (S.lru_head >= 0)
+        S.nodes[S.lru_head].prev = i;
+    S.lru_head = i;
+    if (S.lru_tail < 0)
+        S.lru_tail = i;
+}
+
+static void hash_remove(int32_t i)
+{
+    int32_t *pp = &S.buckets[hash(S.nodes[i].key)];
+    while (*pp != i)
+        pp = &S.nodes[*pp].hnext;
+    *pp = S.nodes[i].hnext;
+}
+
+static struct pl_sim_file *file_by_id(unsigned id)
+{
+    return id < S.nfiles ? S.files[id] : NULL;
+}
+
+static uint64_t disk_offset(const struct pl_sim_file *sf, uint64_t off)
+{
+    return sf->block ? off : sf->extent + off;
+}
+
+static void forget(int32_t i)
+{
+    if (S.nodes[i].dirty)
+        S.ndirty--;
+    lru_unlink(i);
+    hash_remove(i);
+    S.nodes[i].hnext = S.free_list;
+    S.free_list = i;
+    S.used--;
+}
+
+/* Write one dirty page back (as the kernel's flusher would, one request). */
+static void write_back(int32_t i)
+{
+    struct pl_sim_file *sf = file_by_id((unsigned)(S.nodes[i].key >> 40));
+    uint64_t page = S.nodes[i].key & ((1ull << 40) - 1);
+    if (sf)
+        disk_io(1, disk_offset(sf, page * PAGE), PAGE);
+    S.nodes[i].dirty = 0;
+    S.ndirty--;
+}
+
+static int grow_cache(void)
+{
+    uint32_t cap = S.cap_nodes ? S.cap_nodes * 2 : 1024;
+    if (cap > S.max_pages + 1)
+        cap = S.max_pages + 1;
+    struct node *nn = realloc(S.nodes, cap * sizeof *nn);
+    if (!nn)
+        return -ENOMEM;
+    S.nodes = nn;
+    S.cap_nodes = cap;
+    uint32_t nb = 1;
+    while (nb < cap * 2)
+        nb <<= 1;
+    if (nb != S.nbuckets) {  /* rehash every live node */
+        int32_t *b = malloc(nb * sizeof *b);
+        if (!b)
+            return -ENOMEM;
+        free(S.buckets);
+        S.buckets = b;
+        S.nbuckets = nb;
+        for (uint32_t k = 0; k < nb; k++)
+            b[k] = -1;
+        for (int32_t i = S.lru_head; i >= 0; i = S.nodes[i].next) {
+            uint32_t h = hash(S.nodes[i].key);
+            S.nodes[i].hnext = b[h];
+            b[h] = i;
+        }
+    }
+    return 0;
+}
+
+/* Put a page in the cache (most recent), evicting the oldest when full. */
+static void insert(uint64_t key, int dirty)
+{
+    if (!S.max_pages)
+        return;
+    int32_t i = lookup(key);
+    if (i >= 0) {
+        lru_unlink(i);
+        lru_push(i);
+        if (dirty && !S.nodes[i].dirty) {
+            S.nodes[i].dirty = 1;
+            S.ndirty++;
+        }
+        return;
+    }
+    if (S.used >= S.max_pages) {
+        int32_t old = S.lru_tail;
+        if (S.nodes[old].dirty)
+            write_back(old);
+        forget(old);
+    }
+    if (S.free_list >= 0) {
+        i = S.free_list;
+        S.free_list = S.nodes[i].hnext;
+    } else {
+        if (S.nnodes == S.cap_nodes && grow_cache() < 0)
+            return;
+        i = (int32_t)S.nnodes++;
+    }
+    S.nodes[i].key = key;
+    S.nodes[i].dirty = (uint8_t)dirty;
+    if (dirty)
+        S.ndirty++;
+    uint32_t h = hash(key);
+    S.nodes[i].hnext = S.buckets[h];
+    S.buckets[h] = i;
+    lru_push(i);
+    S.used++;
+}
+
+static uint64_t key_of(const struct pl_sim_file *sf, uint64_t page)
+{
+    return (uint64_t)sf->id << 40 | page;
+}
+
+/* Write back a file's dirty pages in offset order, coalesced into runs. */
+static void flush_file(struct pl_sim_file *sf)
+{
+    if (!S.ndirty)
+        return;
+    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t run_start = 0, run_len = 0;
+    for (uint64_t pg = 0; pg <= pages; pg++) {
+        int32_t i = pg < pages ? lookup(key_of(sf, pg)) : -1;
+        if (i >= 0 && S.nodes[i].dirty) {
+            if (!run_len)
+                run_start = pg;
+            run_len++;
+            S.nodes[i].dirty = 0;
+            S.ndirty--;
+            continue;
+        }
+        if (run_len)
+            disk_io(1, disk_offset(sf, run_start * PAGE), run_len * PAGE);
+        run_len = 0;
+    }
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** Files
+** ===================================================================== */
+
+static struct pl_sim_file *find_file(const char *path)
+{
+    for (unsigned i = 0; i < S.nfiles; i++)
+        if (S.files[i] && S.files[i]->refs >= 0 && strcmp(S.files[i]->path, path) == 0)
+            return S.files[i];
+    return NULL;
+}
+
+/* Give a file room for `size` bytes on the disk (extents never shrink). */
+static int place(struct pl_sim_file *sf, uint64_t size)
+{
+    if (sf->block || size <= sf->size)
+        return 0;
+    uint64_t need = (size + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+    uint64_t have = (sf->size + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+    if (sf->extent + have == S.next_extent && sf->size) {
+        if (sf->extent + need > S.p->capacity)
+            return -ENOSPC;
+        S.next_extent = sf->extent + need;
+    } else if (need > have || !sf->size) {
+        if (S.next_extent + need > S.p->capacity)
+            return -ENOSPC;
+        sf->extent = S.next_extent;
+        S.next_extent += need;
+    }
+    sf->size = size;
+    return 0;
+}
+
+int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
+                struct pl_error *e)
+{
+    struct pl_sim_file *sf = find_file(path);
+    int block = strncmp(path, "/dev/", 5) == 0;
+    e->op = "open";
+    if (!sf) {
+        if (!block && !o->create) {
+            e->err = ENOENT;
+            return -ENOENT;
+        }
+        if (S.nfiles == MAX_FILES) {
+            e->err = EMFILE;
+            return -EMFILE;
+        }
+        sf = calloc(1, sizeof *sf);
+        if (!sf || !(sf->path = strdup(path))) {
+            free(sf);
+            e->err = ENOMEM;
+            return -ENOMEM;
+        }
+        sf->id = S.nfiles;
+        sf->block = block;
+        sf->size = block ? S.p->capacity : 0;
+        S.files[S.nfiles++] = sf;
+    }
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (o->size && !block) {
+        uint64_t old = sf->size;
+        int rc = place(sf, o->size);
+        if (rc) {
+            e->err = -rc;
+            e->op = "size";
+            return rc;
+        }
+        if (!o->sparse && o->size > old)  /* written through the cache, then flushed */
+            disk_io(1, disk_offset(sf, old), o->size - old);
+    }
+    f->fd = open("/dev/null", O_RDONLY | O_CLOEXEC);  /* a real descriptor keeps fd checks valid */
+    if (f->fd < 0) {
+        e->err = errno;
+        return -errno;
+    }
+    f->path = strdup(path);
+    f->kind = block ? PL_FILE_BLOCK : PL_FILE_REGULAR;
+    f->direct = o->direct;
+    f->writable = o->write;
+    f->fill = o->fill;
+    f->seed = o->seed;
+    f->align = o->direct ? S.p->sector : 1;
+    f->mem_align = 4096;
+    f->sim = sf;
+    sf->refs++;
+    sf->pos = 0;
+    return 0;
+}
+
+void pl_sim_close(struct pl_file *f)
+{
+    if (f->sim) {
+        f->sim->refs--;
+        f->sim = NULL;
+    }
+}
+
+int pl_sim_unlink(const char *path)
+{
+    struct pl_sim_file *sf = find_file(path);
+    if (!sf || sf->block)
+        return -ENOENT;
+    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    for (uint64_t pg = 0; pg < pages && S.used; pg++) {
+        int32_t i = lookup(key_of(sf, pg));
+        if (i >= 0)
+            forget(i);  /* an unlinked file's dirty pages are never written */
+    }
+    spend_sys(S.p->syscall_us * 1e-6);
+    sf->refs = -1;  /* gone from the namespace; open files keep working */
+    return 0;
+}
+
+uint64_t pl_sim_size(const struct pl_file *f)
+{
+    return f->sim->size;
+}
+
+uint64_t pl_sim_pos(const struct pl_file *f)
+{
+    return f->sim->pos;
+}
+
+void pl_sim_setpos(struct pl_file *f, uint64_t pos)
+{
+    f->sim->pos = pos;
+}
+
+int64_t pl_sim_seek(struct pl_file *f, int64_t off, int whence)
+{
+    struct pl_sim_file *sf = f->sim;
+    int64_t base = whence == SEEK_CUR ? (int64_t)sf->pos
+                 : whence == SEEK_END ? (int64_t)sf->size : 0;
+    if (base + off < 0)
+        return -EINVAL;
+    sf->pos = (uint64_t)(base + off);
+    spend_sys(S.p->syscall_us * 1e-6 / 4);  /* lseek is cheap, not free */
+    return (int64_t)sf->pos;
+}
+
+/* A buffered read: cache hits are copies; misses become disk requests with readahead. */
+static void cooked_read(struct pl_sim_file *sf, uint64_t off, uint64_t n)
+{
+    uint64_t first = off / PAGE, last = (off + n - 1) / PAGE;
+    int sequential = off == sf->last_end || off == 0;
+    uint64_t ra_pages = sequential ? (uint64_t)S.readahead_kb * 1024 / PAGE : 0;
+    uint64_t file_pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t pg = first;
+    while (pg <= last) {
+        if (lookup(key_of(sf, pg)) >= 0) {
+            insert(key_of(sf, pg), 0);
+            pg++;
+            continue;
+        }
+        uint64_t end = pg;  /* the run of missing pages, plus readahead */
+        while (end + 1 <= last && lookup(key_of(sf, end + 1)) < 0)
+            end++;
+        uint64_t ra_end = end + ra_pages;
+        if (ra_end >= file_pages)
+            ra_end = file_pages ? file_pages - 1 : 0;
+        if (ra_end < end)
+            ra_end = end;
+        disk_io(0, disk_offset(sf, pg * PAGE), (ra_end - pg + 1) * PAGE);
+        for (uint64_t k = pg; k <= ra_end; k++)
+            insert(key_of(sf, k), 0);
+        pg = end + 1;
+    }
+    spend_sys((double)n / S.p->copy_rate);
+    sf->last_end = off + n;
+}
+
+static void cooked_write(struct pl_sim_file *sf, uint64_t off, uint64_t n)
+{
+    uint64_t first = off / PAGE, last = (off + n - 1) / PAGE;
+    for (uint64_t pg = first; pg <= last; pg++) {
+        /* a partial page not in the cache has to be read first */
+        int partial = (pg == first && off % PAGE) || (pg == last && (off + n) % PAGE &&
+                                                      off + n < sf->size);
+        if (partial && lookup(key_of(sf, pg)) < 0 && pg * PAGE < sf->size)
+            disk_io(0, disk_offset(sf, pg * PAGE), PAGE);
+        insert(key_of(sf, pg), 1);
+    }
+    spend_sys((double)n / S.p->copy_rate);
+}
+
+int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n)
+{
+    struct pl_sim_file *sf = f->sim;
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (op == PL_SIM_READ) {
+        if (off >= sf->size)
+            return 0;
+        if (n > sf->size - off)
+            n = sf->size - off;
+    } else if (!f->writable) {
+        return -EBADF;
+    } else if (off + n > sf->size) {
+        if (sf->block && off >= sf->size)
+            return -ENOSPC;
+        if (sf->block) {
+            n = sf->size - off;  /* a short write at the end of the device */
+        } else {
+            int rc = place(sf, off + n);
+            if (rc)
+                return rc;
+        }
+    }
+    if (!n)
+        return 0;
+    if (f->direct) {
+        disk_io(op == PL_SIM_WRITE, disk_offset(sf, off), n);
+        sf->last_end = off + n;
+    } else if (op == PL_SIM_READ) {
+        cooked_read(sf, off, n);
+    } else {
+        cooked_write(sf, off, n);
+    }
+    return (int64_t)n;
+}
+
+int64_t pl_sim_chars(struct pl_file *f, enum pl_sim_op op, uint64_t n)
+{
+    struct pl_sim_file *sf = f->sim;
+    uint64_t done = 0;
+    while (done < n) {  /* stdio fills or drains its buffer once per STDIO_BUF bytes */
+        uint64_t in_buf = STDIO_BUF - sf->pos % STDIO_BUF;
+        uint64_t k = n - done < in_buf ? n - done : in_buf;
+        if (op == PL_SIM_READ && sf->pos >= sf->size)
+            break;
+        if (op == PL_SIM_READ && k > sf->size - sf->pos)
+            k = sf->size - sf->pos;
+        if (sf->pos % STDIO_BUF == 0 || done == 0) {
+            uint64_t chunk = op == PL_SIM_READ ? STDIO_BUF - sf->pos % STDIO_BUF : k;
+            int64_t r = pl_sim_io(f, op, sf->pos, chunk);
+            if (r < 0)
+                return done ? (int64_t)done : r;
+        }
+        spend_user((double)k * S.p->char_ns * 1e-9);
+        sf->pos += k;
+        done += k;
+    }
+    return (int64_t)done;
+}
+
+int pl_sim_fsync(struct pl_file *f)
+{
+    spend_sys(S.p->syscall_us * 1e-6);
+    flush_file(f->sim);
+    return 0;
+}
+
+int pl_sim_drop(struct pl_file *f)
+{
+    struct pl_sim_file *sf = f->sim;
+    flush_file(sf);
+    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    for (uint64_t pg = 0; pg < pages && S.used; pg++) {
+        int32_t i = lookup(key_of(sf, pg));
+        if (i >= 0)
+            forget(i);
+    }
+    if (sf->block || S.buf_hi > sf->extent)
+        S.buf_lo = S.buf_hi = 0;  /* BLKFLSBUF also empties the drive's view of it */
+    spend_sys(S.p->syscall_us * 1e-6);
+    return 0;
+}
+
+void pl_sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
+                     uint64_t *total)
+{
+    struct pl_sim_file *sf = f->sim;
+    *res = *total = 0;
+    if (off >= sf->size)
+        return;
+    if (!len || len > sf->size - off)
+        len = sf->size - off;
+    for (uint64_t pg = off / PAGE; pg <= (off + len - 1) / PAGE; pg++) {
+        (*total)++;
+        if (lookup(key_of(sf, pg)) >= 0)
+            (*res)++;
+    }
+}
+
+int64_t pl_sim_readahead(struct pl_file *f, int64_t set_kb)
+{
+    (void)f;
+    if (set_kb >= 0)
+        S.readahead_kb = (uint32_t)set_kb;
+    return S.readahead_kb;
+}
+
+void pl_sim_drop_all(void)
+{
+    for (unsigned i = 0; i < S.nfiles; i++)
+        if (S.files[i])
+            flush_file(S.files[i]);
+    while (S.lru_head >= 0)
+        forget(S.lru_head);
+    S.buf_lo = S.buf_hi = 0;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The "sim" engine (job.c uses it for simulated files) and device facts
+** ===================================================================== */
+
+static int sim_submit(struct pl_engine *e, struct pl_io *io)
+{
+    struct pl_file *f = e->files[io->findex];
+    if (io->op == PL_OP_FSYNC)
+        io->res = pl_sim_fsync(f);
+    else
+        io->res = pl_sim_io(f, io->op == PL_OP_READ ? PL_SIM_READ : PL_SIM_WRITE, io->off,
+                            io->len);
+    return PL_Q_DONE;
+}
+
+const struct pl_engine_ops pl_engine_sim = {
+    .name = "sim",
+    .flags = PL_ENGINE_SYNC,
+    .submit = sim_submit,
+};
+
+void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d)
+{
+    const struct pl_sim_preset *p = S.p;
+    memset(d, 0, sizeof *d);
+    snprintf(d->kind, sizeof d->kind, "%s", f->sim->block ? "block" : "file");
+    d->size = f->sim->size;
+    d->logical_block = d->physical_block = p->sector;
+    d->dio_mem_align = d->dio_offset_align = p->sector;
+    d->rotational = p->rpm > 0;
+    d->read_ahead_kb = (int)S.readahead_kb;
+    snprintf(d->device, sizeof d->device, "sim0");
+    snprintf(d->model, sizeof d->model, "%s", p->model);
+    snprintf(d->scheduler, sizeof d->scheduler, "none");
+    snprintf(d->write_cache, sizeof d->write_cache, "%s", p->rpm ? "write through" : "write back");
+    if (!f->sim->block) {
+        snprintf(d->fs_type, sizeof d->fs_type, "simfs");
+        snprintf(d->mount_point, sizeof d->mount_point, "/");
+        snprintf(d->mount_options, sizeof d->mount_options, "rw");
+    }
+}
+
+uint64_t pl_sim_ram(void)
+{
+    return S.p ? S.p->ram : 0;
+}
