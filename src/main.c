@@ -111,7 +111,7 @@ int main(int argc, char **argv)
             if (!v)
                 return usage("option '--seed' needs a number", "");
             errno = 0;
-            unsigned long long s = strtoull(v, &end, 0);
+            unsigned long long s = strtoull(v, &end, 10);
             if (!*v || *end || errno || v[0] == '-')
                 return usage("bad --seed '%s': expected a non-negative integer", v);
             pl_cfg.seed = s;

@@ -36,7 +36,8 @@ function M.size_string(n)
     n = n / 1024
     i = i + 1
   end
-  return string.format("%d %s", n, units[i])
+  return string.format("%s %s", n == math.floor(n) and string.format("%d", n)
+    or string.format("%.1f", n), units[i])
 end
 
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: wraps p.open,

@@ -1,0 +1,64 @@
+platter --help (or -h) prints the usage on stdout and exits 0.
+
+  $ platter --help
+  usage: platter [options] WORKLOAD|SCRIPT.lua [args...]
+         platter [options] -e CODE [args...]
+         platter list
+         platter compare A.json B.json [...]
+         platter plot RESULT.json -o OUT.png|svg
+         platter rerun RESULT.json
+         platter selftest
+         platter --version [-v]
+  
+  Runs a storage benchmark written in Lua: a shipped workload by name
+  (see 'platter list') or a script file. Options:
+    --trust          lift the sandbox (full Lua libraries, any path)
+    --destroy        allow writing to block devices
+    --quiet          no progress or informational messages
+    --seed N         seed of the random number generator (default 1)
+    --json FILE      write the full result record (JSON) to FILE
+    --csv FILE       write one CSV row per phase to FILE
+    --repeat N       run the whole workload N times; report mean, stddev, 95% CI
+    --ci P%          repeat until the 95% CI half-width is under P% of the mean
+    --sim PRESET     run on a simulated disk with a virtual clock
+    --verbose, -v    tracebacks with errors; more detail with --version
+    --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)
+    -e CODE          run CODE instead of a script
+    --help, -h       this text
+  Exit status: 0 ok, 1 error, 2 usage error, 130 interrupted.
+  $ platter -h | cmp - <(platter --help) && echo same
+  same
+  $ platter --help 2>&1 >/dev/null | wc -c
+  0
+
+--help is taken before anything after it, so nothing runs.
+
+  $ platter --help -e 'print("ran")' | grep -cx ran
+  0
+  [1]
+
+After the workload name, --help belongs to the workload: platter sweep
+--help prints the workload's own usage, built by p.args from its spec, and
+exits 0.
+
+  $ platter sweep --help
+  usage: platter sweep [options] [TARGET]
+  Lewis 1988 block-size sweep: req/sec and bytes/sec per block size, cooked (page cache) and raw (O_DIRECT).
+  
+  options:
+    -s, --size SIZE      size of the scratch file made when no TARGET is given (default 64m)
+    --min SIZE           smallest block size (default 512)
+    --max SIZE           largest block size (default 512k)
+    -t, --tests LIST     tests to run, comma-separated (default random,reread,linear)
+    -m, --modes LIST     cooked, raw or both (default cooked,raw)
+    -d, --duration TIME  time spent on each cell (default 0.2s)
+    --keep-cache         do not drop TARGET's cached pages before each cooked cell
+  
+  TARGET is a file or block device to read; without one, a scratch file of
+  --size bytes is made in the current directory and removed at the end.
+  $ platter sweep -h | cmp - <(platter sweep --help) && echo same
+  same
+
+Asking for help makes no scratch file.
+
+  $ ls

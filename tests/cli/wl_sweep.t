@@ -1,0 +1,69 @@
+A tiny real sweep on a 1 MiB scratch file: block sizes 512 to 4k, 10 ms a
+cell, all three tests in both modes. It says on stderr which scratch file
+it makes, prints the three tables of the 1988 post, and removes the file.
+Numbers vary from run to run, so rows are matched by shape. (Cram shows
+tab-separated lines escaped, as "\t" with "(esc)".)
+
+  $ platter sweep -s 1m --max 4k -d 0.01
+  sweep: making scratch file platter-sweep.[0-9]+.dat \(1 MiB\) (re)
+  Random
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  1024\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  2048\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  4096\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  
+  Reread
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  1024\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  2048\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  4096\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  
+  Linear
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  1024\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  2048\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  4096\\t[0-9.e+]+\\t[0-9]+\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+
+The scratch file is gone afterwards.
+
+  $ ls
+
+One test in one mode prints one table with two columns; --quiet drops the
+note about the scratch file.
+
+  $ platter --quiet sweep -s 1m --max 4k -d 0.01 -m cooked -t random
+  Random
+  bsize\treq/sec\tbw (esc)
+  \tcooked\tcooked (esc)
+  512\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  1024\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  2048\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  4096\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  $ ls
+
+With a TARGET the sweep reads that file and leaves it in place. Block
+sizes larger than the target print "-".
+
+  $ platter --trust -e 'assert(platter.open("target.dat", { create = true, write = true, size = "8k" })):close()'
+  $ platter sweep -d 0.01 --min 4k --max 16k -t reread -m raw target.dat
+  Reread
+  bsize\treq/sec\tbw (esc)
+  \traw\traw (esc)
+  4096\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  8192\\t[0-9.e+]+\\t[0-9]+ \(esc\) (re)
+  16384\t-\t- (esc)
+  $ ls
+  target.dat
+
+Bad lists are usage errors.
+
+  $ platter sweep -t random,zigzag
+  platter: sweep: unknown test 'zigzag'
+  Try 'platter sweep --help'.
+  [2]
