@@ -135,8 +135,11 @@ static struct {
     const struct pl_sim_preset *p;
     double full_seek_ms;
     uint64_t head;              /* byte offset under the head */
-    uint64_t buf_lo, buf_hi;    /* the drive's read-ahead buffer */
-    uint64_t buf_ready;         /* virtual time at which buf_hi has been read */
+    int streaming;              /* the last request was a read: stream_* and buf_hi hold */
+    uint64_t stream_lo;         /* where the current read stream started on the disk */
+    uint64_t stream_t;          /* virtual time the media at stream_lo passed the head */
+    uint64_t buf_lo;            /* the drive's buffer: the last read request ... */
+    uint64_t buf_hi;            /* ... and what it reads ahead after it */
     uint64_t next_extent;
     double user, sys, child_user, child_sys;
     /* page cache */
@@ -236,55 +239,68 @@ static double seek_ns(uint64_t from, uint64_t to)
     return (S.p->seek_track_ms + (S.full_seek_ms - S.p->seek_track_ms) * sqrt(frac)) * 1e6;
 }
 
+/*
+ * Rotating disk reads stream: after positioning at stream_lo (at virtual time
+ * stream_t) the media passes under the head at media_rate, and the drive keeps
+ * reading up to buf_hi (the request's end plus its read-ahead buffer). A read
+ * that starts inside that stream continues it with no seek; one past buf_hi
+ * after the drive stopped waits for the platter to come round again.
+ */
+static uint64_t avail_at(uint64_t x)
+{
+    return S.stream_t + (uint64_t)((double)(x - S.stream_lo) / media_rate(S.stream_lo) * 1e9);
+}
+
+static double rotation_wait(double now, uint64_t off)
+{
+    double rev = rev_ns();
+    uint64_t tb = track_bytes(off);
+    double wait = (double)(off % tb) / (double)tb - fmod(now, rev) / rev;
+    return (wait < 0 ? wait + 1.0 : wait) * rev;
+}
+
 /* Time the drive spends on a request of n bytes at disk offset off. */
 static uint64_t disk_request(int write, uint64_t off, uint64_t n)
 {
     const struct pl_sim_preset *p = S.p;
     double t = p->overhead_us * 1e3;
+    uint64_t end = off + n, ra = (uint64_t)p->track_buffer_kb * 1024;
     if (!p->rpm) {  /* solid state */
         double rate = write && p->write_rate > 0 ? p->write_rate : p->rate_outer;
         t += (write ? p->ssd_write_us : p->ssd_read_us) * 1e3 + (double)n / rate * 1e9;
         return (uint64_t)llround(t);
     }
-    if (!write && off >= S.buf_lo && off + n <= S.buf_hi) {  /* drive buffer hit */
-        uint64_t now = pl_sim_clock + (uint64_t)t;
-        uint64_t ready = S.buf_ready;
-        if (ready > now && S.buf_hi > S.buf_lo) {
-            /* the part asked for is ready once the media has passed its end */
-            double part = (double)(off + n - S.buf_lo) / (double)(S.buf_hi - S.buf_lo);
-            uint64_t start = ready - (uint64_t)((double)(S.buf_hi - S.buf_lo) /
-                                                media_rate(S.buf_lo) * 1e9);
-            uint64_t at = start + (uint64_t)(part * (double)(ready - start));
-            if (at > now)
-                t += (double)(at - now);
+    double now = (double)pl_sim_clock + t;
+    if (!write && S.streaming && off >= S.buf_lo && off <= S.buf_hi) {
+        double done;
+        if (end <= S.buf_hi || (double)avail_at(S.buf_hi) >= now) {
+            /* in the buffer, or the drive is still reading towards it: no seek */
+            done = (double)avail_at(end);
+            if (done < now + (double)n / p->iface_rate * 1e9)
+                done = now + (double)n / p->iface_rate * 1e9;
+        } else {
+            /* the drive stopped at buf_hi: wait for that sector to come round again */
+            double start = now + rotation_wait(now, S.buf_hi);
+            S.stream_lo = S.buf_hi;
+            S.stream_t = (uint64_t)start;
+            done = (double)avail_at(end);
         }
-        t += (double)n / p->iface_rate * 1e9;
-        return (uint64_t)llround(t);
+        if (end + ra > S.buf_hi)
+            S.buf_hi = end + ra > p->capacity ? p->capacity : end + ra;
+        S.buf_lo = off;
+        S.head = S.buf_hi;
+        return (uint64_t)llround(done - (double)pl_sim_clock);
     }
     t += seek_ns(S.head, off);
-    double rev = rev_ns();
-    double now = (double)(pl_sim_clock) + t;
-    double angle_now = fmod(now, rev) / rev;
-    uint64_t tb = track_bytes(off);
-    double angle_target = (double)(off % tb) / (double)tb;
-    double wait = angle_target - angle_now;
-    if (wait < 0)
-        wait += 1.0;
-    t += wait * rev;
+    now = (double)pl_sim_clock + t;
+    t += rotation_wait(now, off);
+    S.streaming = !write;
+    S.stream_lo = off;
+    S.stream_t = pl_sim_clock + (uint64_t)t;
     t += (double)n / media_rate(off) * 1e9;
-    S.head = off + n;
-    if (write) {
-        if (off < S.buf_hi && off + n > S.buf_lo)
-            S.buf_lo = S.buf_hi = 0;  /* stale */
-    } else if (p->track_buffer_kb) {
-        S.buf_lo = off;
-        S.buf_hi = off + n + (uint64_t)p->track_buffer_kb * 1024;
-        if (S.buf_hi > p->capacity)
-            S.buf_hi = p->capacity;
-        S.buf_ready = pl_sim_clock + (uint64_t)t +
-                      (uint64_t)((double)(S.buf_hi - off - n) / media_rate(off) * 1e9);
-        S.head = S.buf_hi;
-    }
+    S.buf_lo = off;
+    S.buf_hi = write ? end : (end + ra > p->capacity ? p->capacity : end + ra);
+    S.head = write ? end : S.buf_hi;
     return (uint64_t)llround(t);
 }
 
@@ -743,8 +759,7 @@ int pl_sim_drop(struct pl_file *f)
         if (i >= 0)
             forget(i);
     }
-    if (sf->block || S.buf_hi > sf->extent)
-        S.buf_lo = S.buf_hi = 0;  /* BLKFLSBUF also empties the drive's view of it */
+    S.streaming = 0;  /* BLKFLSBUF and friends: nothing buffered is trusted */
     spend_sys(S.p->syscall_us * 1e-6);
     return 0;
 }
@@ -780,7 +795,7 @@ void pl_sim_drop_all(void)
             flush_file(S.files[i]);
     while (S.lru_head >= 0)
         forget(S.lru_head);
-    S.buf_lo = S.buf_hi = 0;
+    S.streaming = 0;
 }
 
 /* }==================================================================== */

@@ -1,0 +1,244 @@
+/*
+ * The simulated disk: presets, determinism, and the shape of the model
+ * (seeks cost more with distance, the outer zone is faster, cache hits are
+ * cheap, readahead helps sequential reads, the clock is virtual).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cache.h"
+#include "clock.h"
+#include "device.h"
+#include "file.h"
+#include "sim.h"
+
+static struct pl_file open_sim(const char *path, uint64_t size, int direct)
+{
+    struct pl_open_opts o;
+    struct pl_error e = {0};
+    struct pl_file f;
+    memset(&o, 0, sizeof o);
+    o.create = 1;
+    o.write = 1;
+    o.size = size;
+    o.direct = direct;
+    assert_int_equal(pl_file_open(&f, path, &o, &e), 0);
+    assert_non_null(f.sim);
+    return f;
+}
+
+/* Virtual ns that n reads of len bytes at the offsets off(i) take. */
+static uint64_t time_reads(struct pl_file *f, uint64_t n, uint64_t len,
+                           uint64_t (*off)(uint64_t i, uint64_t size), uint64_t size)
+{
+    uint64_t ns, t0 = pl_clock_ns();
+    for (uint64_t i = 0; i < n; i++)
+        assert_int_equal(pl_file_pread(f, off(i, size), len, &ns), (ssize_t)len);
+    return pl_clock_ns() - t0;
+}
+
+static uint64_t seq_off(uint64_t i, uint64_t size)
+{
+    (void)size;
+    return i * 65536;
+}
+
+static uint64_t far_off(uint64_t i, uint64_t size)
+{
+    return (i % 2) ? size - 65536 - (i * 4096) % (1 << 20) : (i * 4096) % (1 << 20);
+}
+
+static uint64_t near_off(uint64_t i, uint64_t size)
+{
+    (void)size;
+    return (i % 2) ? (8u << 20) + (i * 4096) % (1 << 20) : (i * 4096) % (1 << 20);
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (const struct pl_sim_preset *p = pl_sim_presets; p->name; p++, n++) {
+        assert_ptr_equal(pl_sim_find(p->name), p);
+        assert_true(p->capacity > 0 && p->sector >= 512 && p->ram > 0);
+        assert_true(p->rate_outer >= p->rate_inner && p->rate_inner > 0);
+    }
+    assert_true(n >= 3);
+    assert_non_null(pl_sim_find("hitachi-85mb-1988"));
+    assert_non_null(pl_sim_find("ata-5400-1999"));
+    assert_non_null(pl_sim_find("nvme"));
+    assert_null(pl_sim_find("floppy"));
+    assert_int_equal(pl_sim_start("floppy"), -EINVAL);
+}
+
+static void test_virtual_clock(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    uint64_t t0 = pl_clock_ns();
+    assert_int_equal(pl_clock_ns(), t0);  /* no I/O, no time */
+    pl_clock_sleep_ns(5000000000ull, NULL);  /* returns at once, 5 virtual seconds later */
+    assert_int_equal(pl_clock_ns() - t0, 5000000000ull);
+    assert_int_equal(pl_device_ram(), pl_sim_find("ata-5400-1999")->ram);
+    double u, s;
+    pl_clock_cpu(&u, &s);
+    assert_true(u == 0 && s == 0);
+}
+
+/* Seeking further costs more: alternating ends of the disk vs a few MiB apart. */
+static void test_seek_distance(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    struct pl_file f = open_sim("/dev/sdsim", 0, 1);
+    uint64_t size = (uint64_t)pl_file_size(&f);
+    assert_int_equal(size, pl_sim_find("ata-5400-1999")->capacity);
+    uint64_t far = time_reads(&f, 200, 4096, far_off, size);
+    uint64_t near = time_reads(&f, 200, 4096, near_off, size);
+    assert_true(far > near * 3 / 2);
+    /* the average seek of the preset shows: 200 full-stroke-ish reads take > 200 x 9.5 ms */
+    assert_true(far > 200ull * 9500000ull);
+    pl_file_close(&f);
+}
+
+/* Zones: the outer edge of the disk reads faster than the inner edge. */
+static void test_zones(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    struct pl_file f = open_sim("/dev/sdsim", 0, 1);
+    uint64_t size = (uint64_t)pl_file_size(&f), ns;
+    uint64_t t0 = pl_clock_ns();
+    for (uint64_t i = 0; i < 64; i++)
+        pl_file_pread(&f, i << 20, 1 << 20, &ns);
+    uint64_t outer = pl_clock_ns() - t0;
+    t0 = pl_clock_ns();
+    for (uint64_t i = 0; i < 64; i++)
+        pl_file_pread(&f, size - (65 << 20) + (i << 20), 1 << 20, &ns);
+    uint64_t inner = pl_clock_ns() - t0;
+    double mb_outer = 64.0 * 1048576 / (double)outer * 1e3;  /* MB/s */
+    double mb_inner = 64.0 * 1048576 / (double)inner * 1e3;
+    assert_true(mb_outer > 13.0 && mb_outer < 15.5);
+    assert_true(mb_inner > 8.0 && mb_inner < 9.5);
+    pl_file_close(&f);
+}
+
+/* Buffered reads: a second pass over a small file is served by the page cache. */
+static void test_page_cache(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    struct pl_file f = open_sim("cached.dat", 8u << 20, 0);
+    struct pl_error e = {0};
+    uint64_t res, total;
+    assert_int_equal(pl_cache_drop(&f, &e), 0);
+    pl_cache_resident(&f, 0, 0, &res, &total, &e);
+    assert_int_equal(res, 0);
+    assert_int_equal(total, 2048);
+    uint64_t cold = time_reads(&f, 128, 65536, seq_off, 0);
+    pl_cache_resident(&f, 0, 0, &res, &total, &e);
+    assert_int_equal(res, total);
+    uint64_t warm = time_reads(&f, 128, 65536, seq_off, 0);
+    assert_true(warm * 10 < cold);  /* 1999: ~250 MB/s copies vs ~15 MB/s media */
+    double u, s;
+    pl_clock_cpu(&u, &s);
+    assert_true(s > 0);  /* copies out of the cache are system time */
+    pl_file_close(&f);
+}
+
+/* Readahead: small sequential buffered reads are much cheaper with it than without. */
+static void test_readahead(void **state)
+{
+    (void)state;
+    /* the 1988 disk has no buffer of its own, so the kernel's readahead is all there is */
+    assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+    struct pl_file f = open_sim("ra.dat", 4u << 20, 0);
+    struct pl_error e = {0};
+    uint64_t ns;
+    assert_int_equal(pl_cache_readahead(&f, -1, &e), 1);
+    assert_int_equal(pl_cache_readahead(&f, 64, &e), 64);
+    pl_cache_drop(&f, &e);
+    uint64_t t0 = pl_clock_ns();
+    for (uint64_t off = 0; off < (1u << 20); off += 2048)
+        pl_file_pread(&f, off, 2048, &ns);
+    uint64_t with = pl_clock_ns() - t0;
+    assert_int_equal(pl_cache_readahead(&f, 0, &e), 0);
+    pl_cache_drop(&f, &e);
+    t0 = pl_clock_ns();
+    for (uint64_t off = 0; off < (1u << 20); off += 2048)
+        pl_file_pread(&f, off, 2048, &ns);
+    uint64_t without = pl_clock_ns() - t0;
+    assert_true(without > with * 2);
+    pl_file_close(&f);
+}
+
+/* Writes are cached until fsync, which then costs disk time. */
+static void test_write_back(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+    struct pl_file f = open_sim("wb.dat", 0, 0);
+    uint64_t ns;
+    assert_int_equal(pl_file_pwrite(&f, 0, 32768, &ns), 32768);
+    uint64_t write_ns = ns;
+    assert_int_equal(pl_file_fsync(&f, &ns), 0);
+    assert_true(ns > 2 * write_ns && ns > 60000000);  /* the disk write: > 60 ms for 32 KiB */
+    assert_int_equal(pl_file_size(&f), 32768);
+    assert_int_equal(pl_file_fsync(&f, &ns), 0);  /* nothing dirty: only the call */
+    assert_true(ns < 1000000);
+    pl_file_close(&f);
+}
+
+/* The same I/O gives the same times, run after run. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    uint64_t t[2];
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+        struct pl_file f = open_sim("det.dat", 1u << 20, 0);
+        t[k] = time_reads(&f, 64, 4096, far_off, 1u << 20) + pl_clock_ns();
+        pl_file_close(&f);
+    }
+    assert_int_equal(t[0], t[1]);
+}
+
+/* Files live only in the model: missing ones fail, removed ones vanish. */
+static void test_namespace(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_sim_start("nvme"), 0);
+    struct pl_open_opts o;
+    struct pl_error e = {0};
+    struct pl_file f;
+    memset(&o, 0, sizeof o);
+    assert_int_equal(pl_file_open(&f, "no-such-file", &o, &e), -ENOENT);
+    f = open_sim("ns.dat", 65536, 0);
+    struct pl_devinfo d;
+    pl_sim_info(&f, &d);
+    assert_string_equal(d.kind, "file");
+    assert_string_equal(d.fs_type, "simfs");
+    assert_int_equal(d.rotational, 0);
+    pl_file_close(&f);
+    assert_int_equal(pl_sim_unlink("ns.dat"), 0);
+    assert_int_equal(pl_sim_unlink("ns.dat"), -ENOENT);
+    assert_int_equal(pl_file_open(&f, "ns.dat", &o, &e), -ENOENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_presets),       cmocka_unit_test(test_virtual_clock),
+        cmocka_unit_test(test_seek_distance), cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_page_cache),    cmocka_unit_test(test_readahead),
+        cmocka_unit_test(test_write_back),    cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_namespace),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
