@@ -4,7 +4,7 @@ line of its script. The sweep is one of them.
 
   $ platter list | grep '^sweep '
   sweep      Lewis 1988 block-size sweep: Random, Reread, Linear x cooked/raw, req/sec and bytes/sec
-  $ platter list | grep -v '^[a-z0-9_]\+ \+[^ ]' | wc -l
+  $ platter list | grep -v '^[a-z0-9_+-]\+ \+[^ ]' | wc -l
   0
 
 Every name that list shows runs as a bare workload name, and answers --help

@@ -83,7 +83,7 @@ source tree instead of the copies built into the binary.
   $ printf -- '-- hello: a test workload\nprint("hello", ...)\n' > tree/workloads/sweep.lua
   $ platter --lua-dir tree sweep 1 2
   hello\t1\t2 (esc)
-  $ platter --lua-dir=tree list
+  $ platter --lua-dir=tree list | grep '^sweep '
   sweep      hello: a test workload
   $ PLATTER_LUA_DIR=tree platter sweep x
   hello\tx (esc)

@@ -1,0 +1,449 @@
+-- bonnie++ 1.97: byte and block I/O, rewrite, 5 seekers, file create/stat/delete; text and CSV
+--
+-- Russell Coker's bonnie++ 1.97, as shared/spec/classic-benchmarks.md section
+-- 2 describes it. I/O tests on <dir>/Bonnie.<pid> of -s MiB in 8 KiB chunks:
+-- 1-byte write(2)s over -f MiB (3 by default), block writes, rewrite (read,
+-- seek back, write), 1-byte read(2)s, block reads, then 8192 seeks by 5
+-- processes (a ticket divisible by 10 also rewrites its chunk). Every phase
+-- opens its file before the clock starts and fsyncs and closes it before the
+-- clock stops. Then the file tests: create, stat and delete -n x 1024 files,
+-- in sequence order, then with the names' number last and in random order.
+-- Tests shorter than 0.5 s print +++++. Progress goes to stderr; the text
+-- report to stdout (stderr with -q), then one CSV line (format 1.97) to stdout.
+--
+-- What differs from 1.97 (see docs/reproduce.md):
+--   * -u/-g are accepted and ignored: platter never changes user, so root
+--     needs no -u. -p, -y and -Z are not offered. -c N is reported (and used
+--     in the RAM rule) as 1.97 does, without running N copies.
+--   * The seekers are p.parallel workers released by a barrier, and the
+--     8192 tickets are dealt round-robin instead of taken from a pipe by
+--     whichever seeker is free; no 3 s pause unless --seek-delay 3s. A
+--     seek's latency is that of its slowest single call (read, write or
+--     fsync), not of the seek + read [+ seek + write] together.
+--   * File tests: no directory of their own. The files are
+--     <dir>/Bonnie.<pid>.<name>; -n with several directories, hard links
+--     (max -1) or symlinks (max -2) is refused. "Sequential" order is
+--     creation order (no readdir), stat opens every file (no stat(2)), and
+--     the timed sync() that ends create and delete in 1.97 is left out.
+--   * -D opens the block-write file O_DIRECT as 1.97 does; the byte-write
+--     file stays buffered (1-byte O_DIRECT writes fail with EINVAL).
+--   * The seed in the CSV is -z, else platter's --seed (default 1); 1.97
+--     used pid ^ time.
+local p = require "platter"
+local B = require "platter.classic_bonnie"
+
+local NAME = "bonnie++"
+
+-- -f takes an optional value that must be attached (getopt "f::"): a bare
+-- -f (or -qf, -bf...) means "skip the byte I/O", the same as -f0.
+local argv = { ... }
+for i, a in ipairs(argv) do
+  if a == "--" then break end
+  if a:match("^%-[bqD]*f$") then argv[i] = a .. "0" end
+end
+
+local o = p.args({
+  name = NAME,
+  usage = "[-d scratch-dir] [-c concurrency] [-s size(MiB)[:chunk-size(b)]] "
+    .. "[-n number-to-stat[:max-size[:min-size]]] [-m machine-name] [-r ram-size-in-MiB] "
+    .. "[-x number-of-tests] [-q] [-f[MiB]] [-b] [-D] [-z seed]",
+  summary = "bonnie++ 1.97: per-byte and block I/O, rewrite, 5 seekers, and small-file "
+    .. "create/stat/delete; text report and CSV (format 1.97).",
+  options = {
+    { "-d", arg = "DIR", default = ".", help = "directory for the test files" },
+    { "-s", arg = "MiB[:CHUNK]", help = "file size in MiB (g suffix: GiB; 0 skips the I/O "
+      .. "tests), and the chunk (256 to 1m, a power of 2; default 8k). Default: 300, or twice "
+      .. "the RAM when larger" },
+    { "-n", arg = "N[:MAX[:MIN[:DIRS[:CHUNK]]]]", help = "number of files, in units of 1024 "
+      .. "(default 16; 0 skips the file tests), their largest and smallest size, and the "
+      .. "write chunk" },
+    { "-m", arg = "NAME", help = "machine name in the report (default: the host name)" },
+    { "-r", arg = "MiB", type = "int", help = "RAM size to assume (0: no check)" },
+    { "-x", arg = "N", type = "int", help = "run N times, CSV only, after a header line" },
+    { "-q", help = "quiet: no progress; the text report goes to stderr, the CSV to stdout" },
+    { "-f", arg = "MiB", type = "int", help = "MiB of per-byte I/O (default 3); a bare -f "
+      .. "skips the per-byte tests" },
+    { "-b", help = "no write buffering: fsync after each file create and seek update" },
+    { "-D", help = "O_DIRECT for the block writes" },
+    { "-c", arg = "N", type = "int", default = 1, help = "concurrency shown in the report "
+      .. "(1..200)" },
+    { "-z", arg = "SEED", type = "int", help = "random seed (default: platter's --seed)" },
+    { "-u", arg = "USER[:GROUP]", help = "accepted and ignored (platter does not change user)" },
+    { "-g", arg = "GROUP", help = "accepted and ignored" },
+    { "--seek-delay", arg = "TIME", type = "time", default = "0",
+      help = "pause before the seekers start (1.97 slept 3s)" },
+  },
+  epilog = "The I/O file should be at least twice the RAM: without -s it is made so, and a\n"
+    .. "smaller -s is refused unless -r states less RAM (as bonnie++ does).",
+}, (table.unpack or unpack)(argv))
+
+local function usage(msg) p.usage_error(NAME, msg) end
+local function fail(msg)
+  p.ewrite(msg)
+  p.exit(1)
+end
+
+-- ---- options, as bonnie++.cpp reads and checks them ------------------------
+local file_size, io_chunk, set_size = B.PP_FILE_SIZE, B.PP_CHUNK, false
+if o.s then
+  local size, chunk = o.s:match("^([^:]*):?(.*)$")
+  file_size = B.pp_size_from_str(size, "gt")
+  if not file_size then usage("bad size '" .. o.s .. "'") end
+  if chunk ~= "" then
+    io_chunk = B.pp_size_from_str(chunk, "k")
+    if not io_chunk then usage("bad chunk size in '" .. o.s .. "'") end
+  end
+  set_size = true
+end
+
+local dir_size, max_size, min_size, num_dirs, file_chunk = B.PP_DIR_SIZE, 0, 0, 1, B.PP_CHUNK
+if o.n then
+  local parts = {}
+  for w in (o.n .. ":"):gmatch("([^:]*):") do parts[#parts + 1] = w end
+  local function num(i, conv)
+    local v = B.pp_size_from_str(parts[i], conv)
+    if not v then usage("bad value '" .. parts[i] .. "' in -n " .. o.n) end
+    return v
+  end
+  dir_size = num(1, "m")
+  if parts[2] then max_size = num(2, "kmg") end
+  if parts[3] then min_size = num(3, "kmg") end
+  if parts[4] then num_dirs = num(4, "k") end
+  if parts[5] then file_chunk = num(5, "kmg") end
+end
+
+local concurrency = o.c
+if concurrency < 1 or concurrency > 200 then usage("-c must be within 1..200") end
+
+-- RAM in MiB as 1.97 computes it: page_size/1024 * (pages/1024)
+local ram = 4 * math.floor(math.floor(p.ram() / 4096) / 1024)
+if o.r then ram = o.r end
+if ram ~= 0 and not set_size then
+  if file_size < ram * 2 then file_size = ram * 2 end
+  if file_size % 1024 > 512 then file_size = file_size + 1024 - file_size % 1024 end
+end
+local byte_io = o.f or B.PP_BYTE_IO
+byte_io = math.max(0, math.min(file_size, byte_io))
+
+local name = o.m or p.hostname()
+local quiet = o.q
+
+if file_size < 0 or dir_size < 0 or (file_size == 0 and dir_size == 0) then
+  usage("nothing to do: -s and -n are both 0")
+end
+local function power_of_2(n)
+  if n < 256 or n > B.PP_UNIT then return false end
+  while n > 1 do
+    if n % 2 ~= 0 then return false end
+    n = n / 2
+  end
+  return true
+end
+if not power_of_2(io_chunk) then usage("the chunk of -s must be a power of 2 from 256 to 1m") end
+if not power_of_2(file_chunk) then usage("the chunk of -n must be a power of 2 from 256 to 1m") end
+if max_size ~= -1 and max_size ~= -2 and (max_size < min_size or max_size < 0 or min_size < 0) then
+  usage("-n: the largest file size must not be below the smallest")
+end
+if dir_size > 0 and (max_size < 0 or num_dirs > 1) then
+  usage("-n: hard links, symlinks and several directories need link(), symlink() and "
+    .. "mkdir(), which platter does not offer")
+end
+if file_size ~= 0 and ram ~= 0 and file_size * concurrency < ram * 2 then
+  p.ewrite(string.format("File size should be double RAM for good results, RAM is %dM.\n", ram))
+  usage("the file (-s) must be at least twice the RAM; -r states a smaller RAM")
+end
+if dir_size > 0 then
+  if ram ~= 0 and dir_size * B.PP_DATA_PER_FILE * 2 > ram * 1024 then
+    fail(string.format("When testing %dK of files in %d MiB of RAM the system is likely to\n"
+      .. "start paging Bonnie++ data and the test will give suspect\n"
+      .. "results, use less files or install more RAM for this test.\n", dir_size, ram))
+  end
+  if dir_size * B.PP_DATA_PER_FILE > 1048576 then
+    fail(string.format("Not enough ram to test with %dK files.\n", dir_size))
+  end
+end
+
+local test_count = o.x or -1
+if o.z and o.z < 0 then usage("the seed (-z) must not be negative") end
+local seed = o.z or p.config.seed
+local function say(s) if not quiet then p.ewrite(s) end end
+
+-- ---- the I/O tests (TestFileOps) ------------------------------------------
+local path = string.format("%s/Bonnie.%d", o.d, p.pid())
+
+-- CFileOp::reopen: create = unlink + create (O_DIRECT with -D); else O_RDWR
+local function reopen(create, direct)
+  if create then
+    p.remove(path)
+    p.scratch(path)  -- p.remove forgets it: removed at exit on every path
+    return assert(p.open(path, { create = true, write = true, direct = direct or nil }))
+  end
+  return assert(p.open(path, { write = true }))
+end
+
+-- CFileOp::Close: fsync, then close
+local function close(f)
+  assert(f:fsync())
+  f:close()
+end
+
+-- a timed test: fn(lat) does the work and reports each unit's latency (s)
+local function measure(label, fn)
+  local maxlat = 0
+  local function lat(ns)
+    if ns > maxlat then maxlat = ns end
+  end
+  local s = p.phase(label, function() fn(lat) end)
+  return { elapsed = s.seconds, cpu = s.user + s.sys, latency = maxlat / 1e9 }
+end
+
+-- full(want, what, f:read(n)): the call moved exactly `want` bytes
+local function full(want, what, n, msg)
+  assert(n, msg)
+  if n ~= want then error(string.format("%s: got %d of %d bytes", what, n, want), 0) end
+end
+
+local function io_tests(t)
+  local chunk = io_chunk
+  local num_chunks = B.PP_UNIT / chunk * file_size
+  local char_chunks = B.PP_UNIT / chunk * byte_io
+  local now = p.now
+
+  local f = reopen(true)
+  if char_chunks > 0 then
+    say("Writing a byte at a time...")
+    t.putc = measure("Writing a byte at a time", function(lat)
+      for _ = 1, char_chunks do
+        local t0 = now()
+        for _ = 1, chunk do full(1, "write", f:write(1)) end
+        lat(now() - t0)
+      end
+      close(f)
+    end)
+    say("done\n")
+  else
+    f:close()
+  end
+
+  f = reopen(true, o.D)
+  say("Writing intelligently...")
+  t.put_block = measure("Writing intelligently", function(lat)
+    for _ = 1, num_chunks do
+      local t0 = now()
+      full(chunk, "write", f:write(chunk))
+      lat(now() - t0)
+    end
+    close(f)
+  end)
+  say("done\n")
+
+  f = reopen(false)
+  f:seek(0)
+  say("Rewriting...")
+  t.rewrite = measure("Rewriting", function(lat)
+    for _ = 1, num_chunks do
+      local t0 = now()
+      full(chunk, "read", f:read(chunk))
+      f:seek(-chunk, "cur")
+      full(chunk, "re write(2)", f:write(chunk))
+      lat(now() - t0)
+    end
+    close(f)
+  end)
+  say("done\n")
+
+  if char_chunks > 0 then
+    f = reopen(false)
+    say("Reading a byte at a time...")
+    t.getc = measure("Reading a byte at a time", function(lat)
+      for _ = 1, char_chunks do
+        local t0 = now()
+        for _ = 1, chunk do full(1, "read", f:read(1)) end
+        lat(now() - t0)
+      end
+      close(f)
+    end)
+    say("done\n")
+  end
+
+  f = reopen(false)
+  f:seek(0)
+  say("Reading intelligently...")
+  t.get_block = measure("Reading intelligently", function(lat)
+    for _ = 1, num_chunks do
+      local t0 = now()
+      full(chunk, "read(2)", f:read(chunk))
+      lat(now() - t0)
+    end
+    close(f)
+  end)
+  say("done\n")
+
+  -- seek_test: 8192 random tickets (divisible by 10: also write), dealt to 5
+  -- seekers. A seeker's clock runs from the start to after its fsync + close.
+  local nproc = B.PP_SEEKERS
+  local tickets = {}
+  for w = 1, nproc do tickets[w] = {} end
+  for k = 0, B.PP_SEEKS - 1 do
+    local list = tickets[k % nproc + 1]
+    list[#list + 1] = p.random(0, 2147483646)
+  end
+  local files = {}
+  for w = 1, nproc do files[w] = reopen(false) end
+  if o.seek_delay > 0 then p.sleep(o.seek_delay) end
+  say("start 'em...")
+  local sync = o.b
+  local r = p.parallel(nproc, function(w)
+    local sf = files[w]
+    for j = 1, nproc do  -- each seeker holds only its own file
+      if j ~= w then files[j]:close() end
+    end
+    return p.phase("seeker " .. w, function()
+      for _, ticket in ipairs(tickets[w]) do
+        local off = ticket % num_chunks * chunk
+        sf:seek(off)
+        full(chunk, "read", sf:read(chunk))
+        if ticket % B.PP_UPDATE == 0 then
+          sf:seek(off)
+          full(chunk, "write", sf:write(chunk))
+          if sync then assert(sf:fsync()) end
+        end
+      end
+      close(sf)
+    end)
+  end)
+  for w = 1, nproc do files[w]:close() end
+  if #r.failed > 0 then error("seeker " .. r.failed[1].worker .. ": " .. r.failed[1].error, 0) end
+  local maxlat = 0
+  for w = 1, nproc do maxlat = math.max(maxlat, r[w]:max()) end
+  say(string.rep("done...", nproc) .. "\n")
+  t.seeks = { elapsed = r.merged.seconds, cpu = r.merged.user + r.merged.sys,
+    latency = maxlat / 1e9 }
+  p.remove(path)
+end
+
+-- ---- the file tests (TestDirOps) ------------------------------------------
+local nfiles = dir_size * B.PP_DIR_UNIT
+local prefix = string.format("%s/Bonnie.%d.", o.d, p.pid())
+local function rand(n) return p.random(n) - 1 end
+
+local function make_names(random_order)
+  local names = {}
+  for i = 0, nfiles - 1 do names[i + 1] = prefix .. B.pp_file_name(i, random_order, rand) end
+  for _, n in ipairs(names) do
+    local f = p.open(n)
+    if f then
+      f:close()
+      error(n .. " exists already: not overwriting it", 0)
+    end
+  end
+  return names
+end
+
+local function random_sort(names)
+  for i = 1, #names do
+    local j = rand(#names) + 1
+    names[i], names[j] = names[j], names[i]
+  end
+end
+
+local function create(names, label)
+  local range = max_size - min_size
+  return measure(label, function(lat)
+    local now = p.now
+    for _, n in ipairs(names) do
+      local size = range ~= 0 and min_size + rand(range + 1) or max_size
+      local t0 = now()
+      local f = assert(p.open(n, { create = true, write = true }))
+      local done = 0
+      while done < size do
+        local k = math.min(file_chunk, size - done)
+        full(k, "write", f:write(k))
+        done = done + k
+      end
+      if o.b then assert(f:fsync()) end
+      f:close()
+      lat(now() - t0)
+    end
+  end)
+end
+
+local function stat(names, label)
+  return measure(label, function(lat)
+    local now = p.now
+    for _, n in ipairs(names) do
+      local t0 = now()
+      local f = assert(p.open(n))
+      local size = f:size()
+      local done = 0
+      while done < size do
+        local k = math.min(file_chunk, size - done)
+        full(k, "read", f:read(k))
+        done = done + k
+      end
+      f:close()
+      lat(now() - t0)
+    end
+  end)
+end
+
+local function delete(names, label)
+  return measure(label, function(lat)
+    local now = p.now
+    for _, n in ipairs(names) do
+      local t0 = now()
+      assert(p.remove(n))
+      lat(now() - t0)
+    end
+  end)
+end
+
+local function file_tests(t)
+  local names
+  local ok, err = pcall(function()
+    names = make_names(false)
+    say("Create files in sequential order...")
+    t.seq_create = create(names, "Create files in sequential order")
+    say("done.\nStat files in sequential order...")
+    t.seq_stat = stat(names, "Stat files in sequential order")
+    say("done.\nDelete files in sequential order...")
+    t.seq_del = delete(names, "Delete files in sequential order")
+    say("done.\n")
+    names = make_names(true)
+    say("Create files in random order...")
+    t.ran_create = create(names, "Create files in random order")
+    say("done.\nStat files in random order...")
+    random_sort(names)
+    t.ran_stat = stat(names, "Stat files in random order")
+    say("done.\nDelete files in random order...")
+    random_sort(names)
+    t.ran_del = delete(names, "Delete files in random order")
+    say("done.\n")
+    names = nil
+  end)
+  if not ok then
+    for _, n in ipairs(names or {}) do p.remove(n) end  -- what is left of them
+    error(err, 0)
+  end
+end
+
+-- ---- runs and reports --------------------------------------------------------
+if test_count > 1 then p.write(B.PP_CSV_HEADER) end
+while test_count > 0 or test_count == -1 do
+  p.seed(seed)  -- BonTimer::Initialize resets the random source for every run
+  local t = {}
+  if file_size > 0 then io_tests(t) end
+  if dir_size > 0 then file_tests(t) end
+  local R = { name = name, concurrency = concurrency, seed = string.format("%d", seed),
+    file_size = file_size, char_size = byte_io, io_chunk = io_chunk, num_files = dir_size,
+    max_size = max_size, min_size = min_size, num_dirs = num_dirs, file_chunk = file_chunk,
+    t = t }
+  if test_count == -1 then
+    local text = B.pp_text(R)
+    if quiet then p.ewrite(text) else p.write(text) end
+  end
+  p.write(B.pp_csv(R))
+  p.flush()
+  if test_count == -1 then break end
+  test_count = test_count - 1
+end
