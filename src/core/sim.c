@@ -374,10 +374,16 @@ static uint64_t disk_offset(const struct pl_sim_file *sf, uint64_t off)
     return sf->block ? off : sf->extent + off;
 }
 
+static void clean(int32_t i)
+{
+    S.nodes[i].dirty = 0;
+    S.ndirty--;
+}
+
 static void forget(int32_t i)
 {
     if (S.nodes[i].dirty)
-        S.ndirty--;
+        clean(i);
     lru_unlink(i);
     hash_remove(i);
     S.nodes[i].hnext = S.free_list;
@@ -385,15 +391,31 @@ static void forget(int32_t i)
     S.used--;
 }
 
-/* Write one dirty page back (as the kernel's flusher would, one request). */
+/*
+ * Write back the dirty page i together with the dirty pages next to it in the
+ * same file, as one request of at most 1 MiB, as the kernel's flusher does.
+ */
+#define WRITEBACK_PAGES 256
+
 static void write_back(int32_t i)
 {
-    struct pl_sim_file *sf = file_by_id((unsigned)(S.nodes[i].key >> 40));
-    uint64_t page = S.nodes[i].key & ((1ull << 40) - 1);
+    uint64_t key = S.nodes[i].key;
+    struct pl_sim_file *sf = file_by_id((unsigned)(key >> 40));
+    uint64_t page = key & ((1ull << 40) - 1), lo = page, hi = page;
+    clean(i);
+    int32_t k;
+    while (lo > 0 && hi - lo + 1 < WRITEBACK_PAGES && (k = lookup(key - (page - lo) - 1)) >= 0 &&
+           S.nodes[k].dirty) {
+        clean(k);
+        lo--;
+    }
+    while (hi - lo + 1 < WRITEBACK_PAGES && (k = lookup(key + (hi - page) + 1)) >= 0 &&
+           S.nodes[k].dirty) {
+        clean(k);
+        hi++;
+    }
     if (sf)
-        disk_io(1, disk_offset(sf, page * PAGE), PAGE);
-    S.nodes[i].dirty = 0;
-    S.ndirty--;
+        disk_io(1, disk_offset(sf, lo * PAGE), (hi - lo + 1) * PAGE);
 }
 
 static int grow_cache(void)
