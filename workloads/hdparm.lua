@@ -1,0 +1,254 @@
+-- hdparm -t/-T: buffered disk reads and cached reads in 2 MiB blocks, the hdparm 9.x lines
+--
+-- What hdparm 9.65 does for each DEVICE (a block device, or a regular file
+-- for testing): print "\nDEVICE:\n", then
+--   -T  read the first 2 MiB once, flush the cache, pause 1 s, then re-read
+--       those 2 MiB (lseek 0 + read) until 2 s have passed; subtract the time
+--       of as many lseek+clock calls alone; flush again, pause 1 s:
+--       " Timing cached reads:   N MB in  T seconds = R MB/sec"
+--   -t  read on in 2 MiB blocks from the start (or --offset GiB) until 3 s
+--       have passed or the device ends; flush the cache afterwards:
+--       " Timing buffered disk reads: N MB in  T seconds =  R MB/sec"
+-- Each test first syncs and pauses 3 s ("give time for I/O to settle").
+-- A lone -t is not preceded by a flush: that is hdparm's rule (--flush-first
+-- adds one). --style picks older output: 6 (6.9-9.28) and 1996/1999 (the
+-- fixed-size "buffer-cache" test of hdparm up to 3.x that seed 002 shows).
+local p = require "platter"
+local classic = require "platter.classic"
+
+local NAME = "hdparm"
+local MiB, GiB = 1024 * 1024, 1024 * 1024 * 1024
+local EIO = 5
+
+local o = p.args({
+  name = NAME,
+  usage = "[-tT] [--direct] [--offset GiB] DEVICE...",
+  summary = "hdparm's read timings: -T cached reads, -t buffered disk reads, "
+    .. "as hdparm 9.x prints them.",
+  options = {
+    { "-t", help = "time sequential 2 MiB reads for 3 s (buffered disk reads)" },
+    { "-T", help = "time re-reads of the first 2 MiB for 2 s (cached reads)" },
+    { "--direct", help = "open with O_DIRECT: bypass the page cache" },
+    { "--offset", arg = "GiB", type = "int", help = "start -t this many GiB into the device" },
+    { "-q", help = "do not print the \"DEVICE:\" line" },
+    { "--style", arg = "VERSION", choices = { "9", "6", "1999", "1996" }, default = "9",
+      help = "output of hdparm 9.29+ (9), 6.9-9.28 (6), or the fixed-size "
+        .. "\"buffer-cache\" test of 1999 (64 MB) or 1996 (16 MB)" },
+    { "--buffer-cache", help = "the 1999 test and wording of seed 002: same as --style 1999" },
+    { "--timing-mb", arg = "MB", type = "int",
+      help = "with --style 1996/1999: MB read by -t (-T reads twice as much)" },
+    { "--flush-first", help = "drop DEVICE's cached pages before -t (hdparm does not)" },
+    { "--settle", arg = "TIME", type = "time", default = "3s",
+      help = "pause after the sync that starts each test" },
+    { "--pause", arg = "TIME", type = "time", default = "1s", help = "pause after each cache flush" },
+    { "--cached-time", arg = "TIME", type = "time", default = "2s", help = "minimum time of -T" },
+    { "--disk-time", arg = "TIME", type = "time", default = "3s", help = "minimum time of -t" },
+  },
+  positional = { { "device", arg = "DEVICE" } },
+  rest = true,
+  epilog = "DEVICE may be a block device or, for testing, a regular file; several may be\n"
+    .. "given. platter has no system-wide sync(): an fsync of DEVICE stands in for it.",
+}, ...)
+
+local style = o.buffer_cache and "1999" or o.style
+local legacy = style == "1996" or style == "1999"
+if not o.t and not o.T then p.usage_error(NAME, "nothing to do: give -t, -T or both") end
+if o.offset and (legacy or style == "6") then
+  p.usage_error(NAME, "--offset needs --style 9 (it came with hdparm 9.29)")
+end
+if o.offset and o.offset < 0 then p.usage_error(NAME, "--offset must not be negative") end
+local timing_mb = o.timing_mb or (style == "1996" and 16 or 64)
+if timing_mb < 1 then p.usage_error(NAME, "--timing-mb must be at least 1") end
+
+local function secs(ns) return ns / 1e9 end
+
+-- hdparm's sync(): platter has none system-wide; flush this device's writes.
+local function sync(f) f:fsync() end
+
+-- flush_buffer_cache: sync, fsync, fdatasync, BLKFLSBUF (f:drop_cache does the
+-- last three for a device, fdatasync + fadvise DONTNEED for a file).
+local function flush(f, is_block)
+  sync(f)
+  local ok, msg = f:drop_cache()
+  if not ok and is_block and tostring(msg):find("^BLKFLSBUF") then
+    p.ewrite("BLKFLSBUF failed: ", classic.strerror(msg), "\n")
+  end
+end
+
+-- read_big_block: one read of `bytes`; anything short is an error (EIO).
+local function read_big_block(f, bytes)
+  local n, msg = f:read(bytes)
+  if n == bytes then return true end
+  if not n then
+    p.ewrite("read() failed: ", classic.strerror(msg), "\n")
+  elseif n == 0 then
+    p.ewrite("read() hit EOF - device too small\n")
+  else
+    p.ewrite(string.format("read(%d) returned %d bytes\n", bytes, n))
+  end
+  return false
+end
+
+local function label(kind)
+  p.write(classic.hdparm_label(kind, style, o.direct, o.offset))
+  p.flush()
+end
+
+-- ---- hdparm 9.x -------------------------------------------------------------
+
+local BUF = 2 * MiB
+
+local function time_cache(f, is_block)
+  sync(f)
+  p.sleep(o.settle)
+  f:seek(0)
+  if not read_big_block(f, BUF) then return end
+  label("cached")
+  flush(f, is_block)
+  p.sleep(o.pause)
+  local iterations, elapsed = 0, 0
+  local limit = o.cached_time * 1e9
+  local ok = true
+  p.phase("cached reads", function()
+    local t0 = p.now()
+    repeat
+      iterations = iterations + 1
+      f:seek(0)
+      if not read_big_block(f, BUF) then
+        ok = false
+        return
+      end
+      elapsed = p.now() - t0
+    until elapsed >= limit
+  end)
+  if not ok then return end
+  local total_mb = iterations * 2
+  -- remove the lseek and clock overheads, as hdparm does
+  local t1, overhead = p.now(), 0
+  repeat
+    f:seek(0)
+    overhead = p.now() - t1
+    iterations = iterations - 1
+  until iterations == 0
+  p.write(classic.hdparm_value(total_mb, secs(elapsed - overhead), "cached"))
+  flush(f, is_block)
+  p.sleep(o.pause)
+end
+
+local function time_device(f, size)
+  local max_iterations = math.floor(size / BUF)
+  sync(f)
+  p.sleep(o.settle)
+  label("disk")
+  if o.offset and not f:seek(o.offset * GiB) then
+    p.ewrite("lseek() failed: Invalid argument\n")
+    return EIO
+  end
+  local iterations, elapsed, err = 0, 0, nil
+  local limit = o.disk_time * 1e9
+  p.phase("buffered disk reads", function()
+    local t0 = p.now()
+    repeat
+      iterations = iterations + 1
+      if not read_big_block(f, BUF) then
+        err = EIO
+        return
+      end
+      elapsed = p.now() - t0
+    until not (elapsed < limit and iterations < max_iterations)
+  end)
+  if err then return err end
+  p.write(classic.hdparm_value(iterations * 2, secs(elapsed), "disk"))
+  return nil
+end
+
+-- ---- hdparm 1996-1999: fixed sizes in 1 MiB reads ------------------------------
+
+local LBUF = MiB
+local correction = 0
+
+local function legacy_cache(f, is_block)
+  sync(f)
+  p.sleep(o.settle)
+  f:seek(0)
+  if not read_big_block(f, LBUF) then return end
+  label("cached")
+  sync(f)
+  p.sleep(o.pause)
+  local n = 2 * timing_mb
+  local elapsed, ok = 0, true
+  p.phase("cached reads", function()
+    local t0 = p.now()
+    for _ = 1, n do
+      f:seek(0)
+      if not read_big_block(f, LBUF) then
+        ok = false
+        return
+      end
+    end
+    elapsed = p.now() - t0
+  end)
+  if not ok then return end
+  local t1 = p.now()
+  for _ = 1, n do f:seek(0) end
+  correction = secs(elapsed - (p.now() - t1))
+  p.write(classic.hdparm_value_1996(n, correction))
+  correction = correction / 2
+  flush(f, is_block)
+  p.sleep(o.pause)
+end
+
+local function legacy_device(f)
+  sync(f)
+  p.sleep(o.settle)
+  label("disk")
+  local elapsed, ok = 0, true
+  p.phase("buffered disk reads", function()
+    local t0 = p.now()
+    for _ = 1, timing_mb do
+      if not read_big_block(f, LBUF) then
+        ok = false
+        return
+      end
+    end
+    elapsed = secs(p.now() - t0)
+  end)
+  if not ok then return end
+  p.write(classic.hdparm_value_1996(timing_mb, elapsed))
+  if elapsed <= correction * 2 then
+    p.write("Hmm.. suspicious results: probably not enough free memory for a proper test.\n")
+  end
+end
+
+-- ---- each device ---------------------------------------------------------------
+
+local devices = {}
+for i = 1, #o do devices[i] = o[i] end
+
+for _, dev in ipairs(devices) do
+  local f, msg, errno = p.open(dev, { direct = o.direct })
+  if not f then
+    p.flush()
+    p.ewrite(dev, ": ", classic.strerror(msg, dev), "\n")
+    p.exit(errno or 1)
+  end
+  local info = f:info()
+  local is_block = info.kind == "block"
+  if not o.q then p.write("\n", dev, ":\n") end
+  local err
+  correction = 0
+  if legacy then
+    if o.T then legacy_cache(f, is_block) end
+    if o.t then legacy_device(f) end
+  else
+    if o.T then time_cache(f, is_block) end
+    if o.t then
+      if o.flush_first then flush(f, is_block) end
+      err = time_device(f, f:size())
+      flush(f, is_block)
+    end
+  end
+  p.flush()
+  f:close()
+  if err then p.exit(err) end
+end
