@@ -13,9 +13,11 @@
 -- with gnulib's human_readable rounding (lua/platter/classic.lua).
 --
 -- Differences from GNU dd: if= and of= are required (platter's file API has
--- no standard input or output), and the data is not copied: platter reads
--- into the input's buffer and writes the output's own buffer (zeros). Timing
--- and record accounting are dd's; the bytes that land in of= are zeros.
+-- no standard input or output). The data is copied when each record goes out
+-- as it came in (one read per record, no ibs/obs re-blocking, no conv=sync
+-- padding): the output writes the input's buffer (f:write(n, src)).
+-- Otherwise of= receives zeros for those records; timing and record
+-- accounting are dd's either way.
 local p = require "platter"
 local classic = require "platter.classic"
 
@@ -168,9 +170,9 @@ if not conv.notrunc and fout:info().kind == "file" and fout:size() > seek_off th
   end
 end
 
-if ifile ~= "/dev/zero" and ofile ~= "/dev/null" then
-  p.log("dd: note: platter dd times the copy but writes zeros to %s, not the data of %s",
-    q(ofile), q(ifile))
+if twobufs and ifile ~= "/dev/zero" and ofile ~= "/dev/null" then
+  p.log("dd: note: with ibs different from obs platter dd writes zeros to %s, not the data "
+    .. "of %s", q(ofile), q(ifile))
 end
 
 local in_align = iflag.direct and fin:info().dio_align or 1
@@ -214,6 +216,8 @@ local function print_stats(now)
 end
 
 -- One read(2) as dd's iread: an EINVAL after a short O_DIRECT read is end of file.
+local last_single = nil  -- what the latest single read(2) returned
+
 local function iread(size)
   local n, m, e
   if size % in_align ~= 0 then
@@ -221,6 +225,7 @@ local function iread(size)
   else
     n, m, e = fin:read(size)
   end
+  last_single = n
   if not n and e == EINVAL and iflag.direct and prev_nread > 0 and prev_nread < size then
     n = 0
   end
@@ -252,7 +257,7 @@ local read_block = iflag.fullblock and iread_fullblock or iread
 
 -- write(2) until size bytes are out, as dd's iwrite; returns bytes written
 -- (fewer on error, with the message).
-local function iwrite(size)
+local function iwrite(size, src)
   if oflag.direct and size < obs and out == fout then
     -- dd turns O_DIRECT off for a final short block and fsyncs at the end
     fout_plain = assert(p.open(ofile, { write = true, sync = oflag.sync, dsync = oflag.dsync }))
@@ -266,7 +271,11 @@ local function iwrite(size)
     if out == fout and (size - total) % out_align ~= 0 then
       n, m = nil, "write " .. ofile .. ": Invalid argument"
     else
-      n, m = out:write(size - total)
+      if src then
+        n, m = out:write(size - total, src, total)  -- the input's bytes
+      else
+        n, m = out:write(size - total)
+      end
     end
     if not n then
       out_pos = out_pos + total
@@ -348,7 +357,8 @@ local function copy()
         partread = 0
       end
       if not twobufs then
-        local w, wm = iwrite(n)
+        -- the input buffer holds this record only when one read brought all of it
+        local w, wm = iwrite(n, (n == nread and last_single == nread) and fin or nil)
         w_bytes = w_bytes + w
         if w ~= n then
           p.ewrite("dd: error writing ", q(ofile), ": ", emsg(wm, ofile), "\n")

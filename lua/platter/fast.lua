@@ -30,24 +30,24 @@ function M.install(core)
 
   local function wrap2(name, cfn)
     local slow = methods[name]
-    methods[name] = function(f, off, n)
-      if files[f] and type(off) == "number" and type(n) == "number" then
+    methods[name] = function(f, off, n, ...)
+      if files[f] and type(off) == "number" and type(n) == "number" and select("#", ...) == 0 then
         local r = cfn(f, off, n)
         if r >= 0 then return tonumber(r) end
         if r ~= SLOW then return ioerror(f, name, tonumber(-r)) end
       end
-      return slow(f, off, n)
+      return slow(f, off, n, ...)
     end
   end
   local function wrap1(name, cfn)
     local slow = methods[name]
-    methods[name] = function(f, n)
-      if files[f] and type(n) == "number" then
+    methods[name] = function(f, n, ...)
+      if files[f] and type(n) == "number" and select("#", ...) == 0 then
         local r = cfn(f, n)
         if r >= 0 then return tonumber(r) end
         if r ~= SLOW then return ioerror(f, name, tonumber(-r)) end
       end
-      return slow(f, n)
+      return slow(f, n, ...)
     end
   end
   wrap2("pread", C.pl_ffi_pread)

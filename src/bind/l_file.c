@@ -81,14 +81,36 @@ static int l_file_read(lua_State *L)
     return io_result(L, f, "read", r, ns);
 }
 
-/* f:write(n) -> bytes written at the current position */
+/*
+ * The optional source of a write: another file whose buffer holds the bytes
+ * (what its last read brought in), from byte src_off of that buffer.
+ */
+static const void *write_source(lua_State *L, struct pl_file *f, int arg, size_t n)
+{
+    if (lua_isnoneornil(L, arg))
+        return NULL;
+    struct pl_file *src = luaL_checkudata(L, arg, PL_FILE_MT);
+    uint64_t off = pl_optoffset(L, arg + 1, "source offset", 0);
+    if (src->fd < 0)
+        luaL_argerror(L, arg, "the source file is closed");
+    if (!src->buf || off + n > src->buflen)
+        luaL_argerror(L, arg, lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
+                                              (int)src->buflen, (int)(off + n)));
+    if (f->direct && off % f->mem_align)
+        luaL_argerror(L, arg + 1, "O_DIRECT needs the source offset aligned to the buffer");
+    return (const char *)src->buf + off;
+}
+
+/* f:write(n [, src [, src_off]]) -> bytes written at the current position; with src,
+ * the bytes come from that file's buffer (what it last read) instead of f's own */
 static int l_file_write(lua_State *L)
 {
     struct pl_file *f = tofile(L);
     size_t n = checklen(L, 2);
     checkalign(L, f, "write", 0, 0, n);
+    const void *src = write_source(L, f, 3, n);
     uint64_t ns = 0;
-    ssize_t r = pl_file_write(f, n, &ns);
+    ssize_t r = pl_file_write_from(f, src, n, &ns);
     return io_result(L, f, "write", r, ns);
 }
 
@@ -104,16 +126,29 @@ static int l_file_pread(lua_State *L)
     return io_result(L, f, "pread", r, ns);
 }
 
-/* f:pwrite(off, n) -> bytes written at off */
+/* f:pwrite(off, n [, src [, src_off]]) -> bytes written at off (src: as f:write) */
 static int l_file_pwrite(lua_State *L)
 {
     struct pl_file *f = tofile(L);
     uint64_t off = pl_checkoffset(L, 2, "offset");
     size_t n = checklen(L, 3);
     checkalign(L, f, "pwrite", off, 1, n);
+    const void *src = write_source(L, f, 4, n);
     uint64_t ns = 0;
-    ssize_t r = pl_file_pwrite(f, off, n, &ns);
+    ssize_t r = pl_file_pwrite_from(f, src, off, n, &ns);
     return io_result(L, f, "pwrite", r, ns);
+}
+
+/* f:truncate(size) -> true | nil, msg, errno */
+static int l_file_truncate(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t size = pl_checkoffset(L, 2, "size");
+    int rc = pl_file_truncate(f, size);
+    if (rc < 0)
+        return pl_pusherror(L, "truncate", f->path, -rc, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
 }
 
 /* f:putc(n) -> characters written with n putc() calls, timed as one operation */
@@ -517,6 +552,7 @@ static const luaL_Reg file_methods[] = {
     {"resident", l_file_resident},
     {"seek", l_file_seek},
     {"size", l_file_size},
+    {"truncate", l_file_truncate},
     {"write", l_file_write},
     {NULL, NULL},
 };

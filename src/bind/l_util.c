@@ -74,6 +74,8 @@ int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const 
 
 void pl_checkintr(lua_State *L)
 {
-    if (pl_interrupted)
+    if (pl_interrupted) {
+        lua_sethook(L, NULL, 0, 0);  /* raised here: the signal's one-shot hook must not raise again */
         luaL_error(L, "interrupted");
+    }
 }

@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "device.h"
 #include "file.h"
+#include "guard.h"
 #include "rng.h"
 #include "sim.h"
 
@@ -74,11 +75,20 @@ void pl_file_set_fill(struct pl_file *f, enum pl_fill fill)
 /*
  * Make the file at least `size` bytes of real data (or a hole when sparse),
  * through a separate buffered descriptor so direct-I/O rules do not apply.
- * Refuses up front when the filesystem cannot hold the growth.
+ * Refuses up front when the filesystem cannot hold the growth. A file it had
+ * to create is removed again when the growth fails or is interrupted (Ctrl-C
+ * stops a long fill), so a refused size= leaves nothing behind.
  */
 static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_error *e)
 {
-    int fd = open(path, O_WRONLY | O_CLOEXEC | (o->create ? O_CREAT : 0), 0644);
+    int made = 0;
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && o->create) {
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
+        made = fd >= 0;
+        if (fd < 0 && errno == EEXIST)  /* created meanwhile by someone else: theirs */
+            fd = open(path, O_WRONLY | O_CLOEXEC);
+    }
     if (fd < 0) {
         set_error(e, errno, "open");
         return -e->err;
@@ -102,6 +112,8 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
         if (rc)
             set_error(e, -rc, "ftruncate");
         close(fd);
+        if (rc && made)
+            unlink(path);
         return rc;
     }
     struct statvfs vfs;
@@ -114,20 +126,33 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
             snprintf(e->msg, sizeof e->msg,
                      "need %llu more bytes but the filesystem has %llu free",
                      (unsigned long long)need, (unsigned long long)avail);
+            if (made)
+                unlink(path);
             return -ENOSPC;
         }
     }
-    void *buf = malloc(FILL_CHUNK);
+    /* a small file needs no 1 MiB buffer; whole pages of it hold the same bytes */
+    uint64_t grow = o->size - have;
+    size_t chunk = grow < FILL_CHUNK ? (size_t)((grow + 4095) & ~(uint64_t)4095) : FILL_CHUNK;
+    void *buf = malloc(chunk);
     if (!buf) {
         close(fd);
         set_error(e, ENOMEM, "malloc");
+        if (made)
+            unlink(path);
         return -ENOMEM;
     }
-    fill_buffer(buf, FILL_CHUNK, o->fill, o->seed ^ 0x5eedf111ull);
+    fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
     uint64_t off = have;
     int rc = 0;
     while (off < o->size) {
-        size_t n = o->size - off < FILL_CHUNK ? (size_t)(o->size - off) : FILL_CHUNK;
+        if (pl_interrupted) {
+            rc = -EINTR;
+            set_error(e, EINTR, "write");
+            snprintf(e->msg, sizeof e->msg, "interrupted while filling the file");
+            break;
+        }
+        size_t n = o->size - off < chunk ? (size_t)(o->size - off) : chunk;
         ssize_t w = pwrite(fd, buf, n, (off_t)off);
         if (w < 0 && errno == EINTR)
             continue;
@@ -143,7 +168,9 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
         rc = -errno;
         set_error(e, -rc, "close");
     }
-    if (rc)  /* leave no half-made data behind a failed size= */
+    if (rc && made)  /* leave no half-made data behind a failed size= */
+        unlink(path);
+    else if (rc)
         (void)truncate(path, (off_t)have);
     return rc;
 }
@@ -334,7 +361,12 @@ ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
 
 ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
 {
-    int rc = prep(f, n);
+    return pl_file_write_from(f, NULL, n, ns);
+}
+
+ssize_t pl_file_write_from(struct pl_file *f, const void *src, size_t n, uint64_t *ns)
+{
+    int rc = prep(f, src ? 0 : n);
     if (rc)
         return rc;
     if (f->sim) {
@@ -346,7 +378,7 @@ ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
         return r;
     }
     uint64_t t0 = pl_clock_ns();
-    ssize_t r = write(f->fd, f->buf, n);
+    ssize_t r = write(f->fd, src ? src : f->buf, n);
     *ns = pl_clock_ns() - t0;
     return r < 0 ? -errno : r;
 }
@@ -370,7 +402,13 @@ ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
 
 ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
 {
-    int rc = prep(f, n);
+    return pl_file_pwrite_from(f, NULL, off, n, ns);
+}
+
+ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, size_t n,
+                            uint64_t *ns)
+{
+    int rc = prep(f, src ? 0 : n);
     if (rc)
         return rc;
     if (f->sim) {
@@ -380,7 +418,7 @@ ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
         return r;
     }
     uint64_t t0 = pl_clock_ns();
-    ssize_t r = pwrite(f->fd, f->buf, n, (off_t)off);
+    ssize_t r = pwrite(f->fd, src ? src : f->buf, n, (off_t)off);
     *ns = pl_clock_ns() - t0;
     return r < 0 ? -errno : r;
 }
@@ -466,6 +504,16 @@ int64_t pl_file_getc(struct pl_file *f, uint64_t n, uint64_t *ns)
     if (c == EOF && ferror(s))
         return -(errno ? errno : EIO);
     return (int64_t)i;
+}
+
+int pl_file_truncate(struct pl_file *f, uint64_t size)
+{
+    if (f->sim)
+        return -ENOTSUP;
+    int rc = leave_stdio(f);
+    if (rc)
+        return rc;
+    return ftruncate(f->fd, (off_t)size) < 0 ? -errno : 0;
 }
 
 int64_t pl_file_seek(struct pl_file *f, int64_t off, int whence)

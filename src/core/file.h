@@ -76,6 +76,12 @@ ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns);
 ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns);
 ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns);
 ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns);
+/* Write n bytes from src (another file's buffer) instead of f's own buffer. */
+ssize_t pl_file_write_from(struct pl_file *f, const void *src, size_t n, uint64_t *ns);
+ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, size_t n,
+                            uint64_t *ns);
+/* ftruncate; 0 or -errno. */
+int pl_file_truncate(struct pl_file *f, uint64_t size);
 int pl_file_fsync(struct pl_file *f, uint64_t *ns);
 int pl_file_fdatasync(struct pl_file *f, uint64_t *ns);
 /* n putc()/getc() calls on a stdio stream at the current position, timed as one. */

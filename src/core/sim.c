@@ -128,6 +128,7 @@ struct pl_sim_file {
     uint64_t extent;            /* where the file starts on the disk */
     uint64_t pos;               /* the descriptor's position */
     uint64_t last_end;          /* end of the previous read: detects sequential reads */
+    int special;                /* 1 /dev/null, 2 /dev/zero: character devices, no disk */
     int refs;
 };
 
@@ -556,10 +557,11 @@ int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *
                 struct pl_error *e)
 {
     struct pl_sim_file *sf = find_file(path);
-    int block = strncmp(path, "/dev/", 5) == 0;
+    int special = strcmp(path, "/dev/null") == 0 ? 1 : strcmp(path, "/dev/zero") == 0 ? 2 : 0;
+    int block = !special && strncmp(path, "/dev/", 5) == 0;
     e->op = "open";
     if (!sf) {
-        if (!block && !o->create) {
+        if (!block && !special && !o->create) {
             e->err = ENOENT;
             return -ENOENT;
         }
@@ -575,11 +577,12 @@ int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *
         }
         sf->id = S.nfiles;
         sf->block = block;
+        sf->special = special;
         sf->size = block ? S.p->capacity : 0;
         S.files[S.nfiles++] = sf;
     }
     spend_sys(S.p->syscall_us * 1e-6);
-    if (o->size && !block) {
+    if (o->size && !block && !special) {
         uint64_t old = sf->size;
         int rc = place(sf, o->size);
         if (rc) {
@@ -596,7 +599,7 @@ int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *
         return -errno;
     }
     f->path = strdup(path);
-    f->kind = block ? PL_FILE_BLOCK : PL_FILE_REGULAR;
+    f->kind = block ? PL_FILE_BLOCK : special ? PL_FILE_OTHER : PL_FILE_REGULAR;
     f->direct = o->direct;
     f->writable = o->write;
     f->fill = o->fill;
@@ -709,6 +712,11 @@ int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n
 {
     struct pl_sim_file *sf = f->sim;
     spend_sys(S.p->syscall_us * 1e-6);
+    if (sf->special) {  /* /dev/null reads nothing, /dev/zero reads zeros; writes vanish */
+        if (op == PL_SIM_WRITE || sf->special == 2)
+            spend_sys((double)n / S.p->copy_rate);
+        return op == PL_SIM_READ && sf->special == 1 ? 0 : (int64_t)n;
+    }
     if (op == PL_SIM_READ) {
         if (off >= sf->size)
             return 0;
@@ -847,7 +855,8 @@ void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d)
 {
     const struct pl_sim_preset *p = S.p;
     memset(d, 0, sizeof *d);
-    snprintf(d->kind, sizeof d->kind, "%s", f->sim->block ? "block" : "file");
+    snprintf(d->kind, sizeof d->kind, "%s",
+             f->sim->block ? "block" : f->sim->special ? "other" : "file");
     d->size = f->sim->size;
     d->logical_block = d->physical_block = p->sector;
     d->dio_mem_align = d->dio_offset_align = p->sector;
@@ -857,7 +866,7 @@ void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d)
     snprintf(d->model, sizeof d->model, "%s", p->model);
     snprintf(d->scheduler, sizeof d->scheduler, "none");
     snprintf(d->write_cache, sizeof d->write_cache, "%s", p->rpm ? "write through" : "write back");
-    if (!f->sim->block) {
+    if (!f->sim->block && !f->sim->special) {
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");
         snprintf(d->mount_options, sizeof d->mount_options, "rw");

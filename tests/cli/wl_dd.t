@@ -82,27 +82,33 @@ Writing a file: conv=fdatasync is part of the timed copy.
   $ stat -c %s out.dat
   262144
 
-of= is truncated at the seek= offset unless conv=notrunc. platter cannot
-truncate to a non-zero offset and says so.
+of= is truncated at the seek= offset unless conv=notrunc.
 
   $ w platter dd if=/dev/zero of=out.dat bs=64k count=1 conv=notrunc status=none
   $ stat -c %s out.dat
   262144
   $ w platter dd if=/dev/zero of=out.dat bs=64k count=1 seek=1 status=none
-  dd: note: platter cannot truncate 'out.dat' to 65536 bytes; the data after the copy stays (as with conv=notrunc)
   $ stat -c %s out.dat
-  262144
+  131072
   $ w platter dd if=/dev/zero of=out.dat bs=64k count=1 status=none
   $ stat -c %s out.dat
   65536
 
-platter does not pass the data through: when neither side is /dev/zero or
-/dev/null it says that of= gets zeros.
+With bs= each record goes out as it came in, so the data is copied: of= ends
+up equal to if=.
 
   $ w platter dd if=in.dat of=copy.dat bs=1M status=noxfer
-  dd: note: platter dd times the copy but writes zeros to 'copy.dat', not the data of 'in.dat'
   1+1 records in
   1+1 records out
+  $ cmp in.dat copy.dat && echo same
+  same
+
+Without bs= (ibs and obs re-block the records) of= receives zeros, and dd says so.
+
+  $ w platter dd if=in.dat of=copy2.dat ibs=64k obs=128k status=noxfer
+  dd: note: with ibs different from obs platter dd writes zeros to 'copy2.dat', not the data of 'in.dat'
+  22+1 records in
+  11+1 records out
 
 oflag=direct: the final short block is written without O_DIRECT, as dd does.
 
