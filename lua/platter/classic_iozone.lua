@@ -1,0 +1,447 @@
+-- platter.classic_iozone: iozone 3.489's text, number rules and helpers, for
+-- workloads/iozone.lua. Pure functions of their arguments (no I/O, no clock),
+-- so tests/lua/test_iozone_format.lua checks them against the spec's worked
+-- examples (shared/spec/classic-benchmarks.md section 3) and against output
+-- of the real iozone 3.489 binary (Debian's iozone3 489-1, linux-AMD64).
+--
+-- Everything here was checked byte for byte against that binary:
+--   * the splash lines and their order (one line per option, in argv order);
+--   * the two header rows and, with -E, their pwrite/pread extension;
+--   * each test's cell format, and the padding printed for a test that is
+--     not selected (not always the cell's width: a skipped fread pair pads
+--     17 columns for an 18-column cell, a skipped pread pair 18 for 17);
+--   * kB/s = (u64)(bytes / (seconds - time_res)) >> 10;
+--   * the -R "Excel" blocks.
+local M = {}
+
+local floor, fmt = math.floor, string.format
+
+M.VERSION = "3.489"
+M.TIME_RES = 0.000001      -- gettimeofday's resolution as iozone measures it
+M.KILOBYTES = 512          -- default file size, kB
+M.RECLEN = 4096            -- the record size without -r, bytes
+M.KILOBYTES_START = 64     -- -a: smallest file, kB
+M.KILOBYTES_END = 1024 * 512  -- -a: largest file, kB
+M.RECLEN_START = 4096      -- -a: smallest record, bytes
+M.MAXBUFFERSIZE = 16 * 1024 * 1024  -- largest record, bytes (RECLEN_END too)
+M.MINBUFFERSIZE = 128      -- smallest record, bytes
+M.CROSSOVER = 16 * 1024    -- -a: files above this (kB) start at LARGE_REC
+M.LARGE_REC = 65536
+M.STRIDE = 17
+M.CACHE_SIZE = 1024 * 1024
+M.CACHE_LINE_SIZE = 32
+M.MULTIPLIER = 2
+M.NUM_TESTS = 9            -- tests 0..8 run without -E
+M.NUM_TESTS_E = 11         -- with -E: 9 pwrite/re-pwrite, 10 pread/re-pread
+M.MAX_TEST = 11            -- -i above this is "not available" (the func[] size)
+
+-- Test numbers and their names (phase names, help).
+M.TESTS = {
+  [0] = { "write", "rewrite" },
+  [1] = { "read", "reread" },
+  [2] = { "random read", "random write" },
+  [3] = { "bkwd read" },
+  [4] = { "record rewrite" },
+  [5] = { "stride read" },
+  [6] = { "fwrite", "frewrite" },
+  [7] = { "fread", "freread" },
+  [8] = {},                -- random mix: throughput mode only, prints nothing here
+  [9] = { "pwrite", "repwrite" },
+  [10] = { "pread", "repread" },
+}
+
+-- -R block titles, per test.
+M.EXCEL_TITLES = {
+  [0] = { "Writer report", "Re-writer report" },
+  [1] = { "Reader report", "Re-Reader report" },
+  [2] = { "Random read report", "Random write report" },
+  [3] = { "Backward read report" },
+  [4] = { "Record rewrite report" },
+  [5] = { "Stride read report" },
+  [6] = { "Fwrite report", "Re-Fwrite report" },
+  [7] = { "Fread report", "Re-Fread report" },
+  [9] = { "Pwrite report", "Re-Pwrite report" },
+  [10] = { "Pread report", "Re-Pread report" },
+}
+
+-- Cell formats (printf) of each test's values, and the blanks printed in
+-- their place when the test is not selected (iozone's test_output[]).
+M.CELL = {
+  [0] = { "%9d", "%9d" }, [1] = { "%9d", "%9d" }, [2] = { "%9d", "%9d" },
+  [3] = { "%9d" }, [4] = { " %9d" }, [5] = { " %9d" },
+  [6] = { "%9d", "%9d" }, [7] = { "%9d", "%9d" }, [8] = {},
+  [9] = { "%9d", "%9d" }, [10] = { "%8d", "%9d" },
+}
+M.PAD = { [0] = 18, 18, 18, 9, 10, 10, 18, 17, 0, 18, 18 }
+
+-- ---------------------------------------------------------------------------
+-- Splash and headers
+-- ---------------------------------------------------------------------------
+
+local CONTRIBUTORS = {
+  "\tContributors:William Norcott, Don Capps, Isom Crawford, Kirby Collins\n",
+  "\t             Al Slater, Scott Rhine, Mike Wisner, Ken Goss\n",
+  "\t             Steve Landherr, Brad Smith, Mark Kelly, Dr. Alain CYR,\n",
+  "\t             Randy Dunlap, Mark Montague, Dan Million, Gavin Brebner,\n",
+  "\t             Jean-Marc Zucconi, Jeff Blomberg, Benny Halevy, Dave Boone,\n",
+  "\t             Erik Habbinga, Kris Strecker, Walter Wong, Joshua Root,\n",
+  "\t             Fabrice Bacchella, Zhenghua Xue, Qin Li, Darren Sawyer,\n",
+  "\t             Vangel Bojaxhi, Ben England, Vikentsi Lapa,\n",
+  "\t             Alexey Skidanov, Sudhir Kumar.\n\n",
+}
+
+--- splash_head(build, began) -> the lines iozone prints before its option
+--- lines: title, version, mode, "Build: <build> ", contributors, and
+--- "Run began: <began>" (began is ctime() text without its newline).
+function M.splash_head(build, began)
+  local t = {
+    "\tIozone: Performance Test of File I/O\n",
+    fmt("\t        Version $Revision: %s $\n\t\tCompiled for 64 bit mode.\n", M.VERSION),
+    fmt("\t\tBuild: %s \n\n", build),
+  }
+  for _, l in ipairs(CONTRIBUTORS) do t[#t + 1] = l end
+  t[#t + 1] = fmt("\tRun began: %s\n\n", began)
+  return table.concat(t)
+end
+
+--- ctime(t) -> "Thu Jan  1 00:00:00 1970" style text of os.date's table t
+--- (the fields year, month, day, hour, min, sec, wday), as C's ctime() prints.
+local DAYS = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" }
+local MONTHS = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+  "Nov", "Dec" }
+function M.ctime(t)
+  return fmt("%s %s %2d %02d:%02d:%02d %d", DAYS[t.wday], MONTHS[t.month], t.day, t.hour,
+    t.min, t.sec, t.year)
+end
+
+--- command_line(words) -> "\tCommand line used: w1 w2 ...\n"
+function M.command_line(words)
+  local t = { "\tCommand line used:" }
+  for _, w in ipairs(words) do t[#t + 1] = " " .. w end
+  t[#t + 1] = "\n"
+  return table.concat(t)
+end
+
+M.OUTPUT_UNITS = "\tOutput is in kBytes/sec\n"  -- follows the command line
+
+--- splash_tail(stride, cache_size, cache_line_size) -> the lines after
+--- OUTPUT_UNITS (and after the record-size checks), up to the table.
+function M.splash_tail(stride, cache_size, line_size)
+  return fmt("\tTime Resolution = %1.6f seconds.\n", M.TIME_RES)
+    .. fmt("\tProcessor cache size set to %d kBytes.\n", floor((cache_size or M.CACHE_SIZE) / 1024))
+    .. fmt("\tProcessor cache line size set to %d bytes.\n", line_size or M.CACHE_LINE_SIZE)
+    .. fmt("\tFile stride size set to %d * record size.\n", stride or M.STRIDE)
+end
+
+local HEAD_FMT = "%16s%8s%9s%9s%8s%10s%8s %9s%9s %9s %9s%9s%9s%9s%9s"
+local HEAD_FMT_E = "%8s%9s%8s%10s"
+
+--- header(extended) -> the two header rows, each ending in "\n"
+--- (extended: -E, which adds pwrite, repwrite, pread, repread).
+function M.header(extended)
+  local h1 = fmt(HEAD_FMT, "", "", "", "", "", "", "random", "random", "bkwd", "record",
+    "stride", "", "", "", "")
+  local h2 = fmt(HEAD_FMT, "kB", "reclen", "write", "rewrite", "read", "reread", "read",
+    "write", "read", "rewrite", "read", "fwrite", "frewrite", "fread", "freread")
+  if extended then
+    h1 = h1 .. fmt(HEAD_FMT_E, "", "", "", "")
+    h2 = h2 .. fmt(HEAD_FMT_E, "pwrite", "repwrite", "pread", "repread")
+  end
+  return h1 .. "\n" .. h2 .. "\n"
+end
+
+--- row_start(kb, reclen_bytes) -> "%16d%8d" of the file size (kB) and the
+--- record size in kB (truncated, as reclen/1024 in C).
+function M.row_start(kb, reclen)
+  return fmt("%16d%8d", kb, floor(reclen / 1024))
+end
+
+--- cell(test, values) -> the printed values of one test (values[1], values[2])
+function M.cell(test, values)
+  local t = {}
+  for k, f in ipairs(M.CELL[test]) do t[k] = fmt(f, values[k] or 0) end
+  return table.concat(t)
+end
+
+--- pad(test) -> the blanks a skipped test prints
+function M.pad(test)
+  return string.rep(" ", M.PAD[test] or 0)
+end
+
+-- ---------------------------------------------------------------------------
+-- Numbers
+-- ---------------------------------------------------------------------------
+
+--- elapsed(seconds) -> iozone's time, poor: the measured interval less the
+--- timer resolution; under 1 us it becomes the resolution itself and poor is
+--- true (iozone then warns "Timer resolution is poor" at the end).
+function M.elapsed(seconds)
+  local t = seconds - M.TIME_RES
+  if t < 0.000001 then return M.TIME_RES, true end
+  return t, false
+end
+
+--- rate(bytes, t) -> kB/s as iozone prints it: (unsigned long long)(bytes / t) >> 10
+function M.rate(bytes, t)
+  return floor(floor(bytes / t) / 1024)
+end
+
+--- C's atoi/sscanf("%lld") of a leading integer: optional blanks and sign,
+--- then digits; 0 when there are none.
+local function atoi(s)
+  local sign, digits = s:match("^%s*([+-]?)(%d*)")
+  local n = tonumber(digits ~= "" and digits or "0")
+  return sign == "-" and -n or n
+end
+M.atoi = atoi
+
+local function last(s) return s:sub(-1):lower() end
+
+--- file_kb(s) -> kB for -s, -n and -g: a number of kB, or with k, m or g
+--- (either case) as the last character, kB, MB or GB.
+function M.file_kb(s)
+  local n, u = atoi(s), last(s)
+  if u == "m" then return n * 1024 end
+  if u == "g" then return n * 1024 * 1024 end
+  return n
+end
+
+--- record_bytes(s) -> bytes for -r, -y and -q: a number of kB, or with a k,
+--- m or g suffix.
+function M.record_bytes(s)
+  local n, u = atoi(s), last(s)
+  if u == "m" then return n * 1024 * 1024 end
+  if u == "g" then return n * 1024 * 1024 * 1024 end
+  return n * 1024
+end
+
+-- ---------------------------------------------------------------------------
+-- Options in command-line order
+-- ---------------------------------------------------------------------------
+
+--- getopt(argv, takes_arg) -> list of { opt, value } in the order getopt()
+--- meets them: "-ab", "-s100", "-s 100" and "-+n" (opt "+", value "n") all
+--- work. Words that are not options are skipped; "--" ends the options.
+function M.getopt(argv, takes_arg)
+  local out, i = {}, 1
+  while i <= #argv do
+    local a = argv[i]
+    if a == "--" then break end
+    if a:sub(1, 1) == "-" and #a > 1 then
+      local k = 2
+      while k <= #a do
+        local c = a:sub(k, k)
+        if takes_arg[c] then
+          local v = a:sub(k + 1)
+          if v == "" then
+            i = i + 1
+            v = argv[i]
+          end
+          out[#out + 1] = { c, v }
+          break
+        end
+        out[#out + 1] = { c }
+        k = k + 1
+      end
+    end
+    i = i + 1
+  end
+  return out
+end
+
+-- ---------------------------------------------------------------------------
+-- Size lists (auto mode)
+-- ---------------------------------------------------------------------------
+
+--- sizes(min, max, mult, list) -> iozone's file or record size list: list
+--- (several -s or -r) when given, else min, min*mult, ... up to max.
+function M.sizes(min, max, mult, list)
+  local t = {}
+  if list and #list > 1 then
+    for k, v in ipairs(list) do t[k] = v end
+    return t
+  end
+  local v = min
+  while v <= max and v > 0 do
+    t[#t + 1] = v
+    v = v * mult
+  end
+  return t
+end
+
+--- next_size(list, prev) -> the first entry of list above prev, or nil: how
+--- iozone walks its size lists (so an unsorted -s/-r list skips entries).
+function M.next_size(list, prev)
+  for _, v in ipairs(list) do
+    if v > prev then return v end
+  end
+end
+
+--- plan(cfg) -> the rows auto mode runs: a list of { kb, reclen } in order,
+--- and dummy rows { kb, reclen_kb_dummy, dummy = true } that only feed the
+--- -R tables (the record sizes skipped above the 16 MB crossover). cfg holds
+--- min_file, max_file (kB), min_rec, max_rec (bytes), s_list, r_list,
+--- rflag, sflag, yflag, qflag, nocross, multiplier.
+function M.plan(cfg)
+  local mult = cfg.multiplier or M.MULTIPLIER
+  local xover = cfg.nocross and cfg.max_file or M.CROSSOVER
+  local files = M.sizes(cfg.min_file, cfg.max_file, mult, cfg.s_list)
+  local orig_min_rec = cfg.min_rec
+  local min_rec = cfg.min_rec
+  local recs = M.sizes(min_rec, cfg.max_rec, mult, cfg.r_list)
+  local rows = {}
+  local kb = M.next_size(files, 0)
+  while kb do
+    if not cfg.rflag and not cfg.sflag and not cfg.yflag and not cfg.qflag and kb > xover then
+      min_rec = M.LARGE_REC
+      recs = M.sizes(min_rec, cfg.max_rec, mult, cfg.r_list)
+      local m = floor(orig_min_rec / 1024)
+      local count = min_rec
+      while count ~= orig_min_rec and m <= kb * 1024 and count > 0 do
+        rows[#rows + 1] = { kb, m * 1024, dummy = true }
+        m = m * 2
+        count = floor(count / 2)
+      end
+    end
+    local rec = M.next_size(recs, 0)
+    while rec do
+      if rec > kb * 1024 then break end
+      rows[#rows + 1] = { kb, rec }
+      rec = M.next_size(recs, rec)
+    end
+    kb = M.next_size(files, kb)
+  end
+  return rows
+end
+
+-- ---------------------------------------------------------------------------
+-- -R ("Excel") report
+-- ---------------------------------------------------------------------------
+
+--- excel(tests, rec_header, rows) -> the text after "iozone test complete.":
+--- "Excel output is below:" and one block per report of the selected tests.
+--- tests: the selected test numbers in order; rec_header: record sizes
+--- (bytes) of the header row; rows: { kb, reclen, values = { [test] = {v1,
+--- v2} } } in run order (dummy rows have no values and print 0).
+function M.excel(tests, rec_header, rows)
+  local out = { "Excel output is below:\n" }
+  local head = { "      " }
+  for _, r in ipairs(rec_header) do head[#head + 1] = fmt("  \"%d\"", floor(r / 1024)) end
+  head = table.concat(head) .. "\n"
+  for _, test in ipairs(tests) do
+    for k, title in ipairs(M.EXCEL_TITLES[test] or {}) do
+      out[#out + 1] = "\n\"" .. title .. "\"\n" .. head
+      local i = 1
+      while i <= #rows do
+        local kb = rows[i][1]
+        local line = { fmt("\"%d\"  ", kb) }
+        while i <= #rows and rows[i][1] == kb do
+          local v = rows[i].values and rows[i].values[test]
+          line[#line + 1] = fmt(" %d ", v and v[k] or 0)
+          i = i + 1
+        end
+        out[#out + 1] = table.concat(line) .. "\n"
+      end
+    end
+  end
+  return table.concat(out)
+end
+
+-- ---------------------------------------------------------------------------
+-- Access patterns
+-- ---------------------------------------------------------------------------
+
+--- shuffle(n, rand) -> iozone's random-test order: records 0..n-1 shuffled
+--- as its loop does (for each i, swap i with rand() % n). rand() returns a
+--- non-negative integer.
+function M.shuffle(n, rand)
+  local t = {}
+  for i = 0, n - 1 do t[i] = i end
+  for i = 0, n - 1 do
+    local j = rand() % n
+    t[i], t[j] = t[j], t[i]
+  end
+  return t
+end
+
+--- stride_next(pos, n, stride, wraps) -> next record, wraps: iozone's stride
+--- read, in records. After reading record pos, the next read is pos +
+--- stride, or, when that reaches the last record, the start of the next
+--- pass (1, 2, ... records in; 0 when the file has at most `stride` records).
+function M.stride_next(pos, n, stride, wraps)
+  local cur = pos + 1
+  if cur + stride >= n - 1 then
+    wraps = wraps + 1
+    if n <= stride then return 0, wraps end
+    return wraps % n, wraps
+  end
+  return cur + stride - 1, wraps
+end
+
+-- ---------------------------------------------------------------------------
+-- stdio (fwrite/fread) as glibc does it
+-- ---------------------------------------------------------------------------
+
+--- stdio_writer(bufsize, syswrite) -> { fwrite = function(n), fflush = function() }:
+--- the write(2) calls glibc makes for fwrite(buf, n, 1, stream) on a stream
+--- with a bufsize-byte user buffer (iozone: setvbuf(stream, buf, _IOFBF,
+--- reclen)). syswrite(len) does one write(2) of len bytes. This is
+--- _IO_new_file_xsputn: fill the buffer; if more is left, flush the buffer,
+--- write whole buffer-sized blocks directly, and keep the remainder.
+function M.stdio_writer(bufsize, syswrite)
+  local used, putting = 0, false
+  local w = {}
+  function w.fwrite(n)
+    local count = putting and (bufsize - used) or 0
+    if count > n then count = n end
+    used = used + count
+    local todo = n - count
+    if todo > 0 then
+      if used > 0 then syswrite(used) end  -- _IO_OVERFLOW flushes the full buffer
+      used, putting = 0, true
+      local direct = todo - (bufsize >= 128 and todo % bufsize or 0)
+      if direct > 0 then syswrite(direct) end
+      used = todo - direct
+    end
+  end
+  function w.fflush()
+    if used > 0 then syswrite(used) end
+    used = 0
+  end
+  return w
+end
+
+--- stdio_reader(bufsize, sysread) -> { fread = function(n) -> bytes }: the
+--- read(2) calls of glibc's _IO_file_xsgetn for fread(buf, n, 1, stream)
+--- with a bufsize-byte buffer: serve from the buffer, read whole blocks
+--- straight into the caller's memory, refill the buffer for a short rest.
+--- sysread(len) does one read(2) and returns the bytes it got.
+function M.stdio_reader(bufsize, sysread)
+  local have = 0
+  local r = {}
+  function r.fread(n)
+    local want = n
+    while want > 0 do
+      if want <= have then
+        have = have - want
+        want = 0
+      else
+        want = want - have
+        have = 0
+        if want < bufsize then
+          local got = sysread(bufsize)
+          if not got or got <= 0 then break end
+          have = got
+        else
+          local got = sysread(want - (bufsize >= 128 and want % bufsize or 0))
+          if not got or got <= 0 then break end
+          want = want - got
+        end
+      end
+    end
+    return n - want
+  end
+  return r
+end
+
+return M

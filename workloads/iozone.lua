@@ -1,0 +1,653 @@
+-- iozone 3.489: write/rewrite, read/reread, random, backward, record rewrite, stride, fwrite/fread, pwrite/pread
+--
+-- The single-stream tests of iozone as its source runs them, with its
+-- splash lines, its two header rows, its table and its -R "Excel" report
+-- byte for byte (lua/platter/classic_iozone.lua has the text and the number
+-- rules). Each test opens the file, syncs it, starts the clock, does one
+-- pass of numrecs = kB*1024/reclen records, and stops the clock; with -e
+-- the fsync (fflush+fsync for fwrite) and with -c the close are inside the
+-- clock, otherwise they follow it. Rate = (u64)(bytes / (t - 1 us)) >> 10,
+-- "kB" meaning KiB truncated. Every measured pass is a platter phase named
+-- "<test> <kB> <reclen kB>", such as "random read 1024 64".
+--
+-- Per test (iozone 3.489, read from its source and checked with strace):
+--   0  write: unlink and create the file, open O_RDWR; write each record.
+--      rewrite: open again, write each record.
+--   1  read/reread: open O_RDONLY, read one record and seek back (not
+--      timed), then read each record.
+--   2  random read then random write: every record once, in one shuffled
+--      order (for each i, swap i with rand() % n), lseek + read/write.
+--   3  backward read: lseek to the last record, then read and lseek back
+--      two records; two passes, the first is reported.
+--   4  record rewrite: write record 0 and lseek to 0, numrecs times.
+--   5  stride read: read, then lseek 17 records on (-j), wrapping to 1, 2,
+--      ... records from the start at the end of the file.
+--   6  fwrite/frewrite and 7 fread/freread: stdio with a reclen-sized
+--      buffer (setvbuf), one fwrite/fread call per record.
+--   9  pwrite/re-pwrite and 10 pread/re-pread, with -E only (as iozone).
+--
+-- Differences from iozone: platter identifies itself on the "Build:" line
+-- and the command line starts with "iozone"; stdio is glibc's buffering
+-- replayed in Lua (the same write(2)/read(2) calls, from platter's buffer,
+-- without the memcpy); the random order comes from platter's generator
+-- (--seed) rather than iozone's MT19937-64 with a fixed key; iozone's
+-- sync(); sync() before each row is not done (platter has no sync()); the
+-- buffer holds zeros, not iozone's pattern. Throughput mode (-t), mmap,
+-- async I/O, -O/-N, -b and -+ options other than -+n are not provided.
+-- Unlike iozone, a -f that exists must be a regular file: the write test
+-- unlinks it, and iozone as root would unlink a device node.
+local p = require "platter"
+local iz = require "platter.classic_iozone"
+
+local NAME = "iozone"
+local argv = { ... }
+
+local spec = {
+  name = NAME,
+  usage = "[-a] [-s SIZE]... [-r SIZE]... [-i N]... [options]",
+  summary = "iozone 3.489's single-stream file tests and its output, byte for byte.",
+  options = {
+    { "-a", help = "auto mode: file sizes 64 kB..512 MB, records 4 kB..16 MB, doubling" },
+    { "-s", arg = "SIZE", multi = true,
+      help = "file size in kB, or with k, m or g; repeat for a list (auto mode over it)" },
+    { "-r", arg = "SIZE", multi = true,
+      help = "record size in kB, or with k, m or g; repeat for a list" },
+    { "-i", arg = "N", type = "int", multi = true,
+      help = "test: 0 write, 1 read, 2 random, 3 backward, 4 record rewrite, 5 stride, "
+        .. "6 fwrite, 7 fread, 9 pwrite, 10 pread (9 and 10 need -E); repeatable" },
+    { "-f", arg = "FILE", help = "the test file (default iozone.tmp); it is deleted and made anew" },
+    { "-I", help = "O_DIRECT for all file operations (not the stdio tests)" },
+    { "-e", help = "include the flush (fsync; fflush for stdio) in the timing" },
+    { "-c", help = "include the close in the timing" },
+    { "-o", help = "writes are synchronous (O_SYNC)" },
+    { "-w", help = "do not unlink the file" },
+    { "-R", help = "print the Excel-style report at the end" },
+    { "-E", help = "extension tests: pwrite/re-pwrite (-i 9), pread/re-pread (-i 10)" },
+    { "-n", arg = "SIZE", help = "auto mode: smallest file size (kB, or k, m, g)" },
+    { "-g", arg = "SIZE", help = "auto mode: largest file size (kB, or k, m, g)" },
+    { "-y", arg = "SIZE", help = "auto mode: smallest record size (kB, or k, m, g)" },
+    { "-q", arg = "SIZE", help = "auto mode: largest record size (kB, or k, m, g)" },
+    { "-z", help = "auto mode: keep small records for files over 16 MB" },
+    { "-j", arg = "N", type = "int", help = "stride of the stride read, in records (default 17)" },
+    { "-S", arg = "KB", type = "int", help = "processor cache size, kB (only printed)" },
+    { "-L", arg = "BYTES", type = "int", help = "processor cache line size (only printed)" },
+    { "-+", arg = "X", multi = true, key = "plus", help = "-+n: no re-tests (their columns print 0)" },
+  },
+  epilog = "Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all\n"
+    .. "tests run (0..7, and 9, 10 with -E). The file is unlinked and created again by\n"
+    .. "the write test and removed after each row unless -w is given; a FILE that exists\n"
+    .. "must be a regular file.",
+}
+local o = p.args(spec, ...)
+
+for _, x in ipairs(o.plus) do
+  if x ~= "n" then p.usage_error(NAME, "unsupported option '-+" .. x .. "' (only -+n)") end
+end
+
+-- ---------------------------------------------------------------------------
+-- Options, in command-line order, as iozone's getopt loop handles them
+-- ---------------------------------------------------------------------------
+
+local takes = { s = true, r = true, i = true, f = true, n = true, g = true, y = true, q = true,
+  j = true, S = true, L = true, ["+"] = true }
+local st = {
+  kilobytes = iz.KILOBYTES, reclen = 1024,
+  min_file = iz.KILOBYTES_START, max_file = iz.KILOBYTES_END,
+  min_rec = iz.RECLEN_START, max_rec = iz.MAXBUFFERSIZE,
+  s_list = {}, r_list = {}, include = {}, stride = iz.STRIDE,
+  cache_size = iz.CACHE_SIZE, line_size = iz.CACHE_LINE_SIZE,
+}
+local splash = {}
+local function say(fmt, ...) splash[#splash + 1] = string.format(fmt, ...) end
+
+local function fatal(text, code)
+  p.write(text)
+  p.flush()
+  p.exit(code)
+end
+
+local function max_rec_check(bytes)
+  if bytes > iz.MAXBUFFERSIZE then
+    fatal(string.format("Error: maximum record size %d kB is greater than maximum buffer size %d kB\n ",
+      math.floor(bytes / 1024), iz.MAXBUFFERSIZE / 1024), 23)
+  end
+end
+
+for _, ov in ipairs(iz.getopt(argv, takes)) do
+  local c, v = ov[1], ov[2]
+  if c == "I" then
+    st.direct = true
+    say("\tO_DIRECT feature enabled\n")
+  elseif c == "a" then
+    st.auto = true
+    say("\tAuto Mode\n")
+  elseif c == "c" then
+    st.include_close = true
+    say("\tInclude close in write timing\n")
+  elseif c == "e" then
+    st.include_flush = true
+    say("\tInclude fsync in write timing\n")
+  elseif c == "s" then
+    local kb = iz.file_kb(v)
+    if kb <= 0 then kb = iz.KILOBYTES end
+    st.kilobytes = kb
+    st.s_list[#st.s_list + 1] = kb
+    st.max_file, st.min_file = kb, st.s_list[1]
+    st.sflag = true
+    say("\tFile size set to %d kB\n", kb)
+  elseif c == "r" then
+    local b = iz.record_bytes(v)
+    if b <= 0 then b = 4096 end
+    st.reclen = b
+    st.r_list[#st.r_list + 1] = b
+    st.max_rec, st.min_rec = b, st.r_list[1]
+    st.rflag = true
+    say("\tRecord Size %d kB\n", math.floor(b / 1024))
+    max_rec_check(st.max_rec)
+  elseif c == "R" then
+    st.excel = true
+    say("\tExcel chart generation enabled\n")
+  elseif c == "o" then
+    st.osync = true
+    say("\tSYNC Mode. \n")
+  elseif c == "i" then
+    local t = iz.atoi(v)
+    if t < 0 then t = 0 end
+    if t > iz.MAX_TEST then
+      t = 0
+      say("\tSelected test not available on the version.\n")
+    end
+    st.include[t] = true
+    st.include_tflag = true
+  elseif c == "w" then
+    st.keep = true
+    say("\tSetting no_unlink\n")
+  elseif c == "n" then
+    local kb = iz.file_kb(v)
+    if kb < iz.RECLEN_START / 1024 then kb = iz.RECLEN_START / 1024 end
+    st.minimum_file, st.nflag = kb, true
+    say("\tUsing minimum file size of %d kilobytes.\n", kb)
+  elseif c == "g" then
+    local kb = iz.file_kb(v)
+    if kb < iz.RECLEN_START / 1024 then kb = iz.RECLEN_START / 1024 end
+    st.maximum_file, st.gflag = kb, true
+    say("\tUsing maximum file size of %d kilobytes.\n", kb)
+  elseif c == "z" then
+    st.nocross = true
+    say("\tCross over of record size disabled.\n")
+  elseif c == "y" then
+    local b = iz.record_bytes(v)
+    if b <= 0 then b = iz.RECLEN_START end
+    st.min_rec, st.yflag = b, true
+    say("\tUsing Minimum Record Size %d kB\n", math.floor(b / 1024))
+  elseif c == "q" then
+    local b = iz.record_bytes(v)
+    st.max_rec, st.qflag = b, true
+    if b <= 0 then st.min_rec = iz.MAXBUFFERSIZE end  -- sic: iozone sets the minimum here
+    max_rec_check(b)
+    say("\tUsing Maximum Record Size %d kB\n", math.floor(b / 1024))
+  elseif c == "+" and v == "n" then
+    st.noretest = true
+    say("\tNo retest option selected\n")
+  elseif c == "j" then
+    st.stride = math.max(0, iz.atoi(v))
+  elseif c == "S" then
+    local kb = iz.atoi(v)
+    st.cache_size = kb ~= 0 and kb * 1024 or iz.CACHE_SIZE
+  elseif c == "L" then
+    local b = iz.atoi(v)
+    st.line_size = b ~= 0 and b or iz.CACHE_LINE_SIZE
+  elseif c == "E" then
+    st.extended = true
+  end
+end
+if #st.r_list > 1 then st.auto, st.rflag, st.nocross = true, false, true end
+if #st.s_list > 1 then st.auto, st.sflag, st.nocross = true, false, true end
+for t = 9, 10 do
+  if st.include[t] and not st.extended then
+    p.log("iozone: -i %d runs only with -E, as in iozone", t)
+  end
+end
+
+-- The write test unlinks the file and creates it anew, as iozone does: only
+-- a regular file (or a name that does not exist yet) is accepted, never a
+-- device node such as /dev/null.
+local path = o.f or "iozone.tmp"
+do
+  local f, err, errno = p.open(path)
+  if f then
+    local kind = f:info().kind
+    f:close()
+    if kind ~= "file" then
+      p.usage_error(NAME, "'" .. path .. "' is not a regular file: iozone deletes and "
+        .. "recreates its file (-f names a file to create)")
+    end
+  elseif errno ~= 2 then  -- ENOENT: iozone creates it
+    p.usage_error(NAME, tostring(err))
+  end
+end
+
+-- The date: the wall clock, or under --sim a fixed one so the output repeats.
+local function began()
+  if p.config and p.config.sim then return iz.ctime(os.date("!*t", 0)) end
+  return iz.ctime(os.date("*t"))
+end
+
+p.write(iz.splash_head("platter-" .. p.version, began()))
+p.write(table.concat(splash))
+local words = { NAME }
+for _, a in ipairs(argv) do words[#words + 1] = a end
+p.write(iz.command_line(words))
+p.write(iz.OUTPUT_UNITS)
+if st.min_rec > st.max_rec then
+  fatal(string.format("Error: minimum record size %d kB is greater than maximum record size %d kB\n ",
+    math.floor(st.min_rec / 1024), math.floor(st.max_rec / 1024)), 23)
+end
+if not st.auto and not st.rflag then st.max_rec = st.min_rec end
+p.write(iz.splash_tail(st.stride, st.cache_size, st.line_size))
+if not st.rflag then st.reclen = iz.RECLEN end
+if st.reclen > iz.MAXBUFFERSIZE then
+  fatal(string.format("Error: Maximum record length is %d bytes\n", iz.MAXBUFFERSIZE), 21)
+end
+if st.reclen < iz.MINBUFFERSIZE then
+  fatal(string.format("Error: Minimum record length is %d bytes\n", iz.MINBUFFERSIZE), 22)
+end
+p.flush()
+
+-- ---------------------------------------------------------------------------
+-- The tests
+-- ---------------------------------------------------------------------------
+
+local res_prob, rec_prob = false, 0
+
+-- seconds of a measured pass -> iozone's time (and its poor-resolution note)
+local function itime(seconds, reclen)
+  local t, poor = iz.elapsed(seconds)
+  if poor then
+    res_prob = true
+    if rec_prob < reclen then rec_prob = reclen end
+  end
+  return t
+end
+
+local function perror(what, err)
+  p.ewrite(what, ": ", (tostring(err or ""):gsub("^.*: ", "")), "\n")
+end
+
+-- p.open or iozone's message and exit status.
+local function open_or_die(opts, text, code)
+  local f, err = p.open(path, opts)
+  if not f then
+    p.write(text)
+    perror("open", err)
+    p.exit(code)
+  end
+  return f
+end
+
+local function io_fail(text, what, err, code)
+  p.write(text)
+  perror(what, err or "short transfer")
+  p.exit(code)
+end
+
+local function phase(name, kb, reclen, fn)
+  return p.phase(string.format("%s %d %d", name, kb, math.floor(reclen / 1024)), fn).seconds
+end
+
+-- After the clock: the flush and close that -e/-c did not put inside it.
+local function finish(f)
+  if not st.include_close then
+    f:fsync()
+    f:close()
+  end
+end
+
+local function inside(f)
+  if st.include_flush then f:fsync() end
+  if st.include_close then f:close() end
+end
+
+local function passes() return st.noretest and 1 or 2 end
+
+local function rates(times, bytes, n)
+  local r = {}
+  for j = 1, n or 2 do
+    r[j] = times[j] and iz.rate(bytes, times[j]) or 0
+  end
+  return r
+end
+
+local tests = {}
+
+tests[0] = function(kb, reclen, numrecs)  -- write, rewrite
+  local names, times = iz.TESTS[0], {}
+  for j = 1, passes() do
+    if j == 1 then
+      p.remove(path)
+      if not st.keep then p.scratch(path) end
+      open_or_die({ create = true, write = true },
+        string.format("\nCan not create temp file: %s\n", path), 38):close()
+    end
+    local f = open_or_die({ write = true, direct = st.direct, sync = st.osync },
+      string.format("\nCan not open temp file: %s\n", path), 39)
+    f:fsync()
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        local n, err = f:write(reclen)
+        if n ~= reclen then
+          io_fail(string.format("\nError writing block %d\n", i), "write", err, 74)
+        end
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[1] = function(kb, reclen, numrecs)  -- read, reread
+  local names, times = iz.TESTS[1], {}
+  for j = 1, passes() do
+    local f = open_or_die({ direct = st.direct },
+      string.format("\nCan not open temporary file %s for read\n", path), 58)
+    f:fsync()
+    if f:read(reclen) ~= reclen then
+      io_fail("\nError reading block 0\n", "read", nil, 60)
+    end
+    f:seek(0)
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        local n, err = f:read(reclen)
+        if n ~= reclen then
+          io_fail(string.format("\nError reading block %d\n", i), "read", err, 61)
+        end
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[2] = function(kb, reclen, numrecs)  -- random read, random write
+  local names, times = iz.TESTS[2], {}
+  p.seed(p.config and p.config.seed or 1)  -- iozone reseeds too: the same order every row
+  local order = iz.shuffle(numrecs, function() return p.random(0, 2147483647) end)
+  for j = 1, 2 do
+    local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
+      "\nCan not open temporary file for read/write\n", 66)
+    local writing = j == 2
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        local off = order[i] * reclen
+        f:seek(off)
+        local n, err
+        if writing then n, err = f:write(reclen) else n, err = f:read(reclen) end
+        if n ~= reclen then
+          io_fail(string.format("\nError %s block at %d\n", writing and "writing" or "reading", off),
+            writing and "write" or "read", err, writing and 74 or 70)
+        end
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[3] = function(kb, reclen, numrecs)  -- backward read: two passes, the first reported
+  local times = {}
+  for j = 1, passes() do
+    local f = open_or_die({ direct = st.direct }, "\nCan not open temporary file for read\n", 75)
+    f:fsync()
+    times[j] = itime(phase(iz.TESTS[3][1], kb, reclen, function()
+      if not f:seek(-reclen, "end") then
+        io_fail("", "lseek", "Invalid argument", 77)
+      end
+      for i = 0, numrecs - 1 do
+        local n, err = f:read(reclen)
+        if n ~= reclen then
+          io_fail(string.format("\nError reading block %d\n", i), "read", err, 79)
+        end
+        f:seek(-2 * reclen, "cur")  -- the last one fails before offset 0, as in iozone
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return { iz.rate(numrecs * reclen, times[1]) }
+end
+
+tests[4] = function(kb, reclen, numrecs)  -- record rewrite
+  local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
+    string.format("\nCan not open temporary file %s for write.\n", path), 84)
+  f:fsync()
+  local t = itime(phase(iz.TESTS[4][1], kb, reclen, function()
+    for i = 0, numrecs - 1 do
+      local n, err = f:write(reclen)
+      if n ~= reclen then
+        io_fail(string.format("\nError writing block %d\n", i), "write", err, 74)
+      end
+      f:seek(0)
+    end
+    inside(f)
+  end), reclen)
+  finish(f)
+  return { iz.rate(numrecs * reclen, t) }
+end
+
+tests[5] = function(kb, reclen, numrecs)  -- stride read
+  local f = open_or_die({ direct = st.direct }, "\nCan not open temporary file for read\n", 86)
+  f:fsync()
+  local t = itime(phase(iz.TESTS[5][1], kb, reclen, function()
+    local pos, wraps = 0, 0
+    for i = 0, numrecs - 1 do
+      local n, err = f:read(reclen)
+      if n ~= reclen then
+        io_fail(string.format("\nError reading block %d\n", i), "read", err, 88)
+      end
+      pos, wraps = iz.stride_next(pos, numrecs, st.stride, wraps)
+      f:seek(pos * reclen)
+    end
+    inside(f)
+  end), reclen)
+  finish(f)
+  return { iz.rate(numrecs * reclen, t) }
+end
+
+tests[6] = function(kb, reclen, numrecs)  -- fwrite, frewrite: stdio, reclen-sized buffer
+  local names, times = iz.TESTS[6], {}
+  for j = 1, passes() do
+    -- fopen "r+" when the file exists, else "w+" (creates it)
+    local f = p.open(path, { write = true }) or open_or_die({ write = true, create = true },
+      string.format("\nCan not fdopen temp file: %s\n", path), 49)
+    f:fsync()
+    local failed
+    local stream = iz.stdio_writer(reclen, function(len)
+      local n, err = f:write(len)
+      if n ~= len then failed = err or "short write" end
+    end)
+    local function flush_sync()
+      stream.fflush()
+      f:fsync()
+    end
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        stream.fwrite(reclen)
+        if failed then io_fail(string.format("\nError fwriting block %d\n", i), "fwrite", failed, 74) end
+      end
+      if st.include_flush then flush_sync() end
+      if st.include_close then
+        stream.fflush()
+        f:close()
+      end
+    end), reclen)
+    if not st.include_close then
+      flush_sync()
+      f:close()
+    end
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[7] = function(kb, reclen, numrecs)  -- fread, freread
+  local names, times = iz.TESTS[7], {}
+  for j = 1, passes() do
+    local f = open_or_die(nil, string.format("\nCan not fdopen temp file: %s\n", path), 52)
+    local g = p.open(path)  -- iozone syncs through a second descriptor
+    if g then
+      g:fsync()
+      g:close()
+    end
+    local stream = iz.stdio_reader(reclen, function(len) return f:read(len) end)
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        if stream.fread(reclen) ~= reclen then
+          io_fail(string.format("\nError freading block %d\n", i), "read", nil, 54)
+        end
+      end
+      if st.include_close then f:close() end  -- fflush of a read stream writes nothing
+    end), reclen)
+    if not st.include_close then f:close() end
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[9] = function(kb, reclen, numrecs)  -- pwrite, re-pwrite
+  local names, times = iz.TESTS[9], {}
+  for j = 1, passes() do
+    local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
+      string.format("\nCan not open temp file: %s\n", path), 97)
+    f:fsync()
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        local n, err = f:pwrite(i * reclen, reclen)
+        if n ~= reclen then
+          io_fail(string.format("\nError pwriting block %d\n", i), "pwrite", err, 74)
+        end
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return rates(times, numrecs * reclen)
+end
+
+tests[10] = function(kb, reclen, numrecs)  -- pread, re-pread
+  local names, times = iz.TESTS[10], {}
+  for j = 1, passes() do
+    local f = open_or_die({ direct = st.direct },
+      string.format("\nCan not open temporary file %s for read\n", path), 101)
+    times[j] = itime(phase(names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do
+        local n, err = f:pread(i * reclen, reclen)
+        if n ~= reclen then
+          io_fail(string.format("\nError reading block %d\n", i), "pread", err, 103)
+        end
+      end
+      inside(f)
+    end), reclen)
+    finish(f)
+  end
+  return rates(times, numrecs * reclen)
+end
+
+-- ---------------------------------------------------------------------------
+-- Rows
+-- ---------------------------------------------------------------------------
+
+local num_tests = st.extended and iz.NUM_TESTS_E or iz.NUM_TESTS
+local rows = {}
+
+-- One row of the table: iozone's begin().
+local function begin(kb, reclen)
+  local numrecs = math.floor(kb * 1024 / reclen)
+  local row = { kb, reclen, values = {} }
+  rows[#rows + 1] = row
+  p.write(iz.row_start(kb, reclen))
+  p.flush()
+  for t = 0, num_tests - 1 do
+    if not st.include_tflag or st.include[t] then
+      if tests[t] then
+        local v = tests[t](kb, reclen, numrecs)
+        row.values[t] = v
+        p.write(iz.cell(t, v))
+      end
+    else
+      p.write(iz.pad(t))
+    end
+    p.flush()
+  end
+  p.write("\n")
+  if not st.include_tflag then
+    local w, r = row.values[0], row.values[1]
+    if r and r[1] ~= 0 then
+      local total = r[1] + w[1]
+      if total < 10 then
+        local good = math.floor((10 / total) * 2 * kb)
+        p.printf("\nThe test completed too quickly to give a good result\n"
+          .. "You will get a more precise measure of this machine's\n"
+          .. "performance by re-running iozone using the command:\n")
+        p.printf("\n\tiozone %d \t(i.e., file size = %d kilobytes64)\n", good, good)
+      end
+    else
+      local good = math.floor(reclen / 2)
+      p.printf("\nI/O error during read.  Try again with the command:\n")
+      p.printf("\n\tiozone %d %d \t(i.e. record size = %d bytes)\n", kb, good, good)
+    end
+  end
+  if not st.keep then p.remove(path) end
+  p.flush()
+end
+
+p.write(iz.header(st.extended))
+p.flush()
+local rec_header
+if st.auto then
+  local min_file, max_file = st.min_file, st.max_file
+  if st.gflag then max_file = st.maximum_file end
+  if st.nflag then min_file = st.minimum_file end
+  if st.min_rec > min_file * 1024 then
+    fatal(string.format("Error: record length %d is greater than filesize %d kB\n ",
+      st.min_rec, min_file), 23)
+  end
+  local cfg = {
+    min_file = min_file, max_file = max_file, min_rec = st.min_rec, max_rec = st.max_rec,
+    s_list = st.s_list, r_list = st.r_list, rflag = st.rflag, sflag = st.sflag,
+    yflag = st.yflag, qflag = st.qflag, nocross = st.nocross,
+  }
+  rec_header = {}
+  local recs = iz.sizes(st.min_rec, st.max_rec, iz.MULTIPLIER, st.r_list)
+  local r = iz.next_size(recs, 0)
+  while r do
+    rec_header[#rec_header + 1] = r
+    r = iz.next_size(recs, r)
+  end
+  for _, row in ipairs(iz.plan(cfg)) do
+    if row.dummy then
+      rows[#rows + 1] = { row[1], row[2] }
+    else
+      begin(row[1], row[2])
+    end
+  end
+else
+  rec_header = { st.reclen }
+  begin(st.kilobytes, st.reclen)
+end
+
+p.write("\niozone test complete.\n")
+if res_prob then
+  p.printf("Timer resolution is poor. Some small transfers may have \n"
+    .. "reported inaccurate results. Sizes %d kBytes and below.\n", math.floor(rec_prob / 1024))
+end
+if st.excel then
+  local selected = {}
+  for t = 0, num_tests - 1 do
+    if iz.EXCEL_TITLES[t] and (not st.include_tflag or st.include[t]) then
+      selected[#selected + 1] = t
+    end
+  end
+  p.write(iz.excel(selected, rec_header, rows))
+end
+p.flush()
