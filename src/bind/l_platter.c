@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -202,8 +203,14 @@ static int l_remove(lua_State *L)
         int rc = pl_sim_unlink(path);
         if (rc < 0)
             return pl_pusherror(L, "remove", path, -rc, NULL);
-    } else if (unlink(path) < 0) {
-        return pl_pusherror(L, "remove", path, errno, NULL);
+    } else {
+        struct stat st;
+        /* scratch files only: never a device node, a directory or a FIFO */
+        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+            return luaL_error(L, "remove: %s is not a regular file (platter removes only files)",
+                              path);
+        if (unlink(path) < 0)
+            return pl_pusherror(L, "remove", path, errno, NULL);
     }
     pl_scratch_forget(path);
     lua_pushboolean(L, 1);

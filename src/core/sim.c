@@ -148,6 +148,9 @@ static struct {
     int32_t *buckets;
     uint32_t nbuckets, nnodes, cap_nodes, max_pages, used, ndirty;
     int32_t lru_head, lru_tail, free_list;
+    /* free extents left by removed files: reused first-fit */
+    struct { uint64_t start, len; } holes[MAX_FILES];
+    unsigned nholes;
     /* files */
     struct pl_sim_file *files[MAX_FILES];
     unsigned nfiles;
@@ -544,10 +547,21 @@ static int place(struct pl_sim_file *sf, uint64_t size)
             return -ENOSPC;
         S.next_extent = sf->extent + need;
     } else if (need > have || !sf->size) {
-        if (S.next_extent + need > S.p->capacity)
-            return -ENOSPC;
-        sf->extent = S.next_extent;
-        S.next_extent += need;
+        unsigned h;
+        for (h = 0; h < S.nholes && S.holes[h].len < need; h++)
+            ;
+        if (h < S.nholes) {  /* room left by a removed file */
+            sf->extent = S.holes[h].start;
+            S.holes[h].start += need;
+            S.holes[h].len -= need;
+            if (!S.holes[h].len)
+                S.holes[h] = S.holes[--S.nholes];
+        } else {
+            if (S.next_extent + need > S.p->capacity)
+                return -ENOSPC;
+            sf->extent = S.next_extent;
+            S.next_extent += need;
+        }
     }
     sf->size = size;
     return 0;
@@ -623,7 +637,7 @@ void pl_sim_close(struct pl_file *f)
 int pl_sim_unlink(const char *path)
 {
     struct pl_sim_file *sf = find_file(path);
-    if (!sf || sf->block)
+    if (!sf || sf->block || sf->special)
         return -ENOENT;
     uint64_t pages = (sf->size + PAGE - 1) / PAGE;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
@@ -632,6 +646,11 @@ int pl_sim_unlink(const char *path)
             forget(i);  /* an unlinked file's dirty pages are never written */
     }
     spend_sys(S.p->syscall_us * 1e-6);
+    uint64_t len = (sf->size + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
+    if (len && sf->extent + len == S.next_extent)
+        S.next_extent = sf->extent;  /* the last extent: give it back */
+    else if (len && S.nholes < MAX_FILES)
+        S.holes[S.nholes++] = (typeof(S.holes[0])){sf->extent, len};
     sf->refs = -1;  /* gone from the namespace; open files keep working */
     return 0;
 }
