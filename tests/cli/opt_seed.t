@@ -20,14 +20,14 @@ pinned.
   970752 991804 18
   753664 850009 18
 
-The number is read as C does (strtoull with base 0): 0x2a is 42, and a
-leading 0 means octal.
+The number is decimal: a leading 0 is not octal, and hex is refused.
 
-  $ platter --seed 0x2a draw.lua | head -2
-  seed 42
-  86016 378981 17
+  $ platter --seed 0x2a draw.lua
+  platter: bad --seed '0x2a': expected a non-negative integer
+  Try 'platter --help'.
+  [2]
   $ platter --seed 010 -e 'print(platter.seed())'
-  8
+  10
 
 Without --seed the seed is 1.
 

@@ -42,7 +42,7 @@ with --trust.
   $ platter -e 'print(type(require "platter.args"), require "platter" == platter)'
   table\ttrue (esc)
   $ platter -e 'require "platter.core"'
-  platter: (command line):1: require 'platter.core': only platter's own modules can be loaded in the sandbox (run with --trust to load others)
+  platter: (command line):1: require 'platter.core': an internal module, not available in the sandbox (run with --trust to allow it)
   [1]
   $ platter -e 'print(require("cjson").encode({ 1, 2 }))'
   [1,2]
