@@ -22,11 +22,20 @@
 
 #define MAX_IO (1u << 30)  /* one call moves at most 1 GiB */
 
-static struct pl_file *tofile(lua_State *L)
+/* The open file at argument 1, for a call that does no I/O: it works even after Ctrl-C,
+ * so a script can still put back what it changed (readahead) and close its files. */
+static struct pl_file *tofile_any(lua_State *L)
 {
     struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
     if (f->fd < 0)
         luaL_error(L, "attempt to use a closed file");
+    return f;
+}
+
+/* The open file at argument 1, for an I/O call: raises "interrupted" after Ctrl-C. */
+static struct pl_file *tofile(lua_State *L)
+{
+    struct pl_file *f = tofile_any(L);
     pl_checkintr(L);
     return f;
 }
@@ -142,7 +151,7 @@ static int l_file_pwrite(lua_State *L)
 /* f:truncate(size) -> true | nil, msg, errno */
 static int l_file_truncate(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     uint64_t size = pl_checkoffset(L, 2, "size");
     int rc = pl_file_truncate(f, size);
     if (rc < 0)
@@ -234,7 +243,7 @@ static int l_file_seek(lua_State *L)
 /* f:size() -> bytes */
 static int l_file_size(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     int64_t s = pl_file_size(f);
     if (s < 0)
         return pl_pusherror(L, "size", f->path, (int)-s, NULL);
@@ -245,7 +254,7 @@ static int l_file_size(lua_State *L)
 /* f:close() -> true | nil, msg, errno */
 static int l_file_close(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     char path[512];
     snprintf(path, sizeof path, "%s", f->path);
     int rc = pl_file_close(f);
@@ -263,7 +272,7 @@ static int error_result(lua_State *L, const struct pl_error *e, const char *path
 /* f:drop_cache() -> true | nil, msg, errno */
 static int l_file_drop_cache(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     struct pl_error e = {0};
     if (pl_cache_drop(f, &e) < 0)
         return error_result(L, &e, f->path);
@@ -274,7 +283,7 @@ static int l_file_drop_cache(lua_State *L)
 /* f:resident([off [, len]]) -> resident pages, total pages */
 static int l_file_resident(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     uint64_t off = pl_optoffset(L, 2, "offset", 0);
     uint64_t len = pl_optoffset(L, 3, "length", 0);
     uint64_t res = 0, total = 0;
@@ -289,7 +298,7 @@ static int l_file_resident(lua_State *L)
 /* f:readahead([kb]) -> readahead in KiB (after setting it, when kb is given) */
 static int l_file_readahead(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     int64_t set = -1;
     if (!lua_isnoneornil(L, 2))
         set = (int64_t)pl_checkoffset(L, 2, "readahead");
@@ -308,7 +317,7 @@ static int l_file_advise(lua_State *L)
                                         "dontneed", NULL};
     static const enum pl_advice adv[] = {PL_ADV_NORMAL, PL_ADV_SEQUENTIAL, PL_ADV_RANDOM,
                                          PL_ADV_WILLNEED, PL_ADV_DONTNEED};
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     enum pl_advice a = adv[luaL_checkoption(L, 2, NULL, names)];
     struct pl_error e = {0};
     if (pl_cache_advise(f, a, &e) < 0)
@@ -321,7 +330,7 @@ static int l_file_advise(lua_State *L)
 static int l_file_fill(lua_State *L)
 {
     static const char *const names[] = {"zero", "random", NULL};
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     pl_file_set_fill(f, luaL_checkoption(L, 2, NULL, names) ? PL_FILL_RANDOM : PL_FILL_ZERO);
     lua_settop(L, 1);
     return 1;
@@ -344,7 +353,7 @@ static void setnum(lua_State *L, const char *k, uint64_t v)
 /* f:info() -> table of device and filesystem facts (absent facts are nil) */
 static int l_file_info(lua_State *L)
 {
-    struct pl_file *f = tofile(L);
+    struct pl_file *f = tofile_any(L);
     struct pl_devinfo d;
     int rc = 0;
     if (f->sim)

@@ -94,6 +94,17 @@ static int l_drop_caches(lua_State *L)
     return 1;
 }
 
+/* p.sync() flushes every filesystem's dirty data (sync(2)), as old benchmarks did */
+static int l_sync(lua_State *L)
+{
+    (void)L;
+    if (pl_sim_on)
+        pl_sim_sync_all();
+    else
+        sync();
+    return 0;
+}
+
 /* p.sleep(seconds) */
 static int l_sleep(lua_State *L)
 {
@@ -321,6 +332,7 @@ static const luaL_Reg core_funcs[] = {
     {"scratch", l_scratch},
     {"seed", l_seed},
     {"sleep", l_sleep},
+    {"sync", l_sync},
     {"write", l_write},
     {NULL, NULL},
 };

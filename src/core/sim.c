@@ -837,6 +837,14 @@ int64_t pl_sim_readahead(struct pl_file *f, int64_t set_kb)
     return S.readahead_kb;
 }
 
+void pl_sim_sync_all(void)
+{
+    spend_sys(S.p->syscall_us * 1e-6);
+    for (unsigned i = 0; i < S.nfiles; i++)
+        if (S.files[i])
+            flush_file(S.files[i]);
+}
+
 void pl_sim_drop_all(void)
 {
     for (unsigned i = 0; i < S.nfiles; i++)

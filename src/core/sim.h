@@ -88,6 +88,8 @@ void pl_sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *re
                      uint64_t *total);
 int64_t pl_sim_readahead(struct pl_file *f, int64_t set_kb);
 void pl_sim_drop_all(void);
+/* sync(2): write back every dirty page. */
+void pl_sim_sync_all(void);
 
 /* Device facts of a simulated file (f:info()) and the simulated host's RAM. */
 struct pl_devinfo;
