@@ -143,6 +143,7 @@ static struct {
     uint64_t buf_hi;            /* ... and what it reads ahead after it */
     uint64_t next_extent;
     double user, sys, child_user, child_sys;
+    int trace;                  /* PLATTER_SIM_TRACE: print every disk request */
     /* page cache */
     struct node *nodes;
     int32_t *buckets;
@@ -169,6 +170,7 @@ int pl_sim_start(const char *name)
     S.max_pages = (uint32_t)(p->page_cache / PAGE);
     S.lru_head = S.lru_tail = S.free_list = -1;
     S.readahead_kb = p->readahead_kb;
+    S.trace = getenv("PLATTER_SIM_TRACE") != NULL;
     pl_sim_clock = CLOCK_ORIGIN;
     pl_sim_on = 1;
     return 0;
@@ -310,6 +312,9 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
 
 static void disk_io(int write, uint64_t off, uint64_t n)
 {
+    if (S.trace)
+        fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)off,
+                (unsigned long long)n, (unsigned long long)pl_sim_clock);
     pl_sim_clock += disk_request(write, off, n);
 }
 
