@@ -1,0 +1,192 @@
+Golden outputs: every shipped workload on the simulated disk (docs/sim.md),
+whole output (stdout and stderr) byte for byte. The virtual clock makes them
+repeat exactly, on LuaJIT and Lua 5.4 alike. After a deliberate change to a
+workload's output or to the model, regenerate with
+cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
+
+  $ platter --sim hitachi-85mb-1988 sweep -s 4m -d 0.5 --max 64k 2>&1
+  sweep: making scratch file platter-sweep.4242.dat (4 MiB)
+  Random
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\t34.5805\t17705\t45.6743\t23385 (esc)
+  1024\t32.4105\t33188\t42.5503\t43571 (esc)
+  2048\t32.0794\t65698\t42.2715\t86572 (esc)
+  4096\t27.0158\t110656\t33.0406\t135334 (esc)
+  8192\t19.0062\t155698\t25.8827\t212030 (esc)
+  16384\t15.0319\t246282\t17.7377\t290614 (esc)
+  32768\t9.91572\t324918\t12.2431\t401181 (esc)
+  65536\t5.27665\t345810\t7.88444\t516714 (esc)
+  
+  Reread
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\t1247.61\t638777\t354.711\t181611 (esc)
+  1024\t937.126\t959616\t274.846\t281442 (esc)
+  2048\t626.485\t1283042\t189.509\t388114 (esc)
+  4096\t377.14\t1544765\t116.91\t478862 (esc)
+  8192\t208.503\t1708060\t66.1936\t542257 (esc)
+  16384\t106.953\t1752312\t35.4429\t580696 (esc)
+  32768\t49.118\t1609497\t18.3726\t602034 (esc)
+  65536\t21.4968\t1408811\t9.35825\t613302 (esc)
+  
+  Linear
+  bsize\treq/sec\tbw\treq/sec\tbw (esc)
+  \tcooked\tcooked\traw\traw (esc)
+  512\t313.634\t160580\t55.8947\t28618 (esc)
+  1024\t155.59\t159323\t53.5406\t54825 (esc)
+  2048\t80.033\t163907\t48.4926\t99312 (esc)
+  4096\t40.5237\t165985\t40.8148\t167177 (esc)
+  8192\t30.5808\t250518\t31.2213\t255764 (esc)
+  16384\t20.5553\t336777\t20.9507\t343256 (esc)
+  32768\t10.3343\t338634\t12.435\t407469 (esc)
+  65536\t5.77453\t378439\t6.94498\t455146 (esc)
+  $ platter --sim ata-5400-1999 bonnie -s 300 -m sim1999 2>&1
+  File './Bonnie.4242', size: 314572800
+  Writing with putc()...done
+  Rewriting...done
+  Writing intelligently...done
+  Reading with getc()...done
+  Reading intelligently...done
+  Seeker 1...Seeker 2...Seeker 3...start 'em...done...done...done...
+                -------Sequential Output-------- ---Sequential Input-- --Random--
+                -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
+  Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
+  sim1999   300 10134 46.7 17907  7.8  6371  5.6  9078 41.8 14643  6.4 147.5  1.1
+  $ platter --sim ata-5400-1999 bonnie++ -s 300 -r 128 -n 1 -m sim 2>&1
+  Writing a byte at a time...done
+  Writing intelligently...done
+  Rewriting...done
+  Reading a byte at a time...done
+  Reading intelligently...done
+  start 'em...done...done...done...done...done...
+  Create files in sequential order...done.
+  Stat files in sequential order...done.
+  Delete files in sequential order...done.
+  Create files in random order...done.
+  Stat files in random order...done.
+  Delete files in random order...done.
+  Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
+  Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+  Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+  sim            300M   239  98 12811   5  6649   6   241  99 25807  11 139.0   0
+  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  Version  1.97       ------Sequential Create------ --------Random Create--------
+  sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+                files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+                    1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
+  Latency                 4us       4us       4us       4us       4us       4us
+  1.97,1.97,sim,1,1,300M,,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  $ platter --sim ata-5400-1999 iozone -s 64m -r 64k -i 0 -i 1 -i 2 2>&1
+  \tIozone: Performance Test of File I/O (esc)
+  \t        Version $Revision: 3.489 $ (esc)
+  \t\tCompiled for 64 bit mode. (esc)
+  \t\tBuild: platter-0.1.0  (esc)
+  
+  \tContributors:William Norcott, Don Capps, Isom Crawford, Kirby Collins (esc)
+  \t             Al Slater, Scott Rhine, Mike Wisner, Ken Goss (esc)
+  \t             Steve Landherr, Brad Smith, Mark Kelly, Dr. Alain CYR, (esc)
+  \t             Randy Dunlap, Mark Montague, Dan Million, Gavin Brebner, (esc)
+  \t             Jean-Marc Zucconi, Jeff Blomberg, Benny Halevy, Dave Boone, (esc)
+  \t             Erik Habbinga, Kris Strecker, Walter Wong, Joshua Root, (esc)
+  \t             Fabrice Bacchella, Zhenghua Xue, Qin Li, Darren Sawyer, (esc)
+  \t             Vangel Bojaxhi, Ben England, Vikentsi Lapa, (esc)
+  \t             Alexey Skidanov, Sudhir Kumar. (esc)
+  
+  \tRun began: Thu Jan  1 00:00:00 1970 (esc)
+  
+  \tFile size set to 65536 kB (esc)
+  \tRecord Size 64 kB (esc)
+  \tCommand line used: iozone -s 64m -r 64k -i 0 -i 1 -i 2 (esc)
+  \tOutput is in kBytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 kBytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+                                                                random    random     bkwd    record    stride                                    
+                kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
+             65536      64platter: warning: phase 'rewrite 65536 64' used iozone.tmp (64 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
+     240472   240472   240472   240472   239572   239572                                                                
+  
+  iozone test complete.
+  $ platter --sim ata-5400-1999 dd if=/dev/zero of=big.dat bs=1M count=64 conv=fdatasync 2>&1
+  64+0 records in
+  64+0 records out
+  67108864 bytes (67 MB, 64 MiB) copied, 5.01836 s, 13.4 MB/s
+  $ platter --sim ata-5400-1999 dd if=/dev/hda of=/dev/null bs=32k count=1000 2>&1
+  1000+0 records in
+  1000+0 records out
+  32768000 bytes (33 MB, 31 MiB) copied, 2.20027 s, 14.9 MB/s
+  $ platter --sim ata-5400-1999 hdparm -tT /dev/hda 2>&1
+  
+  /dev/hda:
+   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
+  $ platter --sim ata-5400-1999 ioping -c 5 -i 0 /dev/hda 2>&1
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.40 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=3 time=6.88 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=4 time=12.1 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=5 time=10.6 ms
+  
+  --- /dev/hda (block device 5.96 GiB) ioping statistics ---
+  4 requests completed in 39.0 ms, 16 KiB read, 102 iops, 410.7 KiB/s
+  generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.1 KiB/s
+  min/avg/max/mdev = 6.88 ms / 9.74 ms / 12.1 ms / 1.90 ms
+  $ platter --sim ata-5400-1999 zones /dev/hda 2>&1
+  zones: /dev/hda, 10 points of 64 MiB in 1 MiB requests, O_DIRECT
+  zone\toffset\tMiB/s (esc)
+  0\t0\t14.27 (esc)
+  1\t703594496\t13.64 (esc)
+  2\t1407188992\t13.01 (esc)
+  3\t2110783488\t12.40 (esc)
+  4\t2814377984\t11.76 (esc)
+  5\t3517972480\t11.14 (esc)
+  6\t4221566976\t10.52 (esc)
+  7\t4925161472\t9.88 (esc)
+  8\t5628755968\t9.25 (esc)
+  9\t6332350464\t8.62 (esc)
+  # first 14.27, last 8.62, last/first 0.60
+  $ platter --sim hitachi-85mb-1988 readahead 2>&1
+  readahead: making scratch file platter-readahead.4242.dat (32 MiB)
+  readahead probe of platter-readahead.4242.dat (simfs on sim0, read_ahead_kb 1)
+  one 2 KiB read at offset 0 after dropping the cache brought in 4 KiB
+  during 256 consecutive 2 KiB reads it read ahead up to 4 KiB at a time and kept up to 2 KiB ahead of the reader
+  effective readahead window: 4 KiB
+  
+  request  readahead as set       readahead off (POSIX_FADV_RANDOM)
+  2 KiB    12.30 ms  162.6 KiB/s  12.31 ms  162.4 KiB/s
+  8 KiB    32.41 ms  246.9 KiB/s  32.41 ms  246.9 KiB/s
+  
+  readahead is NOT working: a 2 KiB read brings in only 4 KiB, so each short consecutive read waits for the device: 12.30 ms each (162.6 KiB/s), against 12.31 ms without readahead
+  $ platter --sim nvme sweep -s 4m -d 0.2 --max 16k -m raw 2>&1
+  sweep: making scratch file platter-sweep.4242.dat (4 MiB)
+  Random
+  bsize\treq/sec\tbw (esc)
+  \traw\traw (esc)
+  512\t11880.6\t6082855 (esc)
+  1024\t11856.6\t12141188 (esc)
+  2048\t11808.7\t24184310 (esc)
+  4096\t11714.4\t47982194 (esc)
+  8192\t11529.9\t94452963 (esc)
+  16384\t11178.1\t183141257 (esc)
+  
+  Reread
+  bsize\treq/sec\tbw (esc)
+  \traw\traw (esc)
+  512\t11880.6\t6082855 (esc)
+  1024\t11856.6\t12141188 (esc)
+  2048\t11808.7\t24184310 (esc)
+  4096\t11714.4\t47982194 (esc)
+  8192\t11529.9\t94452963 (esc)
+  16384\t11178.1\t183141257 (esc)
+  
+  Linear
+  bsize\treq/sec\tbw (esc)
+  \traw\traw (esc)
+  512\t11908.9\t6097343 (esc)
+  1024\t11884.8\t12170047 (esc)
+  2048\t11836.7\t24241539 (esc)
+  4096\t11741.9\t48094778 (esc)
+  8192\t11556.5\t94670895 (esc)
+  16384\t11203\t183550138 (esc)
