@@ -405,6 +405,22 @@ static void start_error(lua_State *L, int rc, const char *why)
     luaL_error(L, "run: cannot run the job: %s", strerror(-rc));
 }
 
+/* The "run_start" hook (p._hook): fn(the p.run table), checked, before the job opens. */
+static void hook_run_start(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+    if (lua_istable(L, -1)) {
+        lua_getfield(L, -1, "run_start");
+        if (lua_isfunction(L, -1)) {
+            lua_pushvalue(L, 1);
+            lua_call(L, 1, 0);
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
 /* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
 static int l_run(lua_State *L)
 {
@@ -414,6 +430,7 @@ static int l_run(lua_State *L)
     parse_spec(L, &s, &g);
     lua_getfield(L, 1, "name");
     const char *name = luaL_optstring(L, -1, "run");
+    hook_run_start(L);
 
     struct pl_job_result *r = malloc(sizeof *r);
     if (!r)
@@ -488,6 +505,7 @@ static int l_run_begin(lua_State *L)
         return luaL_error(L, "run: _run_begin needs 'gen'");
     s.gen = never_called;  /* the caller chooses every I/O through pl_ffi_job_step */
     s.gen_ud = NULL;
+    hook_run_start(L);
 
     int top = lua_gettop(L);
     lua_createtable(L, top, 0);  /* anchor the spec table and every array parse_spec made */

@@ -336,7 +336,18 @@ static int l_stats__tostring(lua_State *L)
 static int l_stats__gc(lua_State *L)
 {
     struct pl_phase *ph = pl_checkphase(L, 1);
-    /* active phases hold a registry ref, so they are never collected while recording */
+    /* active phases hold a registry ref, so they are never collected while recording;
+       but lua_close collects them too: leave no pointer to freed memory in the list */
+    if (ph->active) {
+        for (int i = 0; i < nactive; i++) {
+            if (active[i] == ph) {
+                memmove(&active[i], &active[i + 1], (size_t)(nactive - i - 1) * sizeof active[0]);
+                nactive--;
+                break;
+            }
+        }
+        ph->active = 0;
+    }
     for (int i = 0; i < 3; i++) {
         luaL_unref(L, LUA_REGISTRYINDEX, ph->sub[i]);
         ph->sub[i] = LUA_NOREF;
@@ -382,7 +393,7 @@ static const luaL_Reg stats_funcs[] = {
 
 int luaopen_platter_stats(lua_State *L)
 {
-    pl_progress_init(isatty(2) && !pl_cfg.quiet);
+    pl_progress_init(isatty(2) && !pl_cfg.quiet && !pl_cfg.sim);  /* --sim: virtual time */
     luaL_newmetatable(L, PL_STATS_MT);
     luaL_setfuncs(L, stats_meta, 0);
     lua_newtable(L);

@@ -1,0 +1,268 @@
+-- platter compare A.json B.json [C.json ...]: result files side by side.
+--
+-- First every difference besides the results (platter, script, options,
+-- machine, files and devices), then one table: phases aligned by kind, name
+-- and occurrence, figures (IOPS, MB/s, p50, p99, CPU%) as `mean ± half-width`
+-- where a file has repetitions, each file's ratio to the first, and where both
+-- sides have repetitions Welch's t-test at 95%. Built-in command: runs
+-- trusted, arguments in `...`. See docs/results.md.
+if select("#", ...) == 1 and (...) == "platter.cmd_compare" then
+  error("platter.cmd_compare is the 'platter compare' command, not a module", 2)
+end
+
+local p = require "platter"
+local results = require "platter.results"
+local statmath = require "platter.statmath"
+
+local format = string.format
+
+local o = p.args({
+  name = "compare",
+  usage = "[options] A.json B.json [C.json ...]",
+  summary = "Compare result files (from --json): environment differences first, then each "
+    .. "phase's\nfigures with ratios to the first file and, where both have repetitions, "
+    .. "Welch's t-test.",
+  options = {
+    { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
+  },
+  positional = { { "a", arg = "A.json" }, { "b", arg = "B.json" } },
+  rest = true,
+}, ...)
+
+local function slurp(path)
+  local f, err = io.open(path, "rb")
+  if not f then p.usage_error("compare", err) end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local docs, labels = {}, {}
+for i, path in ipairs(o) do
+  local doc, err = results.decode(slurp(path), path)
+  if not doc then p.usage_error("compare", err) end
+  docs[i] = doc
+  labels[i] = string.char(64 + i)  -- A, B, C, ...
+end
+if #docs > 26 then p.usage_error("compare", "at most 26 files") end
+
+-- {--- widths with UTF-8 ("±", "µ") -------------------------------------------
+local function width(s)
+  local _, extra = s:gsub("[\128-\191]", "")
+  return #s - extra
+end
+local function pad(s, w, right)
+  local fill = string.rep(" ", w - width(s))
+  return right and fill .. s or s .. fill
+end
+-- }------------------------------------------------------------------------------
+
+local out = {}
+local function say(...) out[#out + 1] = table.concat({ ... }) end
+
+-- {--- the files -----------------------------------------------------------------
+for i, d in ipairs(docs) do
+  local reps = d.repetitions and d.repetitions.done or 1
+  local script = d.script and d.script.name or "?"
+  say(format("%s: %s  (%s, %s%s)", labels[i], o[i], script, d.start_time or "?",
+    reps and reps > 1 and format(", %d repetitions", reps) or ""))
+end
+-- }------------------------------------------------------------------------------
+
+-- {--- what else differs -----------------------------------------------------------
+local FILE_FACTS = { "path", "kind", "size", "direct", "fs_type", "mount_options", "device",
+  "model", "rotational", "scheduler", "read_ahead_kb", "write_cache", "logical_block",
+  "physical_block", "dio_align" }
+
+local function show(v)
+  if v == nil then return "-" end
+  if type(v) == "boolean" then return v and "yes" or "no" end
+  if type(v) == "number" then
+    if v == math.floor(v) and math.abs(v) < 2 ^ 53 then return format("%d", v) end
+    return format("%.6g", v)
+  end
+  return tostring(v)
+end
+
+-- facts(doc) -> ordered list of {label, value}; a "same" function may relax equality
+local function facts(d)
+  local env, pl = d.environment or {}, d.platter or {}
+  local cpu, clock = env.cpu or {}, env.clock or {}
+  local script = d.script or {}
+  local opts = d.options or {}
+  local l = {
+    { "platter version", pl.version },
+    { "Lua", pl.lua },
+    { "script", script.name },
+    { "script sha256", script.sha256 },
+    { "script arguments", type(d.args) == "table" and table.concat(d.args, " ") or nil },
+    { "seed", d.seed },
+    { "--sim", opts.sim },
+    { "kernel", env.kernel },
+    { "os", env.os },
+    { "arch", env.arch },
+    { "host", env.hostname },
+    { "CPU model", cpu.model },
+    { "CPU count", cpu.count },
+    { "RAM", env.ram and results.size_text(env.ram) },
+    { "clock source", clock.source },
+    { "clock overhead", clock.overhead_ns, function(a, b)  -- measured: within 1.5x is the same
+        if type(a) ~= "number" or type(b) ~= "number" then return a == b end
+        local lo, hi = math.min(a, b), math.max(a, b)
+        return lo > 0 and hi / lo <= 1.5 or lo == hi
+      end, function(v) return type(v) == "number" and format("%.1f ns", v) or show(v) end },
+  }
+  local nfiles = 0
+  for _, dd in ipairs(docs) do nfiles = math.max(nfiles, #(dd.files or {})) end
+  for i = 1, nfiles do
+    local f = (d.files or {})[i] or {}
+    for _, k in ipairs(FILE_FACTS) do
+      local v = f[k]
+      if k == "size" and v then v = format("%s (%s)", show(v), results.size_text(v)) end
+      l[#l + 1] = { format("file %d %s", i, k), v }
+    end
+  end
+  return l
+end
+
+local all = {}
+for i, d in ipairs(docs) do all[i] = facts(d) end
+local diffs = {}
+for k, fact in ipairs(all[1]) do
+  local same = fact[3] or function(a, b) return a == b end
+  local differ = false
+  for i = 2, #docs do
+    local other = all[i][k]
+    if not same(fact[2], other and other[2]) then differ = true end
+  end
+  if differ then
+    local row = { "  " .. fact[1] }
+    for i = 1, #docs do
+      local v = all[i][k] and all[i][k][2]
+      row[#row + 1] = labels[i] .. " " .. (fact[4] or show)(v)
+    end
+    diffs[#diffs + 1] = row
+  end
+end
+say("")
+if #diffs == 0 then
+  say("No differences in platter, script, options, machine or files.")
+else
+  say("Differences besides the results:")
+  local w = {}
+  for _, r in ipairs(diffs) do
+    for c, s in ipairs(r) do w[c] = math.max(w[c] or 0, width(s)) end
+  end
+  for _, r in ipairs(diffs) do
+    local cells = {}
+    for c, s in ipairs(r) do cells[c] = c < #r and pad(s, w[c]) or s end
+    say(table.concat(cells, "   "))
+  end
+end
+-- }------------------------------------------------------------------------------
+
+-- {--- the table -------------------------------------------------------------------
+local FIGS = {
+  { "iops", "IOPS", 1 },
+  { "bw", "MB/s", 1e6 },
+  { "p50", "p50 µs", 1e3 },
+  { "p99", "p99 µs", 1e3 },
+  { "cpu_pct", "CPU %", 1 },
+}
+
+local function key(s)
+  return (s.kind or "phase") .. "\0" .. (s.name or "") .. "\0" .. (s.occurrence or 1)
+end
+
+local sums, order, seen = {}, {}, {}
+for i, d in ipairs(docs) do
+  sums[i] = {}
+  for _, s in ipairs(results.summary_of(d)) do
+    local k = key(s)
+    sums[i][k] = s
+    if not seen[k] and (not o.phase or (s.name or ""):find(o.phase, 1, true)) then
+      seen[k] = true
+      order[#order + 1] = s
+    end
+  end
+end
+
+local function value(f, scale)
+  if not f or not f.mean then return "-" end
+  local t = results.fmt(f.mean / scale)
+  if f.ci then t = t .. " ± " .. results.fmt(f.ci / scale) end
+  return t
+end
+
+local header = { "phase / figure" }
+for i = 1, #docs do
+  header[#header + 1] = labels[i]
+  if i > 1 then
+    header[#header + 1] = labels[i] .. "/A"
+    header[#header + 1] = "Welch 95%"
+  end
+end
+local rows = { header }
+for _, s in ipairs(order) do
+  local k = key(s)
+  local title = s.name or "?"
+  if (s.occurrence or 1) > 1 then title = title .. " #" .. s.occurrence end
+  if s.kind and s.kind ~= "phase" then title = title .. " (" .. s.kind .. ")" end
+  rows[#rows + 1] = { title }
+  for _, fig in ipairs(FIGS) do
+    local row = { "  " .. fig[2] }
+    local base = sums[1][k] and sums[1][k].figures and sums[1][k].figures[fig[1]]
+    local any = false
+    for i = 1, #docs do
+      local f = sums[i][k] and sums[i][k].figures and sums[i][k].figures[fig[1]]
+      any = any or (f and f.mean) ~= nil
+      row[#row + 1] = value(f, fig[3])
+      if i > 1 then
+        if f and f.mean and base and base.mean and base.mean ~= 0 then
+          row[#row + 1] = format("%.3f", f.mean / base.mean)
+        else
+          row[#row + 1] = "-"
+        end
+        local w = base and f and base.values and f.values and statmath.welch(base.values, f.values)
+        if w then
+          local ptext = w.p < 0.001 and "p<0.001" or format("p=%.3f", w.p)
+          row[#row + 1] = (w.p < 0.05 and "significant" or "n.s.") .. " (" .. ptext .. ")"
+        else
+          row[#row + 1] = ""
+        end
+      end
+    end
+    if any then rows[#rows + 1] = row end
+  end
+end
+
+say("")
+local w = {}
+for _, r in ipairs(rows) do
+  if #r > 1 then
+    for c, s in ipairs(r) do w[c] = math.max(w[c] or 0, width(s)) end
+  end
+end
+w[1] = math.max(w[1] or 0, width(header[1]))
+for _, r in ipairs(rows) do
+  if #r == 1 then
+    say(r[1])
+  else
+    local cells = {}
+    for c, s in ipairs(r) do
+      -- text columns (the first, Welch's verdicts) left, numbers right
+      local left = c == 1 or (c > 1 and header[c] == "Welch 95%")
+      cells[c] = pad(s, w[c], not left)
+    end
+    say((table.concat(cells, "  "):gsub("%s+$", "")))
+  end
+end
+if #order == 0 then say("(no phases)") end
+say("")
+say("Values are means ± the half-width of the 95% confidence interval where a file has "
+  .. "repetitions.")
+say("Welch 95%: \"significant\" when Welch's t-test finds the means different at the 5% level,")
+say("\"n.s.\" when it does not (both files need 2 or more repetitions).")
+-- }------------------------------------------------------------------------------
+
+p.write(table.concat(out, "\n"), "\n")

@@ -1,0 +1,324 @@
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency]
+--
+-- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
+-- a gnuplot script go to a temporary directory, gnuplot writes OUT.
+--   sweep    req/s and MB/s against block size (log axis), one line per
+--            test x mode, from phases named "TEST BSIZE MODE" (workloads/sweep.lua)
+--   zones    MiB/s against offset, from phases named "... at OFFSET" or
+--            "...: OFFSET" (OFFSET in bytes or with a unit, such as 1g)
+--   latency  latency percentiles (µs) against the percentile on a "nines"
+--            axis (90, 99, 99.9, ...), one line per file x phase
+-- Without --kind the first that fits the phase names is used. Built-in
+-- command: runs trusted, arguments in `...`. See docs/results.md.
+if select("#", ...) == 1 and (...) == "platter.cmd_plot" then
+  error("platter.cmd_plot is the 'platter plot' command, not a module", 2)
+end
+
+local p = require "platter"
+local results = require "platter.results"
+local statmath = require "platter.statmath"
+
+local format = string.format
+
+local o = p.args({
+  name = "plot",
+  usage = "[options] RESULT.json [MORE.json ...] -o OUT.png|OUT.svg",
+  summary = "Plot result files with gnuplot: a block-size sweep, a zones curve or latency "
+    .. "percentiles.",
+  options = {
+    { "-o", "--output", arg = "FILE", help = "the image to write: .png or .svg" },
+    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "latency" },
+      help = "sweep, zones or latency (default: from the phase names)" },
+    { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
+    { "--title", arg = "TEXT", help = "the plot's title" },
+    { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
+  },
+  positional = { { "result", arg = "RESULT.json" } },
+  rest = true,
+}, ...)
+
+local dir  -- the temporary directory, once made
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local function fail(msg)
+  if dir then os.execute("rm -rf " .. q(dir)) end
+  p.ewrite("platter: plot: ", msg, "\n")
+  p.exit(1)
+end
+
+if not o.output then p.usage_error("plot", "option '-o' is required (OUT.png or OUT.svg)") end
+local ext = o.output:lower():match("%.(%w+)$")
+if ext ~= "png" and ext ~= "svg" then
+  p.usage_error("plot", format("cannot tell the image type of '%s': name it .png or .svg",
+    o.output))
+end
+local W, H = o.size:match("^(%d+)x(%d+)$")
+if not W then p.usage_error("plot", format("bad --size '%s': expected WxH, e.g. 1000x700", o.size)) end
+
+local function shell(cmd)
+  local r1, _, r3 = os.execute(cmd)
+  if type(r1) == "number" then return r1 == 0 end  -- LuaJIT: the raw status
+  return r1 == true and (r3 == nil or r3 == 0)
+end
+
+-- {--- the result files --------------------------------------------------------------
+local docs = {}
+for i, path in ipairs(o) do
+  local f, err = io.open(path, "rb")
+  if not f then p.usage_error("plot", err) end
+  local text = f:read("*a")
+  f:close()
+  local doc, derr = results.decode(text, path)
+  if not doc then p.usage_error("plot", derr) end
+  docs[i] = { path = path, label = path:match("([^/]+)$"):gsub("%.json$", ""),
+    summary = results.summary_of(doc) }
+end
+
+local function mean(s, fig)
+  local f = s.figures and s.figures[fig]
+  return f and f.mean
+end
+local function wanted(s)
+  return not o.phase or (s.name or ""):find(o.phase, 1, true)
+end
+-- }------------------------------------------------------------------------------
+
+-- {--- what each kind takes from the phase names -----------------------------------------
+local function sweep_parts(name)
+  local test, bs, mode = (name or ""):match("^(%a+) (%d+) (%a+)$")
+  if test then return test, tonumber(bs), mode end
+end
+
+-- "zone 3 at 1234567890", "outer: 1g" -> group ("zone #"), offset in bytes
+local function zone_parts(name)
+  name = name or ""
+  local head, num = name:match("^(.-)%s+at%s+([%d.]+%a*)$")
+  if not head then head, num = name:match("^(.-):%s*([%d.]+%a*)$") end
+  if not head then return nil end
+  local v = tonumber(num) or p.parse_size(num)
+  if not v then return nil end
+  local group = head:gsub("%d+", "#"):gsub("%s*#%s*$", "")
+  return group ~= "" and group or "MiB/s", v
+end
+
+local function count(fn)
+  local n = 0
+  for _, d in ipairs(docs) do
+    for _, s in ipairs(d.summary) do
+      if wanted(s) and fn(s.name) then n = n + 1 end
+    end
+  end
+  return n
+end
+
+local kind = o.kind
+if not kind then
+  if count(sweep_parts) >= 2 then
+    kind = "sweep"
+  elseif count(zone_parts) >= 2 then
+    kind = "zones"
+  else
+    kind = "latency"
+  end
+end
+-- }------------------------------------------------------------------------------
+
+-- {--- gnuplot -----------------------------------------------------------------------------
+if not shell("command -v gnuplot >/dev/null 2>&1") then
+  fail("gnuplot not found: install the Debian package gnuplot-nox "
+    .. "(apt-get install gnuplot-nox), or put gnuplot on PATH")
+end
+
+local pipe = io.popen("mktemp -d 2>/dev/null")
+dir = pipe and pipe:read("*l")
+if pipe then pipe:close() end
+if not dir or dir == "" then
+  dir = nil
+  fail("cannot make a temporary directory")
+end
+
+local series = {}   -- { title, file, axis } per line
+local function add_series(title, rows, extra)
+  local path = format("%s/s%d.dat", dir, #series + 1)
+  local f = assert(io.open(path, "w"))
+  for _, r in ipairs(rows) do f:write(format("%.10g %.10g\n", r[1], r[2])) end
+  f:close()
+  local s = { title = title, file = path }
+  for k, v in pairs(extra or {}) do s[k] = v end
+  series[#series + 1] = s
+  return s
+end
+
+local function gq(s)  -- a gnuplot single-quoted string
+  return "'" .. tostring(s):gsub("'", "''") .. "'"
+end
+
+local gp = {}
+local function g(...) gp[#gp + 1] = table.concat({ ... }) end
+
+if ext == "png" then
+  g(format("set terminal pngcairo size %s,%s noenhanced font 'Sans,10'", W, H))
+else
+  g(format("set terminal svg size %s,%s dynamic noenhanced font 'Sans,10' background rgb 'white'",
+    W, H))
+end
+g("set output ", gq(o.output))
+g("set grid")
+g("set key outside right top vertical Left reverse noautotitle")
+
+local multi = #docs > 1
+local function label(d, text)
+  return multi and (d.label .. ": " .. text) or text
+end
+
+if kind == "sweep" then
+  local lines, order = {}, {}
+  for _, d in ipairs(docs) do
+    for _, s in ipairs(d.summary) do
+      local test, bs, mode = sweep_parts(s.name)
+      if test and wanted(s) then
+        local key = label(d, test .. " " .. mode)
+        if not lines[key] then
+          lines[key] = {}
+          order[#order + 1] = key
+        end
+        table.insert(lines[key], { bs, mean(s, "iops") or 0, (mean(s, "bw") or 0) / 1e6 })
+      end
+    end
+  end
+  if #order == 0 then fail("no phases named like \"Random 4096 cooked\" (TEST BSIZE MODE) to plot") end
+  local req, bw = {}, {}
+  for _, key in ipairs(order) do
+    table.sort(lines[key], function(a, b) return a[1] < b[1] end)
+    local r1, r2 = {}, {}
+    for i, r in ipairs(lines[key]) do
+      r1[i] = { r[1], r[2] }
+      r2[i] = { r[1], r[3] }
+    end
+    req[#req + 1] = add_series(key, r1)
+    bw[#bw + 1] = add_series(key, r2)
+  end
+  local sizes, tics = {}, {}
+  for _, key in ipairs(order) do
+    for _, r in ipairs(lines[key]) do sizes[r[1]] = true end
+  end
+  for bs in pairs(sizes) do tics[#tics + 1] = bs end
+  table.sort(tics)
+  local xlo, xhi = tics[1] / 1.25, tics[#tics] * 1.25
+  for i, bs in ipairs(tics) do
+    local u, v = "", bs
+    for _, unit in ipairs({ "k", "M", "G" }) do
+      if v >= 1024 and v % 1024 == 0 then
+        v, u = v / 1024, unit
+      end
+    end
+    tics[i] = format("'%d%s' %d", v, u, bs)
+  end
+  g("set multiplot layout 2,1 title ", gq(o.title or "block-size sweep"))
+  g("set logscale x 2")
+  g("set logscale y 10")
+  g("set xtics (", table.concat(tics, ", "), ")")
+  g(format("set xrange [%g:%g]", xlo, xhi))
+  g("set xlabel 'block size (bytes)'")
+  g("set ylabel 'requests/s'")
+  local parts = {}
+  for _, s in ipairs(req) do
+    parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(s.file), gq(s.title))
+  end
+  g("plot ", table.concat(parts, ", \\\n  "))
+  g("set ylabel 'MB/s'")
+  parts = {}
+  for _, s in ipairs(bw) do
+    parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(s.file), gq(s.title))
+  end
+  g("plot ", table.concat(parts, ", \\\n  "))
+  g("unset multiplot")
+elseif kind == "zones" then
+  local lines, order = {}, {}
+  for _, d in ipairs(docs) do
+    for _, s in ipairs(d.summary) do
+      local group, off = zone_parts(s.name)
+      if group and wanted(s) then
+        local key = label(d, group)
+        if not lines[key] then
+          lines[key] = {}
+          order[#order + 1] = key
+        end
+        table.insert(lines[key], { off / 1e9, (mean(s, "bw") or 0) / 1048576 })
+      end
+    end
+  end
+  if #order == 0 then
+    fail("no phases named like \"zone 3 at 1234567890\" or \"NAME: OFFSET\" to plot")
+  end
+  local parts = {}
+  for _, key in ipairs(order) do
+    table.sort(lines[key], function(a, b) return a[1] < b[1] end)
+    local s = add_series(key, lines[key])
+    parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(s.file), gq(s.title))
+  end
+  g("set title ", gq(o.title or "transfer rate across the device"))
+  g("set xlabel 'offset (GB)'")
+  g("set ylabel 'MiB/s'")
+  g("set yrange [0:*]")
+  g("plot ", table.concat(parts, ", \\\n  "))
+else
+  local parts, maxk = {}, 1
+  for _, d in ipairs(docs) do
+    for _, s in ipairs(d.summary) do
+      local n = statmath.hist_count(s.hist)
+      if wanted(s) and n > 0 then
+        -- x = 1 / (1 - p): 10 at p90, 100 at p99, ...; up to what the sample count supports
+        local top = math.log10 and math.log10(n) or math.log(n, 10)
+        if top > maxk then maxk = top end
+        local rows = {}
+        local k = 0
+        while k <= top + 1e-9 do
+          local pc = 100 * (1 - 10 ^ -k)
+          rows[#rows + 1] = { 10 ^ k, statmath.hist_percentile(s.hist, pc, s.lat_min, s.lat_max) / 1e3 }
+          k = k + 0.02
+        end
+        rows[#rows + 1] = { 10 ^ top, statmath.hist_percentile(s.hist, 100, s.lat_min, s.lat_max) / 1e3 }
+        local title = s.name or "?"
+        if (s.occurrence or 1) > 1 then title = title .. " #" .. s.occurrence end
+        local ser = add_series(label(d, title), rows)
+        parts[#parts + 1] = format("%s using 1:2 with lines lw 2 title %s", gq(ser.file),
+          gq(ser.title))
+      end
+    end
+  end
+  if #parts == 0 then fail("no phase with latency samples to plot") end
+  if #parts > 40 then
+    fail(format("%d lines is too many for one plot: choose phases with --phase TEXT", #parts))
+  end
+  local tics = {}
+  for k = 0, math.ceil(maxk) do
+    local lab = k == 0 and "0" or format("%." .. math.max(0, k - 2) .. "f", 100 * (1 - 10 ^ -k))
+    tics[#tics + 1] = format("'%s' %g", lab, 10 ^ k)
+  end
+  g("set title ", gq(o.title or "latency percentiles"))
+  g("set logscale x 10")
+  g("set logscale y 10")
+  g("set xrange [1:", format("%g", 10 ^ math.ceil(maxk)), "]")
+  g("set xtics (", table.concat(tics, ", "), ")")
+  g("set xlabel 'percentile'")
+  g("set ylabel 'latency (µs)'")
+  g("plot ", table.concat(parts, ", \\\n  "))
+end
+g("set output")
+
+local script = dir .. "/plot.gp"
+local f = assert(io.open(script, "w"))
+f:write(table.concat(gp, "\n"), "\n")
+f:close()
+local errfile = dir .. "/gnuplot.err"
+local ok = shell("gnuplot " .. q(script) .. " 2>" .. q(errfile))
+local ef = io.open(errfile)
+local err = ef and ef:read("*a") or ""
+if ef then ef:close() end
+shell("rm -rf " .. q(dir))
+if not ok then
+  fail("gnuplot failed" .. (err ~= "" and ":\n" .. err:gsub("%s+$", "") or ""))
+end
+if not p.quiet then p.log("plot: wrote %s (%s, %d lines)", o.output, kind, #series) end

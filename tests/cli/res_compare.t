@@ -1,0 +1,94 @@
+platter compare puts result files side by side. The fixtures are two
+hand-made records of the same sweep on two kernels with different
+readahead (3 and 4 repetitions) and a third, single run on another disk
+with another platter. Everything that differs besides the results comes
+first; then each phase's figures, as mean ± the 95% half-width where a file
+has repetitions, with the ratio to the first file and Welch's t-test.
+
+  $ cp "$TESTDIR"/fixtures/res_a.json "$TESTDIR"/fixtures/res_b.json "$TESTDIR"/fixtures/res_c.json .
+  $ platter compare res_a.json res_b.json
+  A: res_a.json  (sweep, 2026-01-02T03:04:05Z, 3 repetitions)
+  B: res_b.json  (sweep, 2026-01-02T03:04:05Z, 4 repetitions)
+  
+  Differences besides the results:
+    kernel                 A 6.1.0-18-amd64   B 6.1.0-21-amd64
+    file 1 read_ahead_kb   A 128              B 4096
+  
+  phase / figure               A                B    B/A  Welch 95%
+  Random 4096 raw
+    IOPS              151 ± 3.36       162 ± 2.41  1.071  significant (p<0.001)
+    MB/s          0.618 ± 0.0138  0.662 ± 0.00988  1.071  significant (p<0.001)
+    p50 µs            181 ± 2.48       182 ± 2.05  1.003  n.s. (p=0.589)
+    p99 µs            905 ± 12.4       908 ± 10.3  1.003  n.s. (p=0.589)
+    CPU %           3.10 ± 0.248     3.15 ± 0.205  1.016  n.s. (p=0.589)
+  Linear 65536 raw
+    IOPS             1892 ± 27.6      1889 ± 14.6  0.998  n.s. (p=0.727)
+    MB/s              124 ± 1.81      124 ± 0.954  0.998  n.s. (p=0.727)
+    p50 µs            402 ± 4.97       403 ± 4.11  1.002  n.s. (p=0.589)
+    p99 µs               700 ± 0          700 ± 0  1.000  n.s. (p=1.000)
+    CPU %               5.00 ± 0         5.00 ± 0  1.000  n.s. (p=1.000)
+  fsync (run)
+    IOPS              251 ± 2.48                -      -
+    MB/s                   0 ± 0                -      -
+    p50 µs              3900 ± 0                -      -
+    p99 µs              8000 ± 0                -      -
+    CPU %               1.00 ± 0                -      -
+  
+  Values are means ± the half-width of the 95% confidence interval where a file has repetitions.
+  Welch 95%: "significant" when Welch's t-test finds the means different at the 5% level,
+  "n.s." when it does not (both files need 2 or more repetitions).
+
+Three files: every column is compared with the first. The single run has
+no interval and no test; the disk model and platter's version differ too.
+
+  $ platter compare --phase Random res_a.json res_b.json res_c.json
+  A: res_a.json  (sweep, 2026-01-02T03:04:05Z, 3 repetitions)
+  B: res_b.json  (sweep, 2026-01-02T03:04:05Z, 4 repetitions)
+  C: res_c.json  (sweep, 2026-01-02T03:04:05Z)
+  
+  Differences besides the results:
+    platter version        A 0.1.0              B 0.1.0              C 0.2.0
+    kernel                 A 6.1.0-18-amd64     B 6.1.0-21-amd64     C 6.1.0-18-amd64
+    file 1 model           A ST1000DM003-1CH1   B ST1000DM003-1CH1   C WDC WD10EZEX-08WN4A0
+    file 1 read_ahead_kb   A 128                B 4096               C 128
+  
+  phase / figure               A                B    B/A  Welch 95%                  C    C/A  Welch 95%
+  Random 4096 raw
+    IOPS              151 ± 3.36       162 ± 2.41  1.071  significant (p<0.001)   98.0  0.649
+    MB/s          0.618 ± 0.0138  0.662 ± 0.00988  1.071  significant (p<0.001)  0.401  0.649
+    p50 µs            181 ± 2.48       182 ± 2.05  1.003  n.s. (p=0.589)           180  0.994
+    p99 µs            905 ± 12.4       908 ± 10.3  1.003  n.s. (p=0.589)           900  0.994
+    CPU %           3.10 ± 0.248     3.15 ± 0.205  1.016  n.s. (p=0.589)          3.00  0.968
+  
+  Values are means ± the half-width of the 95% confidence interval where a file has repetitions.
+  Welch 95%: "significant" when Welch's t-test finds the means different at the 5% level,
+  "n.s." when it does not (both files need 2 or more repetitions).
+
+A file compared with itself differs in nothing.
+
+  $ platter compare res_a.json res_a.json | sed -n 3,4p
+  
+  No differences in platter, script, options, machine or files.
+
+Bad input is a usage error naming the file.
+
+  $ platter compare res_a.json
+  platter: compare: missing B.json
+  Try 'platter compare --help'.
+  [2]
+  $ platter compare res_a.json nosuch.json
+  platter: compare: nosuch.json: No such file or directory
+  Try 'platter compare --help'.
+  [2]
+  $ echo '{' > bad.json; platter compare res_a.json bad.json
+  platter: compare: bad.json is not valid JSON: Expected object key string but found T_END at character 3
+  Try 'platter compare --help'.
+  [2]
+  $ echo '{"x": 1}' > other.json; platter compare res_a.json other.json
+  platter: compare: other.json is not a platter result file (no schema_version)
+  Try 'platter compare --help'.
+  [2]
+  $ echo '{"schema_version": 99}' > future.json; platter compare res_a.json future.json
+  platter: compare: future.json has schema_version 99; this platter reads up to 1
+  Try 'platter compare --help'.
+  [2]

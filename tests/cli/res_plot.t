@@ -1,0 +1,68 @@
+platter plot draws result files with gnuplot. Without gnuplot on PATH it
+says which Debian package to install.
+
+  $ cp "$TESTDIR"/fixtures/res_a.json "$TESTDIR"/fixtures/res_b.json .
+  $ bin=$(command -v platter)
+  $ PATH=/nonexistent "$bin" plot res_a.json -o x.png
+  platter: plot: gnuplot not found: install the Debian package gnuplot-nox (apt-get install gnuplot-nox), or put gnuplot on PATH
+  [1]
+  $ ls
+  res_a.json
+  res_b.json
+
+The rest needs gnuplot.
+
+  $ command -v gnuplot >/dev/null || exit 80
+
+The fixtures are sweep phases ("Random 4096 raw"), so the kind is chosen
+from the names: req/s and MB/s against block size, one line per test and
+mode (and file).
+
+  $ platter plot res_a.json res_b.json -o sweep.png
+  plot: wrote sweep.png (sweep, 8 lines)
+  $ head -c 8 sweep.png | od -c | head -1
+  0000000 211   P   N   G  \r  \n 032  \n
+  $ test $(stat -c %s sweep.png) -gt 10000 && echo big enough
+  big enough
+
+Latency percentiles on a "nines" axis, as SVG, several files overlaid.
+
+  $ platter plot --kind latency --phase Random res_a.json res_b.json -o lat.svg
+  plot: wrote lat.svg (latency, 2 lines)
+  $ grep -c '<svg' lat.svg
+  1
+  $ grep -o '>99.9<' lat.svg | head -1
+  >99.9<
+
+A zones curve takes "... at OFFSET" or "...: OFFSET" names.
+
+  $ platter --json z.json -e '
+  > local p = require "platter"
+  > for i, off in ipairs({ "0", "1g", "2g" }) do
+  >   p.phase("zone " .. i .. " at " .. off, function() end)
+  > end'
+  $ platter plot z.json -o zones.svg
+  plot: wrote zones.svg (zones, 1 lines)
+  $ grep -c 'offset (GB)' zones.svg
+  1
+
+Errors.
+
+  $ platter plot res_a.json
+  platter: plot: option '-o' is required (OUT.png or OUT.svg)
+  Try 'platter plot --help'.
+  [2]
+  $ platter plot res_a.json -o out.gif
+  platter: plot: cannot tell the image type of 'out.gif': name it .png or .svg
+  Try 'platter plot --help'.
+  [2]
+  $ platter plot --kind zones res_a.json -o z.png
+  platter: plot: no phases named like "zone 3 at 1234567890" or "NAME: OFFSET" to plot
+  [1]
+  $ ls
+  lat.svg
+  res_a.json
+  res_b.json
+  sweep.png
+  z.json
+  zones.svg

@@ -1,0 +1,32 @@
+On a terminal, a phase or run longer than a second shows one progress line
+on stderr, rewritten in place ("\r" ... ESC[K) and erased when it ends:
+the name, the percentage and ETA when the run knows its end, the elapsed
+time and the current rate. `script` (util-linux) gives the pseudo-terminal.
+
+  $ command -v script >/dev/null || exit 80
+  $ cat > long.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("long.dat"), { create = true, write = true, size = "1m", direct = true }))
+  > p.phase("reading", function()
+  >   local t = p.now() + 1.4e9
+  >   while p.now() < t do f:pread(0, 4096) end
+  > end)
+  > p.run{ file = f, pattern = "random", bs = 4096, seconds = 1.4, name = "random run" }
+  > print("done")
+  > LUA
+  $ script -qec "platter long.lua 2>/dev/null; platter long.lua" /dev/null < /dev/null > tty.out
+  $ tr '\r' '\n' < tty.out | grep -a . | sed -e 's/[0-9][0-9.]*/N/g' -e 's/\x1b\[K/<EL>/g' | uniq
+  done
+  reading: N s, N IOPS, N MB/s<EL>
+  <EL>
+  random run:  N%, N s, N IOPS, N MB/s, ETA N s<EL>
+  <EL>done
+
+Not in a pipe, nor with --quiet.
+
+  $ platter long.lua 2>&1 | od -c | grep -c 033
+  0
+  [1]
+  $ script -qec "platter --quiet long.lua" /dev/null < /dev/null | od -c | grep -c 033
+  0
+  [1]
