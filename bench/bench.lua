@@ -1,0 +1,119 @@
+-- The platter side of bench/run: one measurement per invocation, printed as
+-- one line of key=value pairs (the same keys as bench/cloop.c).
+--
+--   platter bench/bench.lua MODE FILE [ARGS...]
+--
+--   run    FILE SECONDS QD DIRECT   4 KiB random reads with p.run (psync at
+--                                   QD 1, io_uring above); DIRECT is 0 or 1
+--   loop   FILE SECONDS             a Lua loop of f:pread inside p.phase, the
+--                                   offset from p.random, the time check p.now()
+--   gen    FILE SECONDS             p.run{gen = function(i) ... end}
+--   seq    FILE                     1 MiB sequential O_DIRECT reads, one pass
+--   write  FILE BYTES               1 MiB buffered sequential writes, then fsync
+--   count  FILE N                   N random 512-byte reads (the memory check)
+--   calls  FILE N                   what one step of each Lua path costs with the
+--                                   cheapest read (1 byte at a random 4 KiB-aligned
+--                                   offset of a small cached file): best of 5
+--                                   batches of N, ns per step (see cloop.c)
+local p = require "platter"
+
+local mode, path = arg[1], arg[2]
+
+local function report(r, extra)
+  local t = {
+    string.format("ops=%d", r.ops),
+    string.format("bytes=%d", r.bytes),
+    string.format("seconds=%.6f", r.seconds),
+    string.format("iops=%.1f", r.iops),
+    string.format("bw=%.1f", r.bw),
+    string.format("mean_ns=%.1f", r:mean()),
+    string.format("p50_ns=%d", r:percentile(50)),
+    string.format("p99_ns=%d", r:percentile(99)),
+    string.format("p999_ns=%d", r:percentile(99.9)),
+    string.format("errors=%d", r.errors),
+  }
+  if r.stopped then t[#t + 1] = "stopped=" .. r.stopped end
+  for k, v in pairs(extra or {}) do t[#t + 1] = k .. "=" .. tostring(v) end
+  print(table.concat(t, " "))
+end
+
+if mode == "run" then
+  local secs, qd, direct = tonumber(arg[3]), tonumber(arg[4]), arg[5] == "1"
+  local f = assert(p.open(path, { direct = direct }))
+  report(p.run{ file = f, pattern = "random", bs = 4096, qd = qd,
+                engine = qd > 1 and "io_uring" or "psync", seconds = secs })
+elseif mode == "loop" then
+  local secs = tonumber(arg[3])
+  local f = assert(p.open(path))
+  local hi = f:size() - 4096
+  local r = p.phase("loop", function()
+    local deadline = p.now() + secs * 1e9
+    while p.now() < deadline do
+      f:pread(p.random(0, hi, 4096), 4096)
+    end
+  end)
+  report(r)
+elseif mode == "gen" then
+  local secs = tonumber(arg[3])
+  local f = assert(p.open(path))
+  local hi = f:size() - 4096
+  report(p.run{ file = f, seconds = secs,
+                gen = function(i) return "read", p.random(0, hi, 4096), 4096 end })
+elseif mode == "seq" then
+  local f = assert(p.open(path, { direct = true }))
+  report(p.run{ file = f, pattern = "seq", bs = "1m" })
+elseif mode == "write" then
+  local bytes = tonumber(arg[3])
+  local t0 = p.now()
+  local f = assert(p.open(path, { create = true, write = true }))
+  -- range: a new file is empty, and p.run takes its range from the file size
+  local r = p.run{ file = f, op = "write", pattern = "seq", bs = "1m", bytes = bytes,
+                   range = { 0, bytes } }
+  assert(f:fsync())
+  assert(f:close())
+  local total = (p.now() - t0) / 1e9
+  report(r, { total_seconds = string.format("%.6f", total) })
+elseif mode == "count" then
+  local n = tonumber(arg[3])
+  local f = assert(p.open(path))
+  report(p.run{ file = f, pattern = "random", bs = 512, count = n })
+elseif mode == "calls" then
+  local n = tonumber(arg[3])
+  local f = assert(p.open(path))
+  local hi = f:size() - 4096
+  local function best(fn)
+    local b = math.huge
+    for _ = 1, 5 do
+      local t0 = p.now()
+      fn()
+      local d = (p.now() - t0) / n
+      if d < b then b = d end
+    end
+    return b
+  end
+  local t = {
+    string.format("ops=%d", n),
+    string.format("empty_ns=%.1f", best(function() for _ = 1, n do end end)),
+    string.format("now_ns=%.1f", best(function() for _ = 1, n do p.now() end end)),
+    string.format("random_ns=%.1f", best(function() for _ = 1, n do p.random(0, hi, 4096) end end)),
+    string.format("pread1_ns=%.1f", best(function() for _ = 1, n do f:pread(0, 1) end end)),
+    -- the W1' loop body: a time check, a random offset, a read
+    string.format("loop1_ns=%.1f", best(function()
+      local i = 0
+      while i < n do
+        p.now()
+        f:pread(p.random(0, hi, 4096), 1)
+        i = i + 1
+      end
+    end)),
+    string.format("gen1_ns=%.1f", best(function()
+      p.run{ file = f, count = n, gen = function() return "read", p.random(0, hi, 4096), 1 end }
+    end)),
+    string.format("run1_ns=%.1f", best(function()
+      p.run{ file = f, count = n, pattern = "random", bs = 1, align = 4096 }
+    end)),
+  }
+  print(table.concat(t, " "))
+else
+  error("bench.lua: unknown mode " .. tostring(mode))
+end
