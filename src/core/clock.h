@@ -54,7 +54,7 @@ static inline uint64_t pl_clock_ns(void)
 
 /*
  * Choose the clock: the TSC when /proc/cpuinfo shows constant_tsc and
- * nonstop_tsc (and PLATTER_CLOCK is not "monotonic"), calibrated over ~20 ms;
+ * nonstop_tsc (and PLATTER_CLOCK is not "monotonic"), calibrated over ~2 ms;
  * otherwise clock_gettime. Call once before timing; until then (and in unit
  * tests that never call it) pl_clock_ns uses clock_gettime.
  */
