@@ -45,6 +45,9 @@ int pl_host_run_string(const char *code, int argc, char **argv);
 int pl_host_list(void);
 /* "LuaJIT 2.1.0-beta3" / "Lua 5.4.4" */
 const char *pl_host_lua_release(void);
+/* A new Lua state (luaL_newstate; in sanitizer builds of LuaJIT, one that
+   allocates with malloc so ASan and LeakSanitizer see the Lua heap). */
+struct lua_State *pl_host_new_state(void);
 /* Install SIGINT/SIGTERM handlers and the exit-time scratch cleanup. */
 void pl_host_signals(void);
 

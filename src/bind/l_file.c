@@ -224,7 +224,8 @@ static int l_file_seek(lua_State *L)
         off = 0;
     } else {
         lua_Number n = luaL_checknumber(L, 2);
-        if (n != (lua_Number)(int64_t)n || n > 9007199254740992.0 || n < -9007199254740992.0)
+        /* the range first: casting 1e300 or NaN to an integer is undefined */
+        if (!(n <= 9007199254740992.0 && n >= -9007199254740992.0) || n != (lua_Number)(int64_t)n)
             luaL_argerror(L, 2, "offset must be an integer");
         off = (int64_t)n;
     }

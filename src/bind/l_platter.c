@@ -110,7 +110,8 @@ static int l_sleep(lua_State *L)
 {
     lua_Number s = luaL_checknumber(L, 1);
     luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-    pl_clock_sleep_ns((uint64_t)(s * 1e9), &pl_interrupted);
+    pl_checkintr(L);  /* a pending Ctrl-C (caught by a pcall) must not sleep on */
+    pl_clock_sleep_ns(pl_scale_u64(s, 1e9), &pl_interrupted);
     pl_checkintr(L);
     return 0;
 }

@@ -55,9 +55,8 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
                      "\"fsync\"", (unsigned long long)i + 1);
             rc = -1;
-        } else if (k != PL_OP_FSYNC && (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) || o < 0 ||
-                                        n < 0 || o != (lua_Number)(int64_t)o ||
-                                        n != (lua_Number)(int64_t)n)) {
+        } else if (k != PL_OP_FSYNC && (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) ||
+                                        !pl_isexact(o) || !pl_isexact(n))) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: offset and length must be "
                      "non-negative integers", (unsigned long long)i + 1);
             rc = -1;
@@ -66,7 +65,7 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
             *off = k == PL_OP_FSYNC ? 0 : (uint64_t)o;
             *len = k == PL_OP_FSYNC ? 0 : (uint64_t)n;
             if (lua_isnumber(L, -1))
-                *think = (uint64_t)(lua_tonumber(L, -1) * 1000.0);
+                *think = pl_scale_u64(lua_tonumber(L, -1), 1000.0);
         }
     }
     lua_pop(L, 4);
@@ -93,8 +92,8 @@ static uint64_t getint(lua_State *L, int t, const char *k, uint64_t def)
     lua_Number v;
     if (!getnum(L, t, k, &v))
         return def;
-    if (v != (lua_Number)(uint64_t)v)
-        luaL_error(L, "run: '%s' must be an integer", k);
+    if (!pl_isexact(v))
+        luaL_error(L, "run: '%s' must be an integer (below 2^53)", k);
     return (uint64_t)v;
 }
 
@@ -134,7 +133,7 @@ static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
             out[i] = pl_checksize(L, lua_gettop(L));
         } else {
             lua_Number v = lua_tonumber(L, -1);
-            if (!lua_isnumber(L, -1) || v < 0 || v != (lua_Number)(uint64_t)v)
+            if (!lua_isnumber(L, -1) || !pl_isexact(v))
                 luaL_error(L, "run: %s[%d] must be a non-negative integer", k, (int)i + 1);
             out[i] = (uint64_t)v;
         }
@@ -314,16 +313,16 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
     s.count = getint(L, 1, "count", 0);
     s.bytes = getsize(L, 1, "bytes", 0);
     if (getnum(L, 1, "seconds", &v))
-        s.seconds_ns = (uint64_t)(v * 1e9);
+        s.seconds_ns = pl_scale_u64(v, 1e9);
     if (getnum(L, 1, "ramp", &v))
-        s.ramp_ns = (uint64_t)(v * 1e9);
+        s.ramp_ns = pl_scale_u64(v, 1e9);
     s.fsync_every = getint(L, 1, "fsync_every", 0);
     if (getnum(L, 1, "rate_iops", &v))
         s.rate_iops = v;
     if (getnum(L, 1, "rate_bps", &v))
         s.rate_bps = v;
     if (getnum(L, 1, "think_us", &v))
-        s.think_ns = (uint64_t)(v * 1000.0);
+        s.think_ns = pl_scale_u64(v, 1000.0);
     s.qd = (unsigned)getint(L, 1, "qd", 1);
     s.batch_submit = (unsigned)getint(L, 1, "batch", 0);
 
@@ -579,7 +578,7 @@ int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
         len != (double)(uint64_t)len || !(think_us >= 0))
         return -2;
     return pl_job_step(j->job, (enum pl_op)op, (uint64_t)off, (uint64_t)len,
-                       (uint64_t)(think_us * 1000.0));
+                       pl_scale_u64(think_us, 1000.0));
 }
 
 /* }==================================================================== */

@@ -72,6 +72,21 @@ int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const 
     return 3;
 }
 
+uint64_t pl_scale_u64(lua_Number v, double scale)
+{
+    double x = (double)v * scale;
+    if (!(x > 0))
+        return 0;
+    if (x >= 4611686018427387904.0)  /* 2^62 */
+        return UINT64_C(4611686018427387904);
+    return (uint64_t)x;
+}
+
+int pl_isexact(lua_Number v)
+{
+    return v >= 0 && v < MAX_EXACT && v == (lua_Number)(int64_t)v;
+}
+
 void pl_checkintr(lua_State *L)
 {
     if (pl_interrupted) {

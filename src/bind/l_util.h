@@ -25,6 +25,11 @@ void pl_pushu64(lua_State *L, uint64_t v);
 int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const char *extra);
 /* Raise "interrupted" if a signal asked us to stop. */
 void pl_checkintr(lua_State *L);
+/* v * scale as a count of ns (or us...): 0 for v <= 0 or NaN, at most 2^62 (146 years
+   of ns), so that absurd values from a script neither overflow nor cast out of range. */
+uint64_t pl_scale_u64(lua_Number v, double scale);
+/* v is an integer in 0 .. 2^53 (exact as a double, safe to cast) */
+int pl_isexact(lua_Number v);
 
 /* ---- phases (l_stats.c) ---------------------------------------------------- */
 

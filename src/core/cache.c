@@ -16,9 +16,11 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "device.h"
+#include "guard.h"
 
 /* Map (and so size the mincore vector for) at most this much at a time. */
 #define PL_RESIDENT_CHUNK (1ULL << 30)
@@ -159,14 +161,32 @@ int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
     return 0;
 }
 
+/*
+ * Before a readahead is first changed, remember its value to put back at exit
+ * (guard.c): a device's readahead is a system-wide setting, and a benchmark
+ * must not leave it changed. The knob is the device queue's read_ahead_kb.
+ */
+static void remember_readahead(unsigned major, unsigned minor, int64_t kb)
+{
+    char qdir[PATH_MAX], knob[PATH_MAX + 16], text[32];
+    if (kb < 0 || pl_device_queue_dir(major, minor, qdir, sizeof qdir) < 0)
+        return;
+    snprintf(knob, sizeof knob, "%s/read_ahead_kb", qdir);
+    snprintf(text, sizeof text, "%lld\n", (long long)kb);
+    pl_restore_add(knob, text);
+}
+
 /* Readahead through the device ioctls: 512-byte sectors, KiB for us. */
 static int64_t readahead_block(struct pl_file *f, int64_t set_kb, struct pl_error *e)
 {
     long sectors = 0;
 
     if (set_kb >= 0) {
+        struct stat st;
         if (set_kb > (int64_t)(LONG_MAX / 2))
             return fail(e, "BLKRASET", EINVAL);
+        if (ioctl(f->fd, BLKRAGET, &sectors) == 0 && fstat(f->fd, &st) == 0)
+            remember_readahead(major(st.st_rdev), minor(st.st_rdev), (int64_t)(sectors / 2));
         if (ioctl(f->fd, BLKRASET, (unsigned long)(set_kb * 2)) < 0)
             return fail(e, "BLKRASET", errno);
     }
@@ -196,6 +216,16 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
     if (set_kb >= 0) {
         int len = snprintf(buf, sizeof buf, "%lld\n", (long long)set_kb);
 
+        fd = open(knob, O_RDONLY | O_CLOEXEC);  /* the value to put back at exit */
+        if (fd >= 0) {
+            char old[32];
+            ssize_t got = read(fd, old, sizeof old - 1);
+            close(fd);
+            if (got > 0) {
+                old[got] = '\0';
+                pl_restore_add(knob, old);
+            }
+        }
         fd = open(knob, O_WRONLY | O_CLOEXEC);
         if (fd < 0)
             return fail_path(e, "open read_ahead_kb", errno, knob);

@@ -3,6 +3,7 @@
  * Paths are compared after realpath(3), so ".." and symlinks cannot escape.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,12 +61,47 @@ void pl_scratch_forget(const char *path)
             scratch_used[i] = 0;
 }
 
+/* settings to put back at exit: (path, text) */
+#define MAX_RESTORE 16
+static char restore_path[MAX_RESTORE][PATH_MAX];
+static char restore_text[MAX_RESTORE][32];
+static volatile sig_atomic_t restore_used[MAX_RESTORE];
+
+int pl_restore_add(const char *path, const char *text)
+{
+    if (strlen(path) >= PATH_MAX || strlen(text) >= sizeof restore_text[0])
+        return -ENAMETOOLONG;
+    for (int i = 0; i < MAX_RESTORE; i++)
+        if (restore_used[i] && strcmp(restore_path[i], path) == 0)
+            return 0;  /* the first value stands */
+    for (int i = 0; i < MAX_RESTORE; i++) {
+        if (!restore_used[i]) {
+            strcpy(restore_path[i], path);
+            strcpy(restore_text[i], text);
+            restore_used[i] = 1;
+            return 0;
+        }
+    }
+    return -ENOSPC;
+}
+
 void pl_scratch_cleanup(void)
 {
     for (int i = 0; i < MAX_SCRATCH; i++) {
         if (scratch_used[i]) {
             unlink(scratch[i]);
             scratch_used[i] = 0;
+        }
+    }
+    for (int i = 0; i < MAX_RESTORE; i++) {
+        if (restore_used[i]) {
+            restore_used[i] = 0;
+            int fd = open(restore_path[i], O_WRONLY | O_CLOEXEC);
+            if (fd >= 0) {
+                ssize_t n = write(fd, restore_text[i], strlen(restore_text[i]));
+                (void)n;
+                close(fd);
+            }
         }
     }
 }

@@ -16,7 +16,15 @@ extern volatile sig_atomic_t pl_interrupted;
 int pl_scratch_add(const char *path);
 /* Forget it (it was removed or kept on purpose). */
 void pl_scratch_forget(const char *path);
-/* Unlink every remembered scratch file; async-signal-safe. */
+/*
+ * Remember to write `text` to `path` (a sysfs setting such as a device's
+ * queue/read_ahead_kb) at exit: the value it had before platter changed it.
+ * The first value registered for a path is the one restored. 0, or -ENOSPC
+ * (table full) / -ENAMETOOLONG.
+ */
+int pl_restore_add(const char *path, const char *text);
+/* Unlink every remembered scratch file, then put back every remembered
+   setting; async-signal-safe. Runs at exit and on the second Ctrl-C. */
 void pl_scratch_cleanup(void);
 
 /* Turn the allow list on (sandboxed) or off (--trust); off by default. */

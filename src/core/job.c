@@ -175,14 +175,26 @@ static int should_stop(struct loop *l, uint64_t now)
     return l->stopping;
 }
 
+/* ns as a uint64_t, at most 2^62 (146 years): absurd rates must not cast out of range */
+static uint64_t ns_of(double ns)
+{
+    if (!(ns > 0))
+        return 0;
+    return ns >= 4611686018427387904.0 ? UINT64_C(4611686018427387904) : (uint64_t)ns;
+}
+
 /* When the next I/O is due under a rate limit (0 = now). */
 static uint64_t due_time(const struct loop *l)
 {
     const struct pl_job_spec *s = l->s;
-    if (l->period_ns)
-        return l->start + l->issued * l->period_ns;
+    if (l->period_ns) {
+        uint64_t d;
+        if (__builtin_mul_overflow(l->issued, l->period_ns, &d) || d > UINT64_C(4611686018427387904))
+            d = UINT64_C(4611686018427387904);
+        return l->start + d;
+    }
     if (s->rate_bps > 0)
-        return l->start + (uint64_t)((double)l->issued_bytes / s->rate_bps * 1e9);
+        return l->start + ns_of((double)l->issued_bytes / s->rate_bps * 1e9);
     return 0;
 }
 
@@ -614,6 +626,9 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
                 goto fail;
             }
             s->pat.hi = (uint64_t)size;
+            /* a write job with a bytes rule may grow the file: its range is what it writes */
+            if (s->op == PL_JOB_WRITE && s->bytes && s->pat.hi < s->pat.lo + s->bytes)
+                s->pat.hi = s->pat.lo + s->bytes;
         }
         if (!s->pat.align)
             s->pat.align = s->nbs ? s->bs_list[0] : s->bs;
@@ -638,7 +653,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     l->r = r;
     pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
     if (s->rate_iops > 0)
-        l->period_ns = (uint64_t)(1e9 / s->rate_iops);
+        l->period_ns = ns_of(1e9 / s->rate_iops);
     rc = setup(l, s, maxbs, why);
     if (rc < 0) {
         if (!*why)

@@ -163,6 +163,16 @@ int pl_sim_start(const char *name)
     const struct pl_sim_preset *p = pl_sim_find(name);
     if (!p)
         return -EINVAL;
+    /* a second start (the unit tests make several) drops the last disk: its cache, and
+       the files no descriptor holds */
+    free(S.nodes);
+    free(S.buckets);
+    for (unsigned i = 0; i < S.nfiles; i++) {
+        if (S.files[i] && S.files[i]->refs == 0) {
+            free(S.files[i]->path);
+            free(S.files[i]);
+        }
+    }
     memset(&S, 0, sizeof S);
     S.p = p;
     /* E[sqrt(|x-y|)] over uniform pairs is 8/15: pick the full stroke that gives seek_avg */

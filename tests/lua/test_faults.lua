@@ -1,0 +1,307 @@
+-- Faults lose nothing: ENOSPC in the middle of a phase is reported as a
+-- failed phase (op, offset, errno) while earlier phases are kept, printed and
+-- recorded; SIGINT and SIGTERM remove scratch files (in a p.run, in a size=
+-- fill); a second Ctrl-C exits at once; a size= that cannot fit is refused
+-- with a clear message and leaves no file. Each case runs platter as a
+-- separate process on a script written here; the filesystem cases need root.
+local T = ...
+local cjson = require "cjson"
+
+local MIB = 1024 * 1024
+
+local function write(path, text)
+  local f = assert(io.open(path, "w"))
+  f:write(text)
+  f:close()
+end
+
+local function read(path)
+  local f = io.open(path)
+  if not f then return nil end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local function exists(path)
+  local f = io.open(path)
+  if f then f:close() end
+  return f ~= nil
+end
+
+local function sh_ok(cmd)
+  local out, err, rc = T.sh(cmd)
+  if rc ~= 0 then error(cmd .. " failed (" .. tostring(rc) .. "): " .. out .. err, 2) end
+  return out
+end
+
+-- Run body(mountpoint) with an 8 MiB ext4 image loop-mounted; always clean up, by name.
+local function with_tiny_fs(body)
+  if not T.root then T.skip("needs root to loop-mount a filesystem image") end
+  for _, tool in ipairs { "mkfs.ext4", "mount", "umount", "losetup" } do
+    local _, _, rc = T.sh("command -v " .. tool)
+    if rc ~= 0 then T.skip(tool .. " is not installed") end
+  end
+  local dir = T.tmpdir()
+  local img, mnt = dir .. "/tiny.img", dir .. "/mnt"
+  sh_ok("mkdir " .. T.q(mnt) .. " && truncate -s 8M " .. T.q(img) ..
+    " && mkfs.ext4 -q -F " .. T.q(img))
+  local _, merr, mrc = T.sh("mount -o loop " .. T.q(img) .. " " .. T.q(mnt))
+  if mrc ~= 0 then T.skip("cannot loop-mount here: " .. merr) end
+  local ok, err = pcall(body, mnt)
+  local _, _, urc = T.sh("umount " .. T.q(mnt))
+  if urc ~= 0 then T.sh("umount -l " .. T.q(mnt)) end
+  local devs = T.sh("losetup -j " .. T.q(img) .. " | cut -d: -f1")
+  for dev in devs:gmatch("[^\n]+") do T.sh("losetup -d " .. T.q(dev)) end
+  os.remove(img)
+  if not ok then error(err, 0) end
+  T.eq(T.sh("losetup -j " .. T.q(img)), "", "loop devices left on the image")
+end
+
+-- Start platter in the background, in its own process group; returns a handle.
+local function start(args, dir)
+  local words = {}
+  for _, a in ipairs(args) do words[#words + 1] = T.q(a) end
+  local h = { pidf = dir .. "/pid", out = dir .. "/out", err = dir .. "/err", rcf = dir .. "/rc" }
+  os.remove(h.rcf)
+  T.sh("cd " .. T.q(dir) .. " && (setsid sh -c 'echo $$ > " .. T.q(h.pidf) .. "; exec \"$@\"' sh " ..
+    T.q(T.bin) .. " " .. table.concat(words, " ") .. " > " .. T.q(h.out) .. " 2> " .. T.q(h.err) ..
+    "; echo $? > " .. T.q(h.rcf) .. ") > /dev/null 2>&1 &")
+  return h
+end
+
+local function now() return require("platter").now() / 1e9 end
+
+-- Wait (up to `secs`) until fn() is true.
+local function wait_for(fn, secs, what)
+  local t0 = now()
+  while now() - t0 < secs do
+    if fn() then return now() - t0 end
+    T.sh("sleep 0.05")
+  end
+  error("timed out waiting for " .. what, 2)
+end
+
+local function wait_text(h, text)
+  wait_for(function() return (read(h.out) or ""):find(text, 1, true) end, 20, "'" .. text .. "'")
+  return tonumber(read(h.pidf))
+end
+
+-- Exit status, and seconds it took to appear.
+local function wait_exit(h, secs)
+  local took = wait_for(function() return tonumber(read(h.rcf) or "") end, secs or 20, "exit")
+  return tonumber(read(h.rcf)), took
+end
+
+-- ---- ENOSPC in the middle of a phase -------------------------------------------------
+
+local PHASES = [[
+local p = require "platter"
+local dir = ...
+local path = p.scratch(dir .. "/scratch.dat")
+local f = assert(p.open(path, { create = true, write = true, direct = true, size = "1m" }))
+local function show(r)
+  if r.failed then
+    local errno = next(r.errno)
+    p.printf("%-5s FAILED after %d ops: %s (errno %d)\n", r.name, r.ops, r.error, errno)
+  else
+    p.printf("%-5s ok: %d ops, %d bytes, %.0f IOPS\n", r.name, r.ops, r.bytes, r.iops)
+  end
+end
+local done = {}
+done[1] = p.run { file = f, name = "read", bs = "64k" }
+show(done[1])
+done[2] = p.run { file = f, name = "fill", op = "write", bs = "64k", pattern = "seq",
+  range = { 0, "64m" } }
+show(done[2])
+p.printf("kept: %s %d ops\n", done[1].name, done[1].ops)
+p.exit(done[2].failed and 1 or 0)
+]]
+
+T.test("ENOSPC mid-phase: failed with op, offset, errno; earlier phase kept, printed, recorded",
+  function()
+    with_tiny_fs(function(mnt)
+      local dir = T.tmpdir()
+      write(dir .. "/phases.lua", PHASES)
+      local json = dir .. "/r.json"
+      local out, err, rc = T.platter({ "--json", json, dir .. "/phases.lua", mnt })
+      T.eq(rc, 1, "exit status: " .. out .. err)
+      T.has(out, "read  ok: 16 ops, 1048576 bytes", "the first phase printed")
+      T.has(out, "fill  FAILED after", "the failed phase printed")
+      local off = tonumber(out:match("write %S+ at offset (%d+): No space left on device %(errno 28%)"))
+      T.ok(off, "op, offset and errno in: " .. out)
+      T.ok(off >= MIB and off < 8 * MIB and off % 65536 == 0, "offset " .. off)
+      T.has(out, "kept: read 16 ops", "the first phase's stats unchanged")
+      T.ok(not exists(mnt .. "/scratch.dat"), "scratch file removed")
+      -- the result record has both phases, the second marked failed
+      local doc = cjson.decode((assert(read(json), "no --json file")))
+      local ph = doc.phases
+      T.eq(#ph, 2, "phases recorded")
+      T.eq(ph[1].name, "read", "phase 1")
+      T.eq(ph[1].ops, 16, "phase 1 ops")
+      T.ok(not ph[1].failed, "phase 1 not failed")
+      T.eq(ph[2].name, "fill", "phase 2")
+      T.eq(ph[2].failed, true, "phase 2 failed")
+      T.eq(ph[2].stopped, "error", "phase 2 stopped")
+      T.has(ph[2].error, "at offset " .. off .. ": No space left on device", "phase 2 error")
+      T.ok((ph[2].errno or {})["28"], "phase 2 errno 28 counted")
+      T.ok(ph[2].ops > 0 and ph[2].bytes < 8 * MIB, "what was written before is kept")
+    end)
+  end)
+
+-- ---- signals remove scratch files ------------------------------------------------------
+
+local LONG_RUN = [[
+local p = require "platter"
+local f = assert(p.open(p.scratch("scratch.dat"), { create = true, write = true, size = "4m" }))
+p.write("ready\n"); p.flush()
+p.run { file = f, pattern = "random", seconds = 60 }
+p.write("not reached\n")
+]]
+
+for _, sig in ipairs { { "INT", 130 }, { "TERM", 143 } } do
+  T.test("SIG" .. sig[1] .. " in the middle of a p.run: exit " .. sig[2] .. ", scratch file removed",
+    function()
+      local dir = T.tmpdir()
+      write(dir .. "/long.lua", LONG_RUN)
+      local h = start({ "long.lua" }, dir)
+      local pid = wait_text(h, "ready")
+      T.ok(exists(dir .. "/scratch.dat"), "scratch file made")
+      T.sh("sleep 0.3")
+      T.sh("kill -" .. sig[1] .. " " .. pid)
+      local rc, took = wait_exit(h)
+      T.eq(rc, sig[2], "exit status; stderr: " .. (read(h.err) or ""))
+      T.ok(took < 3, "stopped within 3 s, took " .. took)
+      T.has(read(h.err), "platter: interrupted", "message")
+      T.ok(not (read(h.out) or ""):find("not reached", 1, true), "the script stopped")
+      T.ok(not exists(dir .. "/scratch.dat"), "scratch file removed")
+    end)
+end
+
+local BIG_FILL = [[
+local p = require "platter"
+p.write("ready\n"); p.flush()
+assert(p.open(p.scratch("big.dat"), { create = true, write = true, size = "4g" }))
+p.write("not reached\n")
+]]
+
+T.test("SIGTERM during a 4 GiB size= fill stops it at once and removes the file", function()
+  local dir = T.tmpdir()
+  local avail = tonumber((T.sh("df -Pk " .. T.q(dir) .. " | awk 'NR==2 {print $4}'"))) or 0
+  if avail < 6 * MIB then T.skip("needs 6 GiB free under $TMPDIR") end
+  write(dir .. "/fill.lua", BIG_FILL)
+  local h = start({ "fill.lua" }, dir)
+  local pid = wait_text(h, "ready")
+  T.sh("sleep 0.3")
+  T.sh("kill -TERM " .. pid)
+  local rc, took = wait_exit(h)
+  T.eq(rc, 143, "exit status; stderr: " .. (read(h.err) or ""))
+  T.ok(took < 2, "stopped within 2 s, took " .. took)
+  T.has(read(h.err), "platter: interrupted", "message")
+  T.ok(not exists(dir .. "/big.dat"), "the half-filled scratch file is removed")
+end)
+
+local STUBBORN = [[
+local p = require "platter"
+p.scratch("scratch.dat")
+assert(p.open("scratch.dat", { create = true, write = true, size = 4096 })):close()
+p.write("ready\n"); p.flush()
+pcall(function() pcall(p.sleep, 60) end)  -- swallows the first Ctrl-C
+p.write("caught\n"); p.flush()
+local x = 0
+while true do x = x + 1 end  -- never calls platter again
+]]
+
+T.test("a second Ctrl-C exits at once (status 130) and still removes scratch files", function()
+  local dir = T.tmpdir()
+  write(dir .. "/stubborn.lua", STUBBORN)
+  local h = start({ "stubborn.lua" }, dir)
+  local pid = wait_text(h, "ready")
+  T.sh("kill -INT " .. pid)
+  wait_text(h, "caught")
+  T.sh("sleep 0.2")
+  T.eq(read(h.rcf), nil, "still running after the first Ctrl-C")
+  T.ok(exists(dir .. "/scratch.dat"), "scratch file still there")
+  T.sh("kill -INT " .. pid)
+  local rc, took = wait_exit(h, 5)
+  T.eq(rc, 130, "exit status")
+  T.ok(took < 1, "exited at once, took " .. took)
+  T.ok(not exists(dir .. "/scratch.dat"), "scratch file removed")
+end)
+
+-- ---- system settings are put back ---------------------------------------------------
+
+T.test("a readahead a script changes is put back at exit: normal end, error, 2nd Ctrl-C",
+  function()
+    with_tiny_fs(function(mnt)
+      local src = T.sh("findmnt -no SOURCE " .. T.q(mnt)):match("/dev/(%S+)")
+      T.ok(src, "the loop device under " .. mnt)
+      local knob = "/sys/block/" .. src .. "/queue/read_ahead_kb"
+      local before = read(knob)
+      T.ok(before, "readahead of " .. src)
+      local dir = T.tmpdir()
+      -- a sandboxed script changes the readahead of the device under a file it may open
+      write(dir .. "/ra.lua", [[
+local p = require "platter"
+local dir, how = ...
+local f = assert(p.open(dir .. "/ra.dat", { create = true, write = true, size = 4096 }))
+p.scratch(dir .. "/ra.dat")
+assert(f:readahead(12) == 12)
+assert(f:readahead(20) == 20)
+p.write("changed\n"); p.flush()
+if how == "error" then error("boom") end
+if how == "stuck" then pcall(function() pcall(p.sleep, 60) end) while true do end end
+]])
+      for _, how in ipairs { "end", "error" } do
+        local out, err, rc = T.platter({ dir .. "/ra.lua", mnt, how })
+        T.eq(rc, how == "end" and 0 or 1, how .. " status: " .. err)
+        T.has(out, "changed", how)
+        T.eq(read(knob), before, "readahead after a run that ended with " .. how)
+      end
+      local h = start({ dir .. "/ra.lua", mnt, "stuck" }, dir)
+      local pid = wait_text(h, "changed")
+      T.eq(read(knob), "20\n", "changed while it runs")
+      T.sh("kill -INT " .. pid)
+      T.sh("sleep 0.2")
+      T.sh("kill -INT " .. pid)
+      T.eq((wait_exit(h, 5)), 130, "status after the second Ctrl-C")
+      T.eq(read(knob), before, "readahead after the second Ctrl-C")
+      T.ok(not exists(mnt .. "/ra.dat"), "scratch file removed")
+    end)
+  end)
+
+-- ---- no room: refused up front -------------------------------------------------------
+
+T.test("size= that cannot fit is refused with a clear message and leaves no file", function()
+  with_tiny_fs(function(mnt)
+    local dir = T.tmpdir()
+    write(dir .. "/big.lua", [[
+local p = require "platter"
+local dir = ...
+local f, msg, errno = p.open(dir .. "/big.dat", { create = true, write = true, size = "64m" })
+print(f, msg, errno)
+-- an existing file keeps its contents
+local g = assert(p.open(dir .. "/old.dat", { create = true, write = true, size = "1m" }))
+g:close()
+f, msg = p.open(dir .. "/old.dat", { write = true, size = "64m" })
+print(f, msg)
+g = assert(p.open(dir .. "/old.dat"))
+print("old size", g:size())
+]])
+    local out, err, rc = T.platter({ dir .. "/big.lua", mnt })
+    T.eq(rc, 0, "status: " .. err)
+    T.has(out, "nil\tsize " .. mnt .. "/big.dat: No space left on device (need 67108864 more " ..
+      "bytes but the filesystem has ", "message for a new file")
+    T.has(out, "free)\t28", "errno")
+    T.ok(not exists(mnt .. "/big.dat"), "no empty file left behind")
+    T.has(out, "nil\tsize " .. mnt .. "/old.dat: No space left on device (need 66060288 more",
+      "message for an existing file")
+    T.has(out, "old size\t1048576", "the existing file is untouched")
+    -- a shipped workload: the message reaches the user, nothing is left in the directory
+    out, err, rc = T.platter({ "sweep", "--size", "64m" }, { cwd = mnt })
+    T.eq(rc, 1, "sweep status: " .. out .. err)
+    T.has(err, "No space left on device (need 67108864 more bytes", "sweep message")
+    local left = T.sh("ls -A " .. T.q(mnt) .. " | grep -v lost+found | grep -v old.dat")
+    T.eq(left, "", "files left by sweep")
+  end)
+end)
