@@ -5,7 +5,8 @@
  * is fine; a crash, a hang or a sanitizer report is a bug.
  *
  * Confinement, so that random calls cannot harm the machine running them:
- *   - a scratch directory (on tmpfs when /dev/shm is one) is the current
+ *   - a scratch directory (under $PLATTER_FUZZ_TMP, else on /dev/shm when it
+ *     is tmpfs, else under $TMPDIR) is the current
  *     directory during each input and $TMPDIR, and platter's sandbox path
  *     checks are on, so
  *     every path outside it is refused as in a sandboxed script;
@@ -32,6 +33,8 @@
 
 #include "clock.h"
 #include "fuzz_lua.h"
+
+void __sanitizer_set_death_callback(void (*callback)(void));
 #include "guard.h"
 #include "host.h"
 
@@ -131,17 +134,26 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
 
+    /* the scratch directory's parent: $PLATTER_FUZZ_TMP (fuzz/smoke.sh removes it even
+       after a crash, when no exit handler runs), else /dev/shm if tmpfs, else $TMPDIR */
     struct statfs sfs;
-    on_tmpfs = statfs("/dev/shm", &sfs) == 0 && sfs.f_type == TMPFS_MAGIC &&
-               access("/dev/shm", W_OK) == 0;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(workdir, sizeof workdir, "%s/platter-fuzz-api.XXXXXX",
-             on_tmpfs ? "/dev/shm" : (tmp && *tmp ? tmp : "/tmp"));
+    const char *parent = getenv("PLATTER_FUZZ_TMP");
+    if (!parent || !*parent) {
+        parent = "/dev/shm";
+        if (statfs(parent, &sfs) < 0 || sfs.f_type != TMPFS_MAGIC || access(parent, W_OK) < 0) {
+            parent = getenv("TMPDIR");
+            if (!parent || !*parent)
+                parent = "/tmp";
+        }
+    }
+    on_tmpfs = statfs(parent, &sfs) == 0 && sfs.f_type == TMPFS_MAGIC;
+    snprintf(workdir, sizeof workdir, "%s/platter-fuzz-api.XXXXXX", parent);
     if (!getcwd(startdir, sizeof startdir) || !mkdtemp(workdir) || chdir(workdir) < 0) {
         perror("fuzz_api: scratch directory");
         exit(1);
     }
     atexit(remove_workdir);
+    __sanitizer_set_death_callback(remove_workdir);  /* a sanitizer report ends without atexit */
     setenv("TMPDIR", workdir, 1);
     pl_allow_enable(1);  /* roots: the current directory and $TMPDIR, both workdir */
     if (chdir(startdir) < 0)  /* libFuzzer reads inputs relative to where it started */

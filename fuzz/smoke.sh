@@ -20,7 +20,10 @@ CC=clang cmake -S "$top" -B "$build" -DPLATTER_LUA="$flavour" -DPLATTER_FUZZ=ON 
 cmake --build "$build" -j"$(nproc)" --target fuzz_units fuzz_args fuzz_api >/dev/null
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# fuzz_api's scratch files, on tmpfs when there is one; removed here even after a crash
+scratch=$(mktemp -d -p /dev/shm platter-fuzz.XXXXXX 2>/dev/null || mktemp -d)
+export PLATTER_FUZZ_TMP="$scratch"
+trap 'rm -rf "$work" "$scratch"' EXIT
 mkdir -p "$build/artifacts"
 status=0
 for t in units args api; do
