@@ -187,13 +187,19 @@ local bed = {}  -- image, dev, cgroup: what exists and must be removed
 
 local function cleanup()
   if bed.cgroup then
-    -- move anything still inside to the root group first: rmdir needs it empty
-    local f = io.open(bed.cgroup .. "/cgroup.procs")
-    if f then
-      for pid in f:lines() do pcall(write_file, BLKIO .. "/cgroup.procs", pid) end
-      f:close()
+    -- move anything still inside to the root group first: rmdir needs it empty. A child
+    -- killed by Ctrl-C may still be leaving the group, so try again for up to 3 s.
+    local out, rc
+    for _ = 1, 30 do
+      local f = io.open(bed.cgroup .. "/cgroup.procs")
+      if f then
+        for pid in f:lines() do pcall(write_file, BLKIO .. "/cgroup.procs", pid) end
+        f:close()
+      end
+      out, rc = sh("rmdir " .. q(bed.cgroup))
+      if rc == 0 then break end
+      sh("sleep 0.1")  -- p.sleep would raise after Ctrl-C
     end
-    local out, rc = sh("rmdir " .. q(bed.cgroup))
     if rc ~= 0 then p.ewrite("platter: selftest: cannot remove ", bed.cgroup, ": ", out) end
     bed.cgroup = nil
   end
