@@ -340,19 +340,30 @@ static int prep(struct pl_file *f, size_t n)
     return pl_file_reserve(f, n);
 }
 
+/*
+ * One transfer on a simulated file, timed on the virtual clock. at_pos: at the
+ * file position (read/write), which then advances; else at off (pread/pwrite).
+ */
+static ssize_t sim_transfer(struct pl_file *f, enum pl_sim_op op, int at_pos, uint64_t off,
+                            size_t n, uint64_t *ns)
+{
+    uint64_t t0 = pl_clock_ns();
+    if (at_pos)
+        off = pl_sim_pos(f);
+    int64_t r = pl_sim_io(f, op, off, n);
+    if (at_pos && r > 0)
+        pl_sim_setpos(f, off + (uint64_t)r);
+    *ns = pl_clock_ns() - t0;
+    return r;
+}
+
 ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
 {
     int rc = prep(f, n);
     if (rc)
         return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int64_t r = pl_sim_io(f, PL_SIM_READ, pl_sim_pos(f), n);
-        if (r > 0)
-            pl_sim_setpos(f, pl_sim_pos(f) + (uint64_t)r);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
+    if (f->sim)
+        return sim_transfer(f, PL_SIM_READ, 1, 0, n, ns);
     uint64_t t0 = pl_clock_ns();
     ssize_t r = read(f->fd, f->buf, n);
     *ns = pl_clock_ns() - t0;
@@ -369,14 +380,8 @@ ssize_t pl_file_write_from(struct pl_file *f, const void *src, size_t n, uint64_
     int rc = prep(f, src ? 0 : n);
     if (rc)
         return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int64_t r = pl_sim_io(f, PL_SIM_WRITE, pl_sim_pos(f), n);
-        if (r > 0)
-            pl_sim_setpos(f, pl_sim_pos(f) + (uint64_t)r);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
+    if (f->sim)
+        return sim_transfer(f, PL_SIM_WRITE, 1, 0, n, ns);
     uint64_t t0 = pl_clock_ns();
     ssize_t r = write(f->fd, src ? src : f->buf, n);
     *ns = pl_clock_ns() - t0;
@@ -388,12 +393,8 @@ ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
     int rc = prep(f, n);
     if (rc)
         return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int64_t r = pl_sim_io(f, PL_SIM_READ, off, n);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
+    if (f->sim)
+        return sim_transfer(f, PL_SIM_READ, 0, off, n, ns);
     uint64_t t0 = pl_clock_ns();
     ssize_t r = pread(f->fd, f->buf, n, (off_t)off);
     *ns = pl_clock_ns() - t0;
@@ -411,50 +412,40 @@ ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, si
     int rc = prep(f, src ? 0 : n);
     if (rc)
         return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int64_t r = pl_sim_io(f, PL_SIM_WRITE, off, n);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
+    if (f->sim)
+        return sim_transfer(f, PL_SIM_WRITE, 0, off, n, ns);
     uint64_t t0 = pl_clock_ns();
     ssize_t r = pwrite(f->fd, src ? src : f->buf, n, (off_t)off);
     *ns = pl_clock_ns() - t0;
     return r < 0 ? -errno : r;
 }
 
-int pl_file_fsync(struct pl_file *f, uint64_t *ns)
+/* fsync or fdatasync, timed (the simulated disk writes back either way). */
+static int sync_file(struct pl_file *f, int data_only, uint64_t *ns)
 {
     int rc = leave_stdio(f);
     if (rc)
         return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int r = pl_sim_fsync(f);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
     uint64_t t0 = pl_clock_ns();
-    int r = fsync(f->fd);
+    int r;
+    if (f->sim)
+        r = pl_sim_fsync(f);
+    else if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) < 0)
+        r = -errno;
+    else
+        r = 0;
     *ns = pl_clock_ns() - t0;
-    return r < 0 ? -errno : 0;
+    return r;
+}
+
+int pl_file_fsync(struct pl_file *f, uint64_t *ns)
+{
+    return sync_file(f, 0, ns);
 }
 
 int pl_file_fdatasync(struct pl_file *f, uint64_t *ns)
 {
-    int rc = leave_stdio(f);
-    if (rc)
-        return rc;
-    if (f->sim) {
-        uint64_t t0 = pl_clock_ns();
-        int r = pl_sim_fsync(f);
-        *ns = pl_clock_ns() - t0;
-        return r;
-    }
-    uint64_t t0 = pl_clock_ns();
-    int r = fdatasync(f->fd);
-    *ns = pl_clock_ns() - t0;
-    return r < 0 ? -errno : 0;
+    return sync_file(f, 1, ns);
 }
 
 int64_t pl_file_putc(struct pl_file *f, uint64_t n, uint64_t *ns)
