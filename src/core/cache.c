@@ -164,34 +164,62 @@ int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
 /*
  * Before a readahead is first changed, remember its value to put back at exit
  * (guard.c): a device's readahead is a system-wide setting, and a benchmark
- * must not leave it changed. The knob is the device queue's read_ahead_kb.
+ * must not leave it changed. The knob is the device queue's read_ahead_kb;
+ * the disk's diskseq tells at exit whether it is still the same device.
  */
-static void remember_readahead(unsigned major, unsigned minor, int64_t kb)
+static void knob_paths(const char *qdir, char *knob, size_t klen, char *ident, size_t ilen)
 {
-    char qdir[PATH_MAX], knob[PATH_MAX + 16], text[32];
-    if (kb < 0 || pl_device_queue_dir(major, minor, qdir, sizeof qdir) < 0)
-        return;
-    snprintf(knob, sizeof knob, "%s/read_ahead_kb", qdir);
-    snprintf(text, sizeof text, "%lld\n", (long long)kb);
-    pl_restore_add(knob, text);
+    const char *slash = strrchr(qdir, '/');
+    int dlen = slash ? (int)(slash - qdir) : 0;
+
+    snprintf(knob, klen, "%s/read_ahead_kb", qdir);
+    snprintf(ident, ilen, "%.*s/diskseq", dlen, qdir);
+}
+
+static void remember_readahead(const char *qdir, const char *old_text)
+{
+    char knob[PATH_MAX + 16], ident[PATH_MAX + 16];
+
+    knob_paths(qdir, knob, sizeof knob, ident, sizeof ident);
+    pl_restore_add(knob, old_text, ident);
+}
+
+/* After a change: the value platter left, as the knob reads it. */
+static void note_readahead(const char *qdir, int64_t kb)
+{
+    char knob[PATH_MAX + 16], ident[PATH_MAX + 16], text[32];
+
+    knob_paths(qdir, knob, sizeof knob, ident, sizeof ident);
+    snprintf(text, sizeof text, "%lld", (long long)kb);
+    pl_restore_wrote(knob, text);
 }
 
 /* Readahead through the device ioctls: 512-byte sectors, KiB for us. */
 static int64_t readahead_block(struct pl_file *f, int64_t set_kb, struct pl_error *e)
 {
     long sectors = 0;
+    char qdir[PATH_MAX];
+    int have_q = 0;
 
     if (set_kb >= 0) {
         struct stat st;
         if (set_kb > (int64_t)(LONG_MAX / 2))
             return fail(e, "BLKRASET", EINVAL);
-        if (ioctl(f->fd, BLKRAGET, &sectors) == 0 && fstat(f->fd, &st) == 0)
-            remember_readahead(major(st.st_rdev), minor(st.st_rdev), (int64_t)(sectors / 2));
+        if (fstat(f->fd, &st) == 0 &&
+            pl_device_queue_dir(major(st.st_rdev), minor(st.st_rdev), qdir, sizeof qdir) == 0)
+            have_q = 1;
+        if (have_q && ioctl(f->fd, BLKRAGET, &sectors) == 0) {
+            char text[32];
+            snprintf(text, sizeof text, "%ld", sectors / 2);
+            remember_readahead(qdir, text);
+        }
         if (ioctl(f->fd, BLKRASET, (unsigned long)(set_kb * 2)) < 0)
             return fail(e, "BLKRASET", errno);
     }
     if (ioctl(f->fd, BLKRAGET, &sectors) < 0)
         return fail(e, "BLKRAGET", errno);
+    if (have_q)
+        note_readahead(qdir, (int64_t)(sectors / 2));
     return (int64_t)(sectors / 2);
 }
 
@@ -223,7 +251,7 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
             close(fd);
             if (got > 0) {
                 old[got] = '\0';
-                pl_restore_add(knob, old);
+                remember_readahead(qdir, old);
             }
         }
         fd = open(knob, O_WRONLY | O_CLOEXEC);
@@ -253,6 +281,8 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
     v = strtoll(buf, &end, 10);
     if (errno != 0 || end == buf || v < 0)
         return fail_path(e, "read read_ahead_kb", EINVAL, knob);
+    if (set_kb >= 0)
+        note_readahead(qdir, (int64_t)v);
     return (int64_t)v;
 }
 

@@ -61,28 +61,98 @@ void pl_scratch_forget(const char *path)
             scratch_used[i] = 0;
 }
 
-/* settings to put back at exit: (path, text) */
+/* settings to put back at exit: (path, old text, what platter left, ident) */
 #define MAX_RESTORE 16
-static char restore_path[MAX_RESTORE][PATH_MAX];
-static char restore_text[MAX_RESTORE][32];
+#define RESTORE_TEXT 32
+struct restore {
+    char path[PATH_MAX];
+    char old[RESTORE_TEXT];
+    char mine[RESTORE_TEXT];        /* "" until platter wrote a value */
+    char ident_path[PATH_MAX];      /* "" when there is none */
+    char ident[RESTORE_TEXT];
+};
+static struct restore restore[MAX_RESTORE];
 static volatile sig_atomic_t restore_used[MAX_RESTORE];
 
-int pl_restore_add(const char *path, const char *text)
+/* Read a small text file into buf (NUL-terminated, trailing blanks cut);
+   async-signal-safe. 0 or -1. */
+static int read_small(const char *path, char *buf, size_t len)
 {
-    if (strlen(path) >= PATH_MAX || strlen(text) >= sizeof restore_text[0])
-        return -ENAMETOOLONG;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n;
+
+    if (fd < 0)
+        return -1;
+    n = read(fd, buf, len - 1);
+    close(fd);
+    if (n < 0)
+        return -1;
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+        n--;
+    buf[n] = '\0';
+    return 0;
+}
+
+/* Copy text without its trailing newline (texts are compared that way). */
+static void copy_text(char *dst, const char *src)
+{
+    size_t n = strlen(src);
+    while (n > 0 && (src[n - 1] == '\n' || src[n - 1] == ' '))
+        n--;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int restore_find(const char *path)
+{
     for (int i = 0; i < MAX_RESTORE; i++)
-        if (restore_used[i] && strcmp(restore_path[i], path) == 0)
-            return 0;  /* the first value stands */
+        if (restore_used[i] && strcmp(restore[i].path, path) == 0)
+            return i;
+    return -1;
+}
+
+int pl_restore_add(const char *path, const char *text, const char *ident)
+{
+    if (strlen(path) >= PATH_MAX || strlen(text) >= RESTORE_TEXT ||
+        (ident != NULL && strlen(ident) >= PATH_MAX))
+        return -ENAMETOOLONG;
+    if (restore_find(path) >= 0)
+        return 0;  /* the first value stands */
     for (int i = 0; i < MAX_RESTORE; i++) {
         if (!restore_used[i]) {
-            strcpy(restore_path[i], path);
-            strcpy(restore_text[i], text);
+            struct restore *r = &restore[i];
+            strcpy(r->path, path);
+            copy_text(r->old, text);
+            r->mine[0] = '\0';
+            r->ident_path[0] = '\0';
+            if (ident != NULL && read_small(ident, r->ident, sizeof r->ident) == 0)
+                strcpy(r->ident_path, ident);
             restore_used[i] = 1;
             return 0;
         }
     }
     return -ENOSPC;
+}
+
+void pl_restore_wrote(const char *path, const char *text)
+{
+    int i = restore_find(path);
+    if (i >= 0 && strlen(text) < RESTORE_TEXT)
+        copy_text(restore[i].mine, text);
+}
+
+/* Still ours to put back: the same device, and the value platter left. */
+static int restore_still_ours(const struct restore *r)
+{
+    char now[RESTORE_TEXT];
+
+    if (r->ident_path[0] != '\0' &&
+        (read_small(r->ident_path, now, sizeof now) < 0 || strcmp(now, r->ident) != 0))
+        return 0;
+    if (r->mine[0] != '\0' &&
+        (read_small(r->path, now, sizeof now) < 0 || strcmp(now, r->mine) != 0))
+        return 0;
+    return 1;
 }
 
 void pl_scratch_cleanup(void)
@@ -95,11 +165,18 @@ void pl_scratch_cleanup(void)
     }
     for (int i = 0; i < MAX_RESTORE; i++) {
         if (restore_used[i]) {
+            struct restore *r = &restore[i];
             restore_used[i] = 0;
-            int fd = open(restore_path[i], O_WRONLY | O_CLOEXEC);
+            if (!restore_still_ours(r))
+                continue;
+            int fd = open(r->path, O_WRONLY | O_CLOEXEC);
             if (fd >= 0) {
-                ssize_t n = write(fd, restore_text[i], strlen(restore_text[i]));
-                (void)n;
+                char line[RESTORE_TEXT + 1];
+                size_t n = strlen(r->old);
+                memcpy(line, r->old, n);
+                line[n++] = '\n';
+                ssize_t w = write(fd, line, n);
+                (void)w;
                 close(fd);
             }
         }

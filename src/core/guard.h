@@ -19,10 +19,21 @@ void pl_scratch_forget(const char *path);
 /*
  * Remember to write `text` to `path` (a sysfs setting such as a device's
  * queue/read_ahead_kb) at exit: the value it had before platter changed it.
- * The first value registered for a path is the one restored. 0, or -ENOSPC
- * (table full) / -ENAMETOOLONG.
+ * The first value registered for a path is the one restored. `ident`, when
+ * not NULL, names a file whose contents identify the thing the setting
+ * belongs to (a disk's diskseq, which changes when a loop device is set up
+ * again); it is read now and again at exit. 0, or -ENOSPC (table full) /
+ * -ENAMETOOLONG.
  */
-int pl_restore_add(const char *path, const char *text);
+int pl_restore_add(const char *path, const char *text, const char *ident);
+/*
+ * Note the value platter itself left in `path` (read back after a change).
+ * At exit the old value is put back only if the setting still reads this
+ * and the ident is unchanged: a setting someone else changed since, or that
+ * now belongs to another device (a loop device detached and reused), is
+ * not touched.
+ */
+void pl_restore_wrote(const char *path, const char *text);
 /* Unlink every remembered scratch file, then put back every remembered
    setting; async-signal-safe. Runs at exit and on the second Ctrl-C. */
 void pl_scratch_cleanup(void);

@@ -270,6 +270,56 @@ if how == "stuck" then pcall(function() pcall(p.sleep, 60) end) while true do en
     end)
   end)
 
+T.test("at exit a readahead is left alone when someone changed it since or the loop device " ..
+  "was set up again", function()
+  if not T.root then T.skip("needs root for loop devices") end
+  local dir = T.tmpdir()
+  write(dir .. "/ra2.lua", [[
+local p = require "platter"
+local dev = ...
+local f = assert(p.open(dev))
+assert(f:readahead(40) == 40)
+f:close()
+p.write("changed\n"); p.flush()
+p.sleep(60)
+]])
+  sh_ok("truncate -s 8M " .. T.q(dir .. "/a.img") .. " " .. T.q(dir .. "/b.img"))
+  -- 1: someone else sets the readahead while platter runs: theirs stays
+  local dev = sh_ok("losetup -f --show " .. T.q(dir .. "/a.img")):match("%S+")
+  local ok, err = pcall(function()
+    local knob = "/sys/block/" .. dev:match("[^/]+$") .. "/queue/read_ahead_kb"
+    local before = read(knob)
+    local h = start({ dir .. "/ra2.lua", dev }, T.tmpdir())
+    local pid = wait_text(h, "changed")
+    T.eq(read(knob), "40\n", "platter's value")
+    sh_ok("echo 64 > " .. knob)
+    T.sh("kill -TERM " .. pid)
+    T.eq((wait_exit(h, 5)), 143, "status after SIGTERM")
+    T.eq(read(knob), "64\n", "a value set by someone else is kept")
+    sh_ok("echo " .. before:match("%d+") .. " > " .. knob)
+    -- 2: the device is detached and set up again on another image while platter
+    -- runs, and its new user happens to set the same value: not put back
+    h = start({ dir .. "/ra2.lua", dev }, T.tmpdir())
+    pid = wait_text(h, "changed")
+    sh_ok("losetup -d " .. dev)
+    sh_ok("losetup " .. dev .. " " .. T.q(dir .. "/b.img"))
+    sh_ok("echo 40 > " .. knob)
+    T.sh("kill -TERM " .. pid)
+    T.eq((wait_exit(h, 5)), 143, "status after SIGTERM")
+    T.eq(read(knob), "40\n", "the new device's setting is kept")
+    -- 3: nobody touched it: put back
+    sh_ok("echo " .. before:match("%d+") .. " > " .. knob)
+    h = start({ dir .. "/ra2.lua", dev }, T.tmpdir())
+    pid = wait_text(h, "changed")
+    T.sh("kill -TERM " .. pid)
+    T.eq((wait_exit(h, 5)), 143, "status after SIGTERM")
+    T.eq(read(knob), before, "put back when untouched")
+  end)
+  T.sh("for i in " .. T.q(dir .. "/a.img") .. " " .. T.q(dir .. "/b.img") ..
+    "; do losetup -j $i | cut -d: -f1 | xargs -r -n1 losetup -d; done")
+  if not ok then error(err, 0) end
+end)
+
 -- ---- no room: refused up front -------------------------------------------------------
 
 T.test("size= that cannot fit is refused with a clear message and leaves no file", function()
