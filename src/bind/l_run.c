@@ -22,6 +22,7 @@ static const char *const run_keys[] = {
 struct gen_ctx {
     lua_State *L;
     int fn;                 /* stack index of the generator */
+    const char *names[3];   /* the op names as interned strings, kept on the stack */
     char err[256];
 };
 
@@ -45,18 +46,25 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
     if (lua_isnil(L, -4)) {
         rc = 0;
     } else {
-        const char *name = lua_tostring(L, -4);
+        /* equal short strings are one object on both flavours: a pointer
+           compare finds the op; strcmp only for what is not one of them */
+        const char *name = lua_type(L, -4) == LUA_TSTRING ? lua_tostring(L, -4) : NULL;
         int k = -1;
-        for (int n = 0; name && op_names[n]; n++)
+        for (int n = 0; name && n < 3; n++)
+            if (name == g->names[n]) {
+                k = n;
+                break;
+            }
+        for (int n = 0; name && k < 0 && op_names[n]; n++)
             if (strcmp(name, op_names[n]) == 0)
                 k = n;
-        lua_Number o = lua_tonumber(L, -3), n = lua_tonumber(L, -2);
+        int ok_o = 0, ok_n = 0, ok_t = 0;
+        lua_Number o = lua_tonumberx(L, -3, &ok_o), n = lua_tonumberx(L, -2, &ok_n);
         if (k < 0) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
                      "\"fsync\"", (unsigned long long)i + 1);
             rc = -1;
-        } else if (k != PL_OP_FSYNC && (!lua_isnumber(L, -3) || !lua_isnumber(L, -2) ||
-                                        !pl_isexact(o) || !pl_isexact(n))) {
+        } else if (k != PL_OP_FSYNC && (!ok_o || !ok_n || !pl_isexact(o) || !pl_isexact(n))) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: offset and length must be "
                      "non-negative integers", (unsigned long long)i + 1);
             rc = -1;
@@ -64,8 +72,9 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
             *op = (enum pl_op)k;
             *off = k == PL_OP_FSYNC ? 0 : (uint64_t)o;
             *len = k == PL_OP_FSYNC ? 0 : (uint64_t)n;
-            if (lua_isnumber(L, -1))
-                *think = pl_scale_u64(lua_tonumber(L, -1), 1000.0);
+            lua_Number t = lua_tonumberx(L, -1, &ok_t);
+            if (ok_t)
+                *think = pl_scale_u64(t, 1000.0);
         }
     }
     lua_pop(L, 4);
@@ -352,7 +361,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
         if (!lua_isfunction(L, -1))
             luaL_error(L, "run: 'gen' must be a function, not %s", luaL_typename(L, -1));
         g->L = L;
-        g->fn = lua_gettop(L);  /* stays on the stack */
+        g->fn = lua_gettop(L);  /* stays on the stack, and so do the names */
+        for (int n = 0; n < 3; n++) {
+            lua_pushstring(L, op_names[n]);
+            g->names[n] = lua_tostring(L, -1);
+        }
         s.gen = gen_call;
         s.gen_ud = g;
         if (!s.bs && !s.nbs)
@@ -593,6 +606,8 @@ static const luaL_Reg run_funcs[] = {
 int luaopen_platter_run(lua_State *L)
 {
     luaL_newmetatable(L, PL_JOB_MT);
+    lua_pushliteral(L, PL_JOB_MT);
+    lua_setfield(L, -2, "__name");
     lua_pushcfunction(L, l_job__gc);
     lua_setfield(L, -2, "__gc");
     lua_pop(L, 1);

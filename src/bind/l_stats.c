@@ -395,6 +395,8 @@ int luaopen_platter_stats(lua_State *L)
 {
     pl_progress_init(isatty(2) && !pl_cfg.quiet && !pl_cfg.sim);  /* --sim: virtual time */
     luaL_newmetatable(L, PL_STATS_MT);
+    lua_pushliteral(L, PL_STATS_MT);  /* LuaJIT does not set it: type errors name it */
+    lua_setfield(L, -2, "__name");
     luaL_setfuncs(L, stats_meta, 0);
     lua_newtable(L);
     luaL_setfuncs(L, stats_methods, 0);

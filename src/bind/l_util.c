@@ -14,6 +14,18 @@
 
 uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
 {
+    /* the common case in one call: a number (or numeric string) holding an
+       integer in [0, 2^53) */
+    int isnum = 0;
+#if LUA_VERSION_NUM >= 503
+    lua_Integer fast = lua_tointegerx(L, arg, &isnum);  /* exact: 4096.5 is not taken */
+    if (isnum && fast >= 0 && fast < (lua_Integer)MAX_EXACT)
+        return (uint64_t)fast;
+#else
+    lua_Number fast = lua_tonumberx(L, arg, &isnum);    /* LuaJIT's tointegerx truncates */
+    if (isnum && fast >= 0 && fast < MAX_EXACT && fast == (lua_Number)(int64_t)fast)
+        return (uint64_t)fast;
+#endif
     if (pl_isinteger(L, arg)) {
         lua_Integer v = lua_tointeger(L, arg);
         if (v < 0)

@@ -30,6 +30,7 @@ struct loop {
     unsigned *free_slots, nfree;
     double *bs_cum;             /* cumulative weights of bs_list */
     uint64_t start, meas_start, deadline;
+    uint64_t last;              /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
     uint64_t period_ns;         /* rate_iops: time between I/Os */
     int measuring;              /* past the ramp */
@@ -225,45 +226,64 @@ static void maybe_ramp_end(struct loop *l, uint64_t now)
         begin_measuring(l, l->start + l->s->ramp_ns);
 }
 
-static void sync_fsync(struct loop *l, struct pl_io *io)
+/* An fsync after fsync_every writes; returns the time it completed. */
+static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
 {
     struct pl_io f = *io;
     f.op = PL_OP_FSYNC;
     f.len = 0;
     f.t_due = pl_clock_ns();
     l->e.ops->submit(&l->e, &f);
-    complete(l, &f, pl_clock_ns());
+    uint64_t t = pl_clock_ns();
+    complete(l, &f, t);
+    return t;
 }
 
-/* Issue io (fields set) and record it; the part of a synchronous step after choosing. */
-static void issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t now)
+/*
+ * Issue io (fields set) and record it; the part of a synchronous step after
+ * choosing. Returns the time the step ended (the completion, or the end of an
+ * fsync or think time), which the caller's stop rules use as "now": the clock
+ * is read twice per I/O, around the submit, and the latency does not include
+ * choosing the I/O (a pattern, or a Lua generator).
+ */
+static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think)
 {
     const struct pl_job_spec *s = l->s;
     uint64_t due = due_time(l);
     if (due) {
+        uint64_t now = pl_clock_ns();
         /* a slot past the deadline, or a wait cut short by an interrupt: do not issue
            (an I/O issued before its due time would record a negative latency) */
         if (l->deadline && due >= l->deadline) {
             stop(l, PL_STOP_TIME);
-            return;
+            return now;
         }
         wait_until(l, due, now);
         if (s->stop && *s->stop) {
             stop(l, PL_STOP_INTERRUPT);
-            return;
+            return pl_clock_ns();
         }
         io->t_due = due;
     } else {
-        io->t_due = now;
+        io->t_due = pl_clock_ns();
+        if (l->deadline && io->t_due >= l->deadline) {
+            stop(l, PL_STOP_TIME);  /* the window is over: this one would not count */
+            return io->t_due;
+        }
     }
+    maybe_ramp_end(l, io->t_due);
     l->e.ops->submit(&l->e, io);
-    complete(l, io, pl_clock_ns());
+    uint64_t t = pl_clock_ns();
+    complete(l, io, t);
     l->issued++;
     l->issued_bytes += io->len;
     if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
-        sync_fsync(l, io);
-    if (think)
+        t = sync_fsync(l, io);
+    if (think) {
         pl_clock_sleep_ns(think, (volatile int *)s->stop);
+        t = pl_clock_ns();
+    }
+    return t;
 }
 
 /* The progress line (progress.h); reached only when a report is due. */
@@ -283,8 +303,8 @@ static void progress(const struct loop *l, uint64_t now)
 static void run_sync(struct loop *l)
 {
     struct pl_io *io = &l->ios[0];
+    uint64_t now = pl_clock_ns();
     for (;;) {
-        uint64_t now = pl_clock_ns();
         if (now >= pl_progress_due)
             progress(l, now);
         maybe_ramp_end(l, now);
@@ -293,7 +313,7 @@ static void run_sync(struct loop *l)
         uint64_t think;
         if (!next_io(l, io, &think))
             break;
-        issue_sync(l, io, think, now);
+        now = issue_sync(l, io, think);
     }
 }
 
@@ -355,7 +375,8 @@ static int run_async(struct loop *l)
                 release(l, io);
                 break;
             }
-            io->t_due = due ? due : now;
+            /* a Lua generator's time is not the device's */
+            io->t_due = due ? due : s->gen ? pl_clock_ns() : now;
             int rc = l->e.ops->submit(&l->e, io);
             if (rc == PL_Q_BUSY) {
                 release(l, io);
@@ -662,6 +683,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         goto fail;
     }
     l->start = pl_clock_ns();
+    l->last = l->start;
     if (s->seconds_ns)
         l->deadline = l->start + s->ramp_ns + s->seconds_ns;
     if (!s->ramp_ns)
@@ -676,7 +698,7 @@ fail:
 int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns)
 {
     struct loop *l = &j->l;
-    uint64_t now = pl_clock_ns();
+    uint64_t now = l->last;  /* when the previous step ended: issue_sync reads the clock */
     if (now >= pl_progress_due)
         progress(l, now);
     maybe_ramp_end(l, now);
@@ -697,10 +719,10 @@ int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uin
     io->op = op;
     io->off = op == PL_OP_FSYNC ? 0 : off;
     io->len = op == PL_OP_FSYNC ? 0 : len;
-    issue_sync(l, io, think_ns ? think_ns : l->s->think_ns, now);
+    l->last = issue_sync(l, io, think_ns ? think_ns : l->s->think_ns);
     /* stop rules are checked now, so the caller does not ask its generator for an I/O
        the job will not issue (the C loop checks them before calling it) */
-    return !should_stop(l, pl_clock_ns());
+    return !should_stop(l, l->last);
 }
 
 int pl_job_steppable(const struct pl_job *j)

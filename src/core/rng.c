@@ -78,8 +78,15 @@ int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t align, uin
      * Work in multiples of align (quotients) so nothing overflows: the
      * candidates are first*align .. last*align.
      */
-    uint64_t first = lo / align + (lo % align != 0);
-    uint64_t last = hi / align;
+    uint64_t first, last;
+    if ((align & (align - 1)) == 0) {  /* a power of two: shifts, not divisions */
+        int s = __builtin_ctzll(align);
+        first = (lo >> s) + ((lo & (align - 1)) != 0);
+        last = hi >> s;
+    } else {
+        first = lo / align + (lo % align != 0);
+        last = hi / align;
+    }
     if (first > last)
         return -1;
 

@@ -44,6 +44,8 @@ T.test("wrong argument type for the first argument and for the file itself", fun
   line3_error('f:pread({}, 10)', "bad argument #1 to 'pread' (number expected, got table)")
   line3_error('f.pread(nil, 0, 10)',
     "bad argument #1 to 'pread' (platter.file expected, got nil)")
+  line3_error('f.pread(p.phase("x", function() end), 0, 10)',
+    "bad argument #1 to 'pread' (platter.file expected, got platter.stats)")
   line3_error('f:pwrite(0, nil)', "bad argument #2 to 'pwrite' (number expected, got nil)")
   line3_error('f:read(true)', "bad argument #1 to 'read' (number expected, got boolean)")
 end)
@@ -221,6 +223,9 @@ end)
 
 -- }}}
 -- {{{ signals
+-- (timeout --foreground: otherwise timeout signals the child and then its whole
+-- process group, and a second SIGINT that arrives separately exits at once,
+-- by design, without the "interrupted" line)
 
 local function elapsed_sh(cmd)
   local out, err, rc = T.sh("(s=$(date +%s%N); " .. cmd .. "; r=$?; e=$(date +%s%N); "
@@ -239,7 +244,7 @@ T.test("SIGINT during a pread loop: exit 130, 'interrupted', scratch removed", f
     p.flush()
     while true do f:pread(0, 4096) end
   ]])
-  local out, err, rc, ms = elapsed_sh("cd " .. T.q(d) .. " && timeout --preserve-status -k 10 "
+  local out, err, rc, ms = elapsed_sh("cd " .. T.q(d) .. " && timeout --foreground --preserve-status -k 10 "
     .. "-s INT 0.5 " .. T.q(T.bin) .. " loop.lua")
   T.eq(rc, 130, "status (stderr " .. err .. ")")
   T.eq(out, "started\n", "stdout")
@@ -250,7 +255,7 @@ T.test("SIGINT during a pread loop: exit 130, 'interrupted', scratch removed", f
 end)
 
 T.test("SIGINT during p.sleep: exit 130 at once", function()
-  local _, err, rc, ms = elapsed_sh("timeout --preserve-status -k 10 -s INT 0.3 " .. T.q(T.bin)
+  local _, err, rc, ms = elapsed_sh("timeout --foreground --preserve-status -k 10 -s INT 0.3 " .. T.q(T.bin)
     .. " -e " .. T.q("require('platter').sleep(30)"))
   T.eq(rc, 130, "status (" .. err .. ")")
   T.has(err, "interrupted", "stderr")
