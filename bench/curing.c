@@ -5,9 +5,10 @@
  * registered buffers, submissions in batches of QD/2 and completions reaped
  * as soon as one is there, as platter's io_uring engine does by default.
  * MODE picks the ring's setup flags:
- *   plain  no flags (what platter uses)
+ *   plain  no flags (what platter used before 2026-11-30)
  *   coop   IORING_SETUP_COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN and a CQ
- *          ring the size of the SQ ring (what fio 3.33 asks for)
+ *          ring the size of the SQ ring (what fio 3.33 asks for; platter asks
+ *          for the same flags now, with its default CQ ring of twice the SQ)
  *
  *   curing FILE SECONDS QD MODE [BS]
  *

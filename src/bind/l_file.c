@@ -79,7 +79,7 @@ static size_t checklen(lua_State *L, int arg)
 static void checkalign(lua_State *L, struct pl_file *f, const char *fn, uint64_t off,
                        int has_off, uint64_t len)
 {
-    if (pl_file_check_align(f, off, len) == 0)
+    if (!f->direct || pl_file_check_align(f, off, len) == 0)
         return;
     /* %f prints 100 on LuaJIT but 100.0 on Lua 5.4: format the integers here */
     char num[32];
