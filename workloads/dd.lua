@@ -13,11 +13,11 @@
 -- with gnulib's human_readable rounding (lua/platter/classic.lua).
 --
 -- Differences from GNU dd: if= and of= are required (platter's file API has
--- no standard input or output). The data is copied when each record goes out
--- as it came in (one read per record, no ibs/obs re-blocking, no conv=sync
--- padding): the output writes the input's buffer (f:write(n, src)).
--- Otherwise of= receives zeros for those records; timing and record
--- accounting are dd's either way.
+-- no standard input or output). The data is copied: a record that goes out as
+-- it came in is written from the input's buffer (f:write(n, src)); records
+-- re-blocked into obs-sized blocks, or padded by conv=sync, are gathered in
+-- the output's own buffer first (f:stage), as dd copies them into its output
+-- buffer.
 local p = require "platter"
 local classic = require "platter.classic"
 
@@ -52,8 +52,7 @@ local o = p.args({
   },
   epilog = "BYTES and N take dd's suffixes: c=1, w=2, b=512, kB=1000, K=KiB=1024, MB=1000*1000,\n"
     .. "M=MiB, and so on for G T P E Z Y; products such as 2x512 are allowed.\n"
-    .. "Unlike GNU dd, if= and of= are required, and of= receives zeros: platter measures\n"
-    .. "the copy but does not move the data through the script.",
+    .. "Unlike GNU dd, if= and of= are required (no standard input or output).",
 }, ...)
 
 local q = classic.quote
@@ -170,10 +169,6 @@ if not conv.notrunc and fout:info().kind == "file" and fout:size() > seek_off th
   end
 end
 
-if twobufs and ifile ~= "/dev/zero" and ofile ~= "/dev/null" then
-  p.log("dd: note: with ibs different from obs platter dd writes zeros to %s, not the data "
-    .. "of %s", q(ofile), q(ifile))
-end
 
 local in_align = iflag.direct and fin:info().dio_align or 1
 local out_align = oflag.direct and fout:info().dio_align or 1
@@ -254,6 +249,21 @@ local function iread_fullblock(size)
 end
 
 local read_block = iflag.fullblock and iread_fullblock or iread
+
+-- How many bytes of a record of nread bytes the input buffer holds: all of it
+-- when one read brought it in; none when iflag=fullblock needed several reads
+-- (only pipes and terminals do that, which platter cannot open): those go out
+-- as zeros, and dd says so once.
+local said_zeros = false
+local function record_bytes(nread)
+  if nread == 0 or last_single == nread then return nread end
+  if not said_zeros then
+    p.log("dd: note: a record of %d bytes took several reads; platter writes zeros for "
+      .. "such records", nread)
+    said_zeros = true
+  end
+  return 0
+end
 
 -- write(2) until size bytes are out, as dd's iwrite; returns bytes written
 -- (fewer on error, with the message).
@@ -356,9 +366,16 @@ local function copy()
         r_full = r_full + 1
         partread = 0
       end
+      -- the input buffer holds this record only when one read brought all of it
+      local have = record_bytes(nread)
       if not twobufs then
-        -- the input buffer holds this record only when one read brought all of it
-        local w, wm = iwrite(n, (n == nread and last_single == nread) and fin or nil)
+        local src = fin
+        if n ~= have then  -- conv=sync padding, or a record of several reads
+          if have > 0 then fout:stage(0, fin, 0, have) end
+          fout:stage(have, nil, 0, n - have)
+          src = fout
+        end
+        local w, wm = iwrite(n, src)
         w_bytes = w_bytes + w
         if w ~= n then
           p.ewrite("dd: error writing ", q(ofile), ": ", emsg(wm, ofile), "\n")
@@ -370,12 +387,17 @@ local function copy()
           w_partial = w_partial + 1
         end
       else
+        local pos = 0  -- of this record: bytes [0, have) are data, the rest padding
         while n > 0 do
           local take = math.min(n, obs - oc)
+          local d = math.max(0, math.min(take, have - pos))
+          if d > 0 then fout:stage(oc, fin, pos, d) end
+          if take > d then fout:stage(oc + d, nil, 0, take - d) end
+          pos = pos + take
           n = n - take
           oc = oc + take
           if oc >= obs then
-            local w, wm = iwrite(obs)
+            local w, wm = iwrite(obs, fout)
             w_bytes = w_bytes + w
             if w ~= obs then
               p.ewrite("dd: writing to ", q(ofile), ": ", emsg(wm, ofile), "\n")
@@ -393,7 +415,7 @@ local function copy()
   end
 
   if oc ~= 0 then  -- the last, short output block
-    local w, wm = iwrite(oc)
+    local w, wm = iwrite(oc, fout)
     w_bytes = w_bytes + w
     if w ~= 0 then w_partial = w_partial + 1 end
     if w ~= oc then

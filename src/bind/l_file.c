@@ -151,6 +151,38 @@ static int l_file_write(lua_State *L)
     return io_result(L, f, "write", r, ns);
 }
 
+/*
+ * f:stage(off, src, src_off, n) -> true: copy n bytes of src's buffer (what its
+ * last read brought in, from src_off) into f's own buffer at off, or n zero
+ * bytes when src is nil. Not timed, no I/O. f's buffer grows as needed and
+ * keeps what it held, so records can be gathered into one block and written
+ * with f:write(n, f) (dd's ibs/obs re-blocking).
+ */
+static int l_file_stage(lua_State *L)
+{
+    struct pl_file *f = tofile_any(L);
+    uint64_t off = pl_checkoffset(L, 2, "offset");
+    size_t n = checklen(L, 5);
+    struct pl_file *src = NULL;
+    uint64_t src_off = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        src = checkfile(L, 3);
+        src_off = pl_checkoffset(L, 4, "source offset");
+        if (src->fd < 0)
+            luaL_argerror(L, 3, "the source file is closed");
+        if (!src->buf || src_off + n > src->buflen)
+            luaL_argerror(L, 3, lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
+                                                (int)src->buflen, (int)(src_off + n)));
+    }
+    if (off + n > MAX_IO)
+        luaL_argerror(L, 2, "the buffer can hold at most 1 GiB");
+    int rc = pl_file_stage(f, off, src, src_off, n);
+    if (rc < 0)
+        return pl_pusherror(L, "stage", f->path, -rc, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* f:pread(off, n) -> bytes read at off */
 static int l_file_pread(lua_State *L)
 {
@@ -590,6 +622,7 @@ static const luaL_Reg file_methods[] = {
     {"resident", l_file_resident},
     {"seek", l_file_seek},
     {"size", l_file_size},
+    {"stage", l_file_stage},
     {"truncate", l_file_truncate},
     {"write", l_file_write},
     {NULL, NULL},

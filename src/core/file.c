@@ -65,6 +65,32 @@ int pl_file_reserve(struct pl_file *f, size_t n)
     return 0;
 }
 
+int pl_file_stage(struct pl_file *f, uint64_t off, const struct pl_file *src, uint64_t src_off,
+                  size_t n)
+{
+    if (off + n > f->buflen) {
+        void *old = f->buf;
+        size_t oldlen = f->buflen;
+        f->buf = NULL;
+        f->buflen = 0;
+        int rc = pl_file_reserve(f, off + n);
+        if (rc < 0) {
+            f->buf = old;
+            f->buflen = oldlen;
+            return rc;
+        }
+        if (old)
+            memcpy(f->buf, old, oldlen);
+        free(old);
+    }
+    /* src's buffer is read after any growth of f's: src may be f itself */
+    if (src)
+        memmove((char *)f->buf + off, (const char *)src->buf + src_off, n);
+    else
+        memset((char *)f->buf + off, 0, n);
+    return 0;
+}
+
 void pl_file_set_fill(struct pl_file *f, enum pl_fill fill)
 {
     f->fill = fill;

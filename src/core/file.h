@@ -56,6 +56,10 @@ int pl_file_close(struct pl_file *f);
 
 /* Make the buffer hold at least n bytes. Returns 0 or -ENOMEM. */
 int pl_file_reserve(struct pl_file *f, size_t n);
+/* Copy n bytes into the file's own buffer at off (zeros when src is NULL),
+   growing the buffer first and keeping what it held. 0 or -ENOMEM. */
+int pl_file_stage(struct pl_file *f, uint64_t off, const struct pl_file *src, uint64_t src_off,
+                  size_t n);
 /* Change the fill of the write buffer. */
 void pl_file_set_fill(struct pl_file *f, enum pl_fill fill);
 

@@ -103,12 +103,34 @@ up equal to if=.
   $ cmp in.dat copy.dat && echo same
   same
 
-Without bs= (ibs and obs re-block the records) of= receives zeros, and dd says so.
+Without bs= the records are re-blocked into obs-sized blocks, and the data is
+still copied, whichever of ibs and obs is larger.
 
   $ w platter dd if=in.dat of=copy2.dat ibs=64k obs=128k status=noxfer
-  dd: note: with ibs different from obs platter dd writes zeros to 'copy2.dat', not the data of 'in.dat'
   22+1 records in
   11+1 records out
+  $ cmp in.dat copy2.dat && echo same
+  same
+  $ w platter dd if=in.dat of=copy3.dat ibs=100000 obs=4096 status=noxfer
+  15+0 records in
+  366+1 records out
+  $ cmp in.dat copy3.dat && echo same
+  same
+
+conv=sync pads a short record with zero bytes, as dd does, with bs= and without.
+
+  $ w platter dd if=in.dat of=pad.dat bs=1M conv=sync status=noxfer
+  1+1 records in
+  2+0 records out
+  $ stat -c %s pad.dat
+  2097152
+  $ cmp -n 1500000 in.dat pad.dat && tail -c 597152 pad.dat | tr -d '\000' | wc -c
+  0
+  $ w platter dd if=in.dat of=pad2.dat ibs=1M obs=512k conv=sync status=noxfer
+  1+1 records in
+  4+0 records out
+  $ cmp -n 1500000 in.dat pad2.dat && tail -c 597152 pad2.dat | tr -d '\000' | wc -c
+  0
 
 oflag=direct: the final short block is written without O_DIRECT, as dd does.
 
