@@ -119,20 +119,32 @@ static int l_file_read(lua_State *L)
 }
 
 /*
- * The optional source of a write: another file whose buffer holds the bytes
- * (what its last read brought in), from byte src_off of that buffer.
+ * The optional source at argument arg: another file whose buffer holds the
+ * bytes (what its last read brought in), from byte *src_off (argument arg+1,
+ * default 0) of that buffer; NULL when the argument is nil.
  */
-static const void *write_source(lua_State *L, struct pl_file *f, int arg, size_t n)
+static struct pl_file *source_file(lua_State *L, int arg, size_t n, uint64_t *src_off)
 {
+    *src_off = 0;
     if (lua_isnoneornil(L, arg))
         return NULL;
-    struct pl_file *src = luaL_checkudata(L, arg, PL_FILE_MT);
-    uint64_t off = pl_optoffset(L, arg + 1, "source offset", 0);
+    struct pl_file *src = checkfile(L, arg);
+    *src_off = pl_optoffset(L, arg + 1, "source offset", 0);
     if (src->fd < 0)
         luaL_argerror(L, arg, "the source file is closed");
-    if (!src->buf || off + n > src->buflen)
+    if (!src->buf || *src_off + n > src->buflen)
         luaL_argerror(L, arg, lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
-                                              (int)src->buflen, (int)(off + n)));
+                                              (int)src->buflen, (int)(*src_off + n)));
+    return src;
+}
+
+/* The bytes a write with a source sends (NULL: f's own buffer). */
+static const void *write_source(lua_State *L, struct pl_file *f, int arg, size_t n)
+{
+    uint64_t off;
+    struct pl_file *src = source_file(L, arg, n, &off);
+    if (!src)
+        return NULL;
     if (f->direct && off % f->mem_align)
         luaL_argerror(L, arg + 1, "O_DIRECT needs the source offset aligned to the buffer");
     return (const char *)src->buf + off;
@@ -163,17 +175,8 @@ static int l_file_stage(lua_State *L)
     struct pl_file *f = tofile_any(L);
     uint64_t off = pl_checkoffset(L, 2, "offset");
     size_t n = checklen(L, 5);
-    struct pl_file *src = NULL;
-    uint64_t src_off = 0;
-    if (!lua_isnoneornil(L, 3)) {
-        src = checkfile(L, 3);
-        src_off = pl_checkoffset(L, 4, "source offset");
-        if (src->fd < 0)
-            luaL_argerror(L, 3, "the source file is closed");
-        if (!src->buf || src_off + n > src->buflen)
-            luaL_argerror(L, 3, lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
-                                                (int)src->buflen, (int)(src_off + n)));
-    }
+    uint64_t src_off;
+    struct pl_file *src = source_file(L, 3, n, &src_off);
     if (off + n > MAX_IO)
         luaL_argerror(L, 2, "the buffer can hold at most 1 GiB");
     int rc = pl_file_stage(f, off, src, src_off, n);
