@@ -310,6 +310,28 @@ end
 
 local function passes() return st.noretest and 1 or 2 end
 
+-- Record i of a test: f:read or f:write of reclen bytes at the current
+-- position, or iozone's message and exit code when it comes up short.
+local function record(f, op, reclen, i, code)
+  local n, err
+  if op == "write" then n, err = f:write(reclen) else n, err = f:read(reclen) end
+  if n ~= reclen then
+    io_fail(string.format("\nError %s block %d\n", op == "write" and "writing" or "reading", i),
+      op, err, code)
+  end
+end
+
+-- One timed pass: body() inside the clock, then what -e/-c put inside it too;
+-- the flush and close after the clock. Returns the time iozone reports.
+local function timed(f, name, kb, reclen, body)
+  local t = itime(phase(name, kb, reclen, function()
+    body()
+    inside(f)
+  end), reclen)
+  finish(f)
+  return t
+end
+
 local function rates(times, bytes, n)
   local r = {}
   for j = 1, n or 2 do
@@ -332,16 +354,9 @@ tests[0] = function(kb, reclen, numrecs)  -- write, rewrite
     local f = open_or_die({ write = true, direct = st.direct, sync = st.osync },
       string.format("\nCan not open temp file: %s\n", path), 39)
     f:fsync()
-    times[j] = itime(phase(names[j], kb, reclen, function()
-      for i = 0, numrecs - 1 do
-        local n, err = f:write(reclen)
-        if n ~= reclen then
-          io_fail(string.format("\nError writing block %d\n", i), "write", err, 74)
-        end
-      end
-      inside(f)
-    end), reclen)
-    finish(f)
+    times[j] = timed(f, names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do record(f, "write", reclen, i, 74) end
+    end)
   end
   return rates(times, numrecs * reclen)
 end
@@ -356,16 +371,9 @@ tests[1] = function(kb, reclen, numrecs)  -- read, reread
       io_fail("\nError reading block 0\n", "read", nil, 60)
     end
     f:seek(0)
-    times[j] = itime(phase(names[j], kb, reclen, function()
-      for i = 0, numrecs - 1 do
-        local n, err = f:read(reclen)
-        if n ~= reclen then
-          io_fail(string.format("\nError reading block %d\n", i), "read", err, 61)
-        end
-      end
-      inside(f)
-    end), reclen)
-    finish(f)
+    times[j] = timed(f, names[j], kb, reclen, function()
+      for i = 0, numrecs - 1 do record(f, "read", reclen, i, 61) end
+    end)
   end
   return rates(times, numrecs * reclen)
 end
@@ -378,7 +386,7 @@ tests[2] = function(kb, reclen, numrecs)  -- random read, random write
     local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
       "\nCan not open temporary file for read/write\n", 66)
     local writing = j == 2
-    times[j] = itime(phase(names[j], kb, reclen, function()
+    times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
         local off = order[i] * reclen
         f:seek(off)
@@ -389,9 +397,7 @@ tests[2] = function(kb, reclen, numrecs)  -- random read, random write
             writing and "write" or "read", err, writing and 74 or 70)
         end
       end
-      inside(f)
-    end), reclen)
-    finish(f)
+    end)
   end
   return rates(times, numrecs * reclen)
 end
@@ -401,20 +407,15 @@ tests[3] = function(kb, reclen, numrecs)  -- backward read: two passes, the firs
   for j = 1, passes() do
     local f = open_or_die({ direct = st.direct }, "\nCan not open temporary file for read\n", 75)
     f:fsync()
-    times[j] = itime(phase(iz.TESTS[3][1], kb, reclen, function()
+    times[j] = timed(f, iz.TESTS[3][1], kb, reclen, function()
       if not f:seek(-reclen, "end") then
         io_fail("", "lseek", "Invalid argument", 77)
       end
       for i = 0, numrecs - 1 do
-        local n, err = f:read(reclen)
-        if n ~= reclen then
-          io_fail(string.format("\nError reading block %d\n", i), "read", err, 79)
-        end
+        record(f, "read", reclen, i, 79)
         f:seek(-2 * reclen, "cur")  -- the last one fails before offset 0, as in iozone
       end
-      inside(f)
-    end), reclen)
-    finish(f)
+    end)
   end
   return { iz.rate(numrecs * reclen, times[1]) }
 end
@@ -423,36 +424,26 @@ tests[4] = function(kb, reclen, numrecs)  -- record rewrite
   local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
     string.format("\nCan not open temporary file %s for write.\n", path), 84)
   f:fsync()
-  local t = itime(phase(iz.TESTS[4][1], kb, reclen, function()
+  local t = timed(f, iz.TESTS[4][1], kb, reclen, function()
     for i = 0, numrecs - 1 do
-      local n, err = f:write(reclen)
-      if n ~= reclen then
-        io_fail(string.format("\nError writing block %d\n", i), "write", err, 74)
-      end
+      record(f, "write", reclen, i, 74)
       f:seek(0)
     end
-    inside(f)
-  end), reclen)
-  finish(f)
+  end)
   return { iz.rate(numrecs * reclen, t) }
 end
 
 tests[5] = function(kb, reclen, numrecs)  -- stride read
   local f = open_or_die({ direct = st.direct }, "\nCan not open temporary file for read\n", 86)
   f:fsync()
-  local t = itime(phase(iz.TESTS[5][1], kb, reclen, function()
+  local t = timed(f, iz.TESTS[5][1], kb, reclen, function()
     local pos, wraps = 0, 0
     for i = 0, numrecs - 1 do
-      local n, err = f:read(reclen)
-      if n ~= reclen then
-        io_fail(string.format("\nError reading block %d\n", i), "read", err, 88)
-      end
+      record(f, "read", reclen, i, 88)
       pos, wraps = iz.stride_next(pos, numrecs, st.stride, wraps)
       f:seek(pos * reclen)
     end
-    inside(f)
-  end), reclen)
-  finish(f)
+  end)
   return { iz.rate(numrecs * reclen, t) }
 end
 
@@ -520,16 +511,14 @@ tests[9] = function(kb, reclen, numrecs)  -- pwrite, re-pwrite
     local f = open_or_die({ write = true, create = true, direct = st.direct, sync = st.osync },
       string.format("\nCan not open temp file: %s\n", path), 97)
     f:fsync()
-    times[j] = itime(phase(names[j], kb, reclen, function()
+    times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
         local n, err = f:pwrite(i * reclen, reclen)
         if n ~= reclen then
           io_fail(string.format("\nError pwriting block %d\n", i), "pwrite", err, 74)
         end
       end
-      inside(f)
-    end), reclen)
-    finish(f)
+    end)
   end
   return rates(times, numrecs * reclen)
 end
@@ -539,16 +528,14 @@ tests[10] = function(kb, reclen, numrecs)  -- pread, re-pread
   for j = 1, passes() do
     local f = open_or_die({ direct = st.direct },
       string.format("\nCan not open temporary file %s for read\n", path), 101)
-    times[j] = itime(phase(names[j], kb, reclen, function()
+    times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
         local n, err = f:pread(i * reclen, reclen)
         if n ~= reclen then
           io_fail(string.format("\nError reading block %d\n", i), "pread", err, 103)
         end
       end
-      inside(f)
-    end), reclen)
-    finish(f)
+    end)
   end
   return rates(times, numrecs * reclen)
 end

@@ -2,7 +2,8 @@
 -- failed phase (op, offset, errno) while earlier phases are kept, printed and
 -- recorded; SIGINT and SIGTERM remove scratch files (in a p.run, in a size=
 -- fill); a second Ctrl-C exits at once; a size= that cannot fit is refused
--- with a clear message and leaves no file. Each case runs platter as a
+-- with a clear message and leaves no file; iozone reports a full filesystem
+-- with its own message. Each case runs platter as a
 -- separate process on a script written here; the filesystem cases need root.
 local T = ...
 local cjson = require "cjson"
@@ -316,6 +317,18 @@ p.sleep(60)
   T.sh("for i in " .. T.q(dir .. "/a.img") .. " " .. T.q(dir .. "/b.img") ..
     "; do losetup -j $i | cut -d: -f1 | xargs -r -n1 losetup -d; done")
   if not ok then error(err, 0) end
+end)
+
+T.test("iozone on a full filesystem: iozone's message for the block and exit status 74",
+  function()
+  with_tiny_fs(function(mnt)
+    local out, err, rc = T.platter({ "iozone", "-i", "0", "-s", "16m", "-r", "64k",
+      "-f", mnt .. "/iozone.tmp" })
+    T.eq(rc, 74, "status: " .. err)
+    T.has(out, "\nError writing block ", "the block it failed on")
+    T.has(err, "write: No space left on device", "perror line")
+    T.ok(not exists(mnt .. "/iozone.tmp"), "the file is removed")
+  end)
 end)
 
 -- ---- no room: refused up front -------------------------------------------------------
