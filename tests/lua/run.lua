@@ -88,6 +88,40 @@ function T.tmpdir()
   return d
 end
 
+-- Run a shell command that must succeed; its stdout.
+function T.sh_ok(cmd)
+  local out, err, rc = T.sh(cmd)
+  if rc ~= 0 then error(cmd .. " failed (" .. tostring(rc) .. "): " .. out .. err, 2) end
+  return out
+end
+
+-- Run body(mountpoint) with an 8 MiB ext4 image loop-mounted (root only, else a
+-- skip); always unmount and detach, by the image's name, then check that no
+-- loop device is left on it.
+function T.with_tiny_fs(body)
+  if not T.root then T.skip("needs root to loop-mount a filesystem image") end
+  for _, tool in ipairs { "mkfs.ext4", "mount", "umount", "losetup" } do
+    local _, _, rc = T.sh("command -v " .. tool)
+    if rc ~= 0 then T.skip(tool .. " is not installed") end
+  end
+  local dir = T.tmpdir()
+  local img, mnt = dir .. "/tiny.img", dir .. "/mnt"
+  T.sh_ok("mkdir " .. T.q(mnt) .. " && truncate -s 8M " .. T.q(img) ..
+    " && mkfs.ext4 -q -F " .. T.q(img))
+  local _, merr, mrc = T.sh("mount -o loop " .. T.q(img) .. " " .. T.q(mnt))
+  if mrc ~= 0 then T.skip("cannot loop-mount here: " .. merr) end
+  local ok, err = pcall(body, mnt)
+  collectgarbage()  -- files the body left open
+  local _, _, urc = T.sh("umount " .. T.q(mnt))
+  if urc ~= 0 then T.sh("umount -l " .. T.q(mnt)) end
+  -- a loop device still attached to the image (autoclear normally detaches it)
+  local devs = T.sh("losetup -j " .. T.q(img) .. " | cut -d: -f1")
+  for dev in devs:gmatch("[^\n]+") do T.sh("losetup -d " .. T.q(dev)) end
+  os.remove(img)
+  if not ok then error(err, 0) end
+  T.eq(T.sh("losetup -j " .. T.q(img)), "", "loop devices left on the image")
+end
+
 local chunk = assert(loadfile(path))
 chunk(T)
 

@@ -25,11 +25,7 @@ local function need()
   f:close()
 end
 
-local function sh_ok(cmd)
-  local out, err, rc = T.sh(cmd)
-  if rc ~= 0 then error(cmd .. " failed (" .. tostring(rc) .. "): " .. out .. err, 2) end
-  return out
-end
+local sh_ok = T.sh_ok
 
 local function write_file(path, text)
   local f = assert(io.open(path, "w"))
