@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "cache.h"
+#include "loop_image.h"
 #include "device.h"
 
 #define MiB (1u << 20)
@@ -29,11 +30,9 @@
 static char file_path[PATH_MAX];    /* 4 MiB file in the cwd */
 static char empty_path[PATH_MAX];   /* empty file in the cwd */
 static char shm_path[PATH_MAX];     /* file on tmpfs, "" if none */
-static char img_path[PATH_MAX];     /* loop image in /tmp, "" if none */
-static char loop_dev[64];           /* "/dev/loopN", "" if none */
-static char loop_why[256];
+static struct loop_image li;        /* the image in /tmp and its loop device */
 static struct pl_file file;         /* file_path, O_RDWR */
-static struct pl_file loop;         /* loop_dev, O_RDWR */
+static struct pl_file loop;         /* li.dev, O_RDWR */
 static uint64_t page;
 static unsigned char iobuf[MiB];
 
@@ -89,48 +88,16 @@ static void resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *re
 
 static void setup_loop(void)
 {
-    char cmd[PATH_MAX + 64], out[64];
-    FILE *p;
-    int fd, status;
+    int fd;
 
-    if (geteuid() != 0) {
-        snprintf(loop_why, sizeof loop_why, "not root (euid %u)", (unsigned)geteuid());
+    if (loop_image_attach(&li, "/tmp/pl_test_cache_XXXXXX", IMG_BYTES, NULL, 0) < 0)
         return;
-    }
-    snprintf(img_path, sizeof img_path, "/tmp/pl_test_cache_XXXXXX");
-    fd = mkstemp(img_path);
+    fd = open(li.dev, O_RDWR);
     if (fd < 0) {
-        snprintf(loop_why, sizeof loop_why, "mkstemp /tmp: %s", strerror(errno));
-        img_path[0] = '\0';
+        snprintf(li.why, sizeof li.why, "open %s: %s", li.dev, strerror(errno));
         return;
     }
-    if (ftruncate(fd, IMG_BYTES) < 0) {
-        snprintf(loop_why, sizeof loop_why, "ftruncate image: %s", strerror(errno));
-        close(fd);
-        return;
-    }
-    close(fd);
-    snprintf(cmd, sizeof cmd, "losetup -f --show '%s' 2>&1", img_path);
-    p = popen(cmd, "r");
-    if (p == NULL) {
-        snprintf(loop_why, sizeof loop_why, "popen losetup: %s", strerror(errno));
-        return;
-    }
-    if (fgets(out, sizeof out, p) == NULL)
-        out[0] = '\0';
-    status = pclose(p);
-    out[strcspn(out, "\n")] = '\0';
-    if (status != 0 || strncmp(out, "/dev/loop", 9) != 0) {
-        snprintf(loop_why, sizeof loop_why, "losetup failed: %s", out);
-        return;
-    }
-    snprintf(loop_dev, sizeof loop_dev, "%s", out);
-    fd = open(loop_dev, O_RDWR);
-    if (fd < 0) {
-        snprintf(loop_why, sizeof loop_why, "open %s: %s", loop_dev, strerror(errno));
-        return;
-    }
-    fake_file(&loop, fd, loop_dev, PL_FILE_BLOCK);
+    fake_file(&loop, fd, li.dev, PL_FILE_BLOCK);
 }
 
 static int group_teardown(void **state);
@@ -185,21 +152,14 @@ static int group_teardown(void **state)
         unlink(shm_path);
     if (loop.fd >= 0)
         close(loop.fd);
-    if (loop_dev[0]) {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "losetup -d '%s'", loop_dev);
-        if (system(cmd) != 0)
-            fprintf(stderr, "warning: could not detach %s\n", loop_dev);
-    }
-    if (img_path[0])
-        unlink(img_path);
+    loop_image_remove(&li);
     return 0;
 }
 
 static void need_loop(void)
 {
     if (loop.fd < 0) {
-        print_message("skipped: no loop device: %s\n", loop_why);
+        print_message("skipped: no loop device: %s\n", li.why);
         skip();
     }
 }
@@ -466,7 +426,7 @@ static void test_loop_readahead(void **state)
     need_loop();
     orig = pl_cache_readahead(&loop, -1, &e);
     assert_true(orig >= 0);
-    print_message("%s readahead %lld KiB\n", loop_dev, (long long)orig);
+    print_message("%s readahead %lld KiB\n", li.dev, (long long)orig);
     ra = pl_cache_readahead(&loop, 256, &e);
     assert_int_equal(ra, 256);
     assert_int_equal(pl_cache_readahead(&loop, -1, &e), 256);

@@ -25,6 +25,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "loop_image.h"
 
 #define FILE_BYTES ((1u << 20) + 123u)
 #define IMG_BYTES (64u << 20)
@@ -38,9 +39,7 @@
 
 static char file_path[PATH_MAX];    /* regular file in the cwd */
 static char shm_path[PATH_MAX];     /* regular file on tmpfs, "" if none */
-static char img_path[PATH_MAX];     /* loop image in /tmp, "" if none */
-static char loop_dev[64];           /* "/dev/loopN", "" if none */
-static char loop_why[256];          /* why there is no loop device */
+static struct loop_image li;        /* the image in /tmp and its loop device */
 static char mnt_dir[PATH_MAX];      /* tmpfs mount for the escape test, "" if none */
 static int mnt_done;                /* mnt_dir is mounted */
 
@@ -113,45 +112,15 @@ static int write_mbr(int fd, uint32_t sectors)
     return pwrite(fd, mbr, sizeof mbr, 0) == (ssize_t)sizeof mbr ? 0 : -1;
 }
 
+static int mbr_image(int fd, off_t bytes)
+{
+    return write_mbr(fd, (uint32_t)(bytes / 512));
+}
+
 /* Create the image and attach it (with partition scan); on failure say why. */
 static void setup_loop(void)
 {
-    char cmd[PATH_MAX + 64], out[64];
-    FILE *p;
-    int fd, status;
-
-    if (geteuid() != 0) {
-        snprintf(loop_why, sizeof loop_why, "not root (euid %u)", (unsigned)geteuid());
-        return;
-    }
-    snprintf(img_path, sizeof img_path, "/tmp/pl_test_device_XXXXXX");
-    fd = mkstemp(img_path);
-    if (fd < 0) {
-        snprintf(loop_why, sizeof loop_why, "mkstemp /tmp: %s", strerror(errno));
-        img_path[0] = '\0';
-        return;
-    }
-    if (ftruncate(fd, IMG_BYTES) < 0 || write_mbr(fd, IMG_BYTES / 512) < 0) {
-        snprintf(loop_why, sizeof loop_why, "cannot build image: %s", strerror(errno));
-        close(fd);
-        return;
-    }
-    close(fd);
-    snprintf(cmd, sizeof cmd, "losetup -f --show -P '%s' 2>&1", img_path);
-    p = popen(cmd, "r");
-    if (p == NULL) {
-        snprintf(loop_why, sizeof loop_why, "popen losetup: %s", strerror(errno));
-        return;
-    }
-    if (fgets(out, sizeof out, p) == NULL)
-        out[0] = '\0';
-    status = pclose(p);
-    out[strcspn(out, "\n")] = '\0';
-    if (status != 0 || strncmp(out, "/dev/loop", 9) != 0) {
-        snprintf(loop_why, sizeof loop_why, "losetup failed: %s", out);
-        return;
-    }
-    snprintf(loop_dev, sizeof loop_dev, "%s", out);
+    loop_image_attach(&li, "/tmp/pl_test_device_XXXXXX", IMG_BYTES, mbr_image, 1);
 }
 
 static int group_teardown(void **state);
@@ -191,14 +160,7 @@ static int group_teardown(void **state)
         unlink(file_path);
     if (shm_path[0])
         unlink(shm_path);
-    if (loop_dev[0]) {
-        char cmd[128];
-        snprintf(cmd, sizeof cmd, "losetup -d '%s'", loop_dev);
-        if (system(cmd) != 0)
-            fprintf(stderr, "warning: could not detach %s\n", loop_dev);
-    }
-    if (img_path[0])
-        unlink(img_path);
+    loop_image_remove(&li);
     if (mnt_dir[0]) {
         char f[PATH_MAX + 16];
         snprintf(f, sizeof f, "%s/f", mnt_dir);
@@ -212,8 +174,8 @@ static int group_teardown(void **state)
 
 static void need_loop(void)
 {
-    if (loop_dev[0] == '\0') {
-        print_message("skipped: no loop device: %s\n", loop_why);
+    if (li.dev[0] == '\0') {
+        print_message("skipped: no loop device: %s\n", li.why);
         skip();
     }
 }
@@ -554,13 +516,13 @@ static void test_loop_block(void **state)
 
     (void)state;
     need_loop();
-    assert_int_equal(open_info(loop_dev, &d, &st), 0);
+    assert_int_equal(open_info(li.dev, &d, &st), 0);
     assert_true(S_ISBLK(st.st_mode));
     assert_string_equal(d.kind, "block");
     assert_int_equal(d.size, IMG_BYTES);
     assert_true(d.logical_block >= 512 && is_pow2(d.logical_block));
     assert_true(d.physical_block >= d.logical_block && is_pow2(d.physical_block));
-    assert_string_equal(d.device, strrchr(loop_dev, '/') + 1);
+    assert_string_equal(d.device, strrchr(li.dev, '/') + 1);
     assert_string_equal(d.fs_type, "");
     assert_int_equal(d.dev_major, major(st.st_rdev));
     assert_int_equal(d.dev_minor, minor(st.st_rdev));
@@ -571,7 +533,7 @@ static void test_loop_block(void **state)
     snprintf(p, sizeof p, "%s/logical_block_size", q);
     assert_int_equal(slurp(p, buf, sizeof buf), 0);
     assert_int_equal(d.logical_block, atoi(buf));
-    print_message("%s: lbs %u pbs %u dio %u/%u ra %d KiB sched %s\n", loop_dev,
+    print_message("%s: lbs %u pbs %u dio %u/%u ra %d KiB sched %s\n", li.dev,
                   d.logical_block, d.physical_block, d.dio_mem_align, d.dio_offset_align,
                   d.read_ahead_kb, d.scheduler);
 }
@@ -586,13 +548,13 @@ static void test_loop_partition(void **state)
 
     (void)state;
     need_loop();
-    name = strrchr(loop_dev, '/') + 1;
+    name = strrchr(li.dev, '/') + 1;
     snprintf(devf, sizeof devf, "/sys/block/%s/%sp1/dev", name, name);
     for (tries = 0; tries < 20 && access(devf, R_OK) != 0; tries++)
         usleep(50000);
     if (access(devf, R_OK) != 0) {
         print_message("skipped: the kernel made no partition for %s (no MBR support?)\n",
-                      loop_dev);
+                      li.dev);
         skip();
     }
     assert_int_equal(slurp(devf, buf, sizeof buf), 0);
