@@ -190,6 +190,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
         return 0;
+    /* libFuzzer installs its own SIGXFSZ handler (-handle_xfsz=1, the default) after
+       LLVMFuzzerInitialize: a write past RLIMIT_FSIZE must fail with EFBIG instead */
+    static int xfsz_ignored;
+    if (!xfsz_ignored) {
+        signal(SIGXFSZ, SIG_IGN);
+        xfsz_ignored = 1;
+    }
     pl_interrupted = 0;
     struct itimerspec on = {{0, 0}, {0, budget_ms * 1000 * 1000}}, off;
     memset(&off, 0, sizeof off);
