@@ -53,9 +53,10 @@ static void on_timer(int sig)
     pl_interrupted = sig;
 }
 
-static void empty_workdir(void)
+/* Remove everything below dir (p.mkdir can make directories, a few deep at most). */
+static void empty_dir(const char *dir, int depth)
 {
-    DIR *d = opendir(workdir);
+    DIR *d = opendir(dir);
     if (!d)
         return;
     struct dirent *e;
@@ -63,11 +64,18 @@ static void empty_workdir(void)
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
         char path[PATH_MAX + 256];
-        snprintf(path, sizeof path, "%s/%s", workdir, e->d_name);
-        if (unlink(path) < 0 && errno == EISDIR)
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) < 0 && errno == EISDIR && depth < 8) {
+            empty_dir(path, depth + 1);
             rmdir(path);
+        }
     }
     closedir(d);
+}
+
+static void empty_workdir(void)
+{
+    empty_dir(workdir, 0);
 }
 
 static void remove_workdir(void)

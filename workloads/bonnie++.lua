@@ -20,11 +20,12 @@
 --     whichever seeker is free; no 3 s pause unless --seek-delay 3s. A
 --     seek's latency is that of its slowest single call (read, write or
 --     fsync), not of the seek + read [+ seek + write] together.
---   * File tests: no directory of their own. The files are
---     <dir>/Bonnie.<pid>.<name>; -n with several directories, hard links
---     (max -1) or symlinks (max -2) is refused. "Sequential" order is
---     creation order (no readdir), and stat opens every file (no stat(2)).
---     The timed sync() that ends create and delete in 1.97 is there.
+--   * File tests: in the directory <dir>/Bonnie.<pid>, sequential tests in
+--     readdir order, stat(2) then a read of a non-empty file, unlink then
+--     rmdir, and the timed sync() that ends create and delete, as 1.97.
+--     -n with several directories, hard links (max -1) or symlinks (max -2)
+--     is refused. Under --sim (no directories in the model) the files are
+--     <dir>/Bonnie.<pid>.<name>, in creation order, and opened for stat.
 --   * -D opens the block-write file O_DIRECT as 1.97 does; the byte-write
 --     file stays buffered (1-byte O_DIRECT writes fail with EINVAL).
 --   * The seed in the CSV is -z, else platter's --seed (default 1); 1.97
@@ -145,8 +146,8 @@ if max_size ~= -1 and max_size ~= -2 and (max_size < min_size or max_size < 0 or
   usage("-n: the largest file size must not be below the smallest")
 end
 if dir_size > 0 and (max_size < 0 or num_dirs > 1) then
-  usage("-n: hard links, symlinks and several directories need link(), symlink() and "
-    .. "mkdir(), which platter does not offer")
+  usage("-n: hard links, symlinks and several directories are not offered: platter has no "
+    .. "link() or symlink(), and makes one directory")
 end
 if file_size ~= 0 and ram ~= 0 and file_size * concurrency < ram * 2 then
   p.ewrite(string.format("File size should be double RAM for good results, RAM is %dM.\n", ram))
@@ -324,8 +325,27 @@ end
 
 -- ---- the file tests (TestDirOps) ------------------------------------------
 local nfiles = dir_size * B.PP_DIR_UNIT
-local prefix = string.format("%s/Bonnie.%d.", o.d, p.pid())
+-- 1.97 makes the directory Bonnie.<pid> for them. The simulated disk has no
+-- directories: under --sim the files are Bonnie.<pid>.<name> beside it.
+local sim = p.config.sim ~= nil
+local fdir = string.format("%s/Bonnie.%d", o.d, p.pid())
+local prefix = sim and fdir .. "." or fdir .. "/"
 local function rand(n) return p.random(n) - 1 end
+
+local function make_dir()
+  if sim then return end
+  local ok, msg = p.mkdir(fdir)
+  if not ok then error("Can't make directory: " .. msg, 0) end
+  p.scratch(fdir)  -- removed at exit when it is left behind, empty
+end
+
+-- The sequential tests take the files in the order readdir gives, as 1.97.
+local function dir_order(names)
+  if sim then return names end
+  local list = assert(p.readdir(fdir))
+  for i, n in ipairs(list) do list[i] = prefix .. n end
+  return list
+end
 
 local function make_names(random_order)
   local names = {}
@@ -369,20 +389,25 @@ local function create(names, label)
   end)
 end
 
+-- stat(2) each file, and read it whole when it is not empty (under --sim,
+-- where there is no stat, opening it stands in).
 local function stat(names, label)
   return measure(label, function(lat)
     local now = p.now
     for _, n in ipairs(names) do
       local t0 = now()
-      local f = assert(p.open(n))
-      local size = f:size()
-      local done = 0
-      while done < size do
-        local k = math.min(file_chunk, size - done)
-        full(k, "read", f:read(k))
-        done = done + k
+      local size = sim and -1 or assert(p.stat(n)).size
+      if size ~= 0 then
+        local f = assert(p.open(n))
+        size = f:size()
+        local done = 0
+        while done < size do
+          local k = math.min(file_chunk, size - done)
+          full(k, "read", f:read(k))
+          done = done + k
+        end
+        f:close()
       end
-      f:close()
       lat(now() - t0)
     end
   end)
@@ -396,6 +421,7 @@ local function delete(names, label)
       assert(p.remove(n))
       lat(now() - t0)
     end
+    if not sim then assert(p.rmdir(fdir)) end
     p.sync()  -- and the delete tests too
   end)
 end
@@ -404,14 +430,16 @@ local function file_tests(t)
   local names
   local ok, err = pcall(function()
     names = make_names(false)
+    make_dir()
     say("Create files in sequential order...")
     t.seq_create = create(names, "Create files in sequential order")
     say("done.\nStat files in sequential order...")
-    t.seq_stat = stat(names, "Stat files in sequential order")
+    t.seq_stat = stat(dir_order(names), "Stat files in sequential order")
     say("done.\nDelete files in sequential order...")
-    t.seq_del = delete(names, "Delete files in sequential order")
+    t.seq_del = delete(dir_order(names), "Delete files in sequential order")
     say("done.\n")
     names = make_names(true)
+    make_dir()
     say("Create files in random order...")
     t.ran_create = create(names, "Create files in random order")
     say("done.\nStat files in random order...")
@@ -425,6 +453,7 @@ local function file_tests(t)
   end)
   if not ok then
     for _, n in ipairs(names or {}) do p.remove(n) end  -- what is left of them
+    if not sim then p.rmdir(fdir) end
     error(err, 0)
   end
 end

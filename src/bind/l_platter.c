@@ -3,6 +3,7 @@
  * randomness, caches, host facts, output, scratch files), plus the functions
  * of l_file.c and l_stats.c. lua/platter/init.lua wraps it as "platter".
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -229,6 +230,87 @@ static int l_remove(lua_State *L)
     return 1;
 }
 
+/* The sandbox check and the --sim refusal shared by the directory calls. */
+static void check_fs_path(lua_State *L, const char *fn, const char *path)
+{
+    char why[1024];
+    if (pl_allow_check(path, why, sizeof why) == -EACCES)
+        luaL_error(L, "%s: %s", fn, why);
+    if (pl_sim_on)
+        luaL_error(L, "%s: not available under --sim (the simulated disk has no directories)",
+                   fn);
+}
+
+/* p.mkdir(path) -> true | nil, msg, errno (mode 0700, as bonnie++ makes its directory) */
+static int l_mkdir(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    check_fs_path(L, "mkdir", path);
+    if (mkdir(path, 0700) < 0)
+        return pl_pusherror(L, "mkdir", path, errno, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* p.rmdir(path) -> true | nil, msg, errno (an empty directory) */
+static int l_rmdir(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    check_fs_path(L, "rmdir", path);
+    if (rmdir(path) < 0)
+        return pl_pusherror(L, "rmdir", path, errno, NULL);
+    pl_scratch_forget(path);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* p.readdir(path) -> { names in the order readdir(3) gives, without . and .. } | nil, msg, errno */
+static int l_readdir(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    check_fs_path(L, "readdir", path);
+    DIR *d = opendir(path);
+    if (!d)
+        return pl_pusherror(L, "readdir", path, errno, NULL);
+    lua_newtable(L);
+    int n = 0;
+    struct dirent *e;
+    errno = 0;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        lua_pushstring(L, e->d_name);
+        lua_rawseti(L, -2, ++n);
+    }
+    int err = errno;
+    closedir(d);
+    if (err)
+        return pl_pusherror(L, "readdir", path, err, NULL);
+    return 1;
+}
+
+/* p.stat(path) -> { kind, size, mode, mtime } | nil, msg, errno: stat(2), following links */
+static int l_stat(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    check_fs_path(L, "stat", path);
+    struct stat st;
+    if (stat(path, &st) < 0)
+        return pl_pusherror(L, "stat", path, errno, NULL);
+    const char *kind = S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "dir"
+                     : S_ISBLK(st.st_mode) ? "block" : S_ISCHR(st.st_mode) ? "char" : "other";
+    lua_createtable(L, 0, 4);
+    lua_pushstring(L, kind);
+    lua_setfield(L, -2, "kind");
+    pl_pushu64(L, (uint64_t)st.st_size);
+    lua_setfield(L, -2, "size");
+    lua_pushinteger(L, (lua_Integer)(st.st_mode & 07777));
+    lua_setfield(L, -2, "mode");
+    lua_pushnumber(L, (lua_Number)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9);
+    lua_setfield(L, -2, "mtime");
+    return 1;
+}
+
 /* p.ram() -> bytes of RAM */
 static int l_ram(lua_State *L)
 {
@@ -328,11 +410,15 @@ static const luaL_Reg core_funcs[] = {
     {"parse_time", l_parse_time},
     {"pid", l_pid},
     {"ram", l_ram},
+    {"mkdir", l_mkdir},
     {"random", l_random},
+    {"readdir", l_readdir},
     {"remove", l_remove},
+    {"rmdir", l_rmdir},
     {"scratch", l_scratch},
     {"seed", l_seed},
     {"sleep", l_sleep},
+    {"stat", l_stat},
     {"sync", l_sync},
     {"write", l_write},
     {NULL, NULL},

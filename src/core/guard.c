@@ -157,9 +157,12 @@ static int restore_still_ours(const struct restore *r)
 
 void pl_scratch_cleanup(void)
 {
-    for (int i = 0; i < MAX_SCRATCH; i++) {
+    /* newest slots first (files made in a scratch directory usually come after it);
+       a directory goes only when it is empty */
+    for (int i = MAX_SCRATCH - 1; i >= 0; i--) {
         if (scratch_used[i]) {
-            unlink(scratch[i]);
+            if (unlink(scratch[i]) < 0 && errno == EISDIR)
+                rmdir(scratch[i]);
             scratch_used[i] = 0;
         }
     }

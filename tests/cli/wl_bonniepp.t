@@ -83,7 +83,7 @@ with 1).
   Try 'platter bonnie++ --help'.
   [2]
   $ platter bonnie++ -s 8 -r 4 -n 1:0:0:4
-  platter: bonnie++: -n: hard links, symlinks and several directories need link(), symlink() and mkdir(), which platter does not offer
+  platter: bonnie++: -n: hard links, symlinks and several directories are not offered: platter has no link() or symlink(), and makes one directory
   Try 'platter bonnie++ --help'.
   [2]
   $ platter bonnie++ -s 8 -r 4 -f 1

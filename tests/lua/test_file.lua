@@ -192,6 +192,45 @@ T.test("stage gathers pieces of other buffers (or zeros) into a block that write
   b:close()
 end)
 
+T.test("directories: mkdir, readdir, stat, rmdir; a scratch directory goes at exit", function()
+  local d = T.tmpdir()
+  local dir = d .. "/sub"
+  T.eq(p.mkdir(dir), true, "mkdir")
+  local ok, msg, errno = p.mkdir(dir)
+  T.eq(ok, nil, "mkdir again")
+  T.has(msg, "mkdir " .. dir .. ": File exists", "message")
+  T.eq(errno, 17, "EEXIST")
+  for _, n in ipairs { "a", "b", "c" } do
+    assert(p.open(dir .. "/" .. n, { create = true, write = true, size = 4096 })):close()
+  end
+  local names = assert(p.readdir(dir))
+  table.sort(names)
+  T.eq(table.concat(names, ","), "a,b,c", "readdir names, without . and ..")
+  local st = assert(p.stat(dir .. "/b"))
+  T.eq(st.kind, "file", "kind")
+  T.eq(st.size, 4096, "size")
+  T.ok(st.mtime > 1e9, "mtime")
+  T.eq(assert(p.stat(dir)).kind, "dir", "a directory")
+  local _, smsg, serr = p.stat(dir .. "/none")
+  T.has(smsg, "stat " .. dir .. "/none: No such file or directory", "stat message")
+  T.eq(serr, 2, "ENOENT")
+  local _, rmsg = p.rmdir(dir)
+  T.has(rmsg, "Directory not empty", "rmdir of a full directory")
+  for _, n in ipairs(names) do assert(p.remove(dir .. "/" .. n)) end
+  T.eq(p.rmdir(dir), true, "rmdir")
+  T.eq(p.stat(dir), nil, "gone")
+  -- a scratch directory a script leaves (empty) is removed at exit, even after an error
+  local out, err, rc = T.platter({ "-e", "local p = require 'platter' assert(p.mkdir('left')) " ..
+    "p.scratch('left') assert(p.open('left/x', {create = true, write = true})):close() " ..
+    "p.scratch('left/x') error('boom')" }, { cwd = d })
+  T.eq(rc, 1, "status: " .. out .. err)
+  T.eq(p.stat(d .. "/left"), nil, "the scratch directory and its file are gone")
+  -- under --sim there are no directories
+  out, err, rc = T.platter({ "--sim", "nvme", "-e", "require('platter').mkdir('x')" }, { cwd = d })
+  T.eq(rc, 1, "status under --sim")
+  T.has(err, "mkdir: not available under --sim", "message under --sim")
+end)
+
 T.test("pread/pwrite do not move the position", function()
   local f = newfile({ create = true, write = true, size = "64k" })
   f:seek(500)

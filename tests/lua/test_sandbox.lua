@@ -324,6 +324,21 @@ T.test("refused: the script's own directory is not allowed by running it", funct
   refused(L, [[require("platter").open(arg[0]) print("ESCAPED")]], OUTSIDE)
 end)
 
+T.test("refused: p.stat, p.readdir, p.mkdir and p.rmdir of paths outside", function()
+  local L = layout()
+  local err = refused(L, [[require("platter").stat("../outside/secret") print("ESCAPED")]],
+    "stat: ../outside/secret -> " .. L.outside .. "/secret " .. OUTSIDE)
+  T.has(err, "s.lua:1:", "line")
+  refused(L, [[require("platter").readdir("../outside") print("ESCAPED")]],
+    "readdir: ../outside -> " .. L.outside .. " " .. OUTSIDE)
+  refused(L, [[require("platter").mkdir("../outside/new") print("ESCAPED")]],
+    "mkdir: ../outside/new -> " .. L.outside .. "/new " .. OUTSIDE)
+  T.ok(not exists(L.outside .. "/new"), "no directory made")
+  refused(L, [[require("platter").rmdir("../outside") print("ESCAPED")]],
+    "rmdir: ../outside -> " .. L.outside .. " " .. OUTSIDE)
+  T.ok(exists(L.outside .. "/secret"), "still there")
+end)
+
 T.test("refused: p.remove of a path outside", function()
   local L = layout()
   local err = refused(L, [[require("platter").remove("../outside/secret") print("ESCAPED")]],
