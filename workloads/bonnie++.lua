@@ -367,6 +367,18 @@ local function random_sort(names)
   end
 end
 
+-- Move size bytes through f in file_chunk pieces: "write" or "read".
+local function whole(f, size, op)
+  local done = 0
+  while done < size do
+    local k = math.min(file_chunk, size - done)
+    local n, msg
+    if op == "write" then n, msg = f:write(k) else n, msg = f:read(k) end
+    full(k, op, n, msg)
+    done = done + k
+  end
+end
+
 local function create(names, label)
   local range = max_size - min_size
   return measure(label, function(lat)
@@ -375,12 +387,7 @@ local function create(names, label)
       local size = range ~= 0 and min_size + rand(range + 1) or max_size
       local t0 = now()
       local f = assert(p.open(n, { create = true, write = true }))
-      local done = 0
-      while done < size do
-        local k = math.min(file_chunk, size - done)
-        full(k, "write", f:write(k))
-        done = done + k
-      end
+      whole(f, size, "write")
       if o.b then assert(f:fsync()) end
       f:close()
       lat(now() - t0)
@@ -399,13 +406,7 @@ local function stat(names, label)
       local size = sim and -1 or assert(p.stat(n)).size
       if size ~= 0 then
         local f = assert(p.open(n))
-        size = f:size()
-        local done = 0
-        while done < size do
-          local k = math.min(file_chunk, size - done)
-          full(k, "read", f:read(k))
-          done = done + k
-        end
+        whole(f, f:size(), "read")
         f:close()
       end
       lat(now() - t0)
