@@ -46,8 +46,9 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
     if (lua_isnil(L, -4)) {
         rc = 0;
     } else {
-        /* equal short strings are one object on both flavours: a pointer
-           compare finds the op; strcmp only for what is not one of them */
+        /* equal short strings are one interned object on both flavours (LuaJIT
+           interns every string, Lua 5.4 those up to 40 bytes): the op is found by
+           pointer, and a string that is none of the three pointers is none of them */
         const char *name = lua_type(L, -4) == LUA_TSTRING ? lua_tostring(L, -4) : NULL;
         int k = -1;
         for (int n = 0; name && n < 3; n++)
@@ -55,9 +56,6 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
                 k = n;
                 break;
             }
-        for (int n = 0; name && k < 0 && op_names[n]; n++)
-            if (strcmp(name, op_names[n]) == 0)
-                k = n;
         int ok_o = 0, ok_n = 0, ok_t = 0;
         lua_Number o = lua_tonumberx(L, -3, &ok_o), n = lua_tonumberx(L, -2, &ok_n);
         if (k < 0) {
