@@ -15,6 +15,8 @@
 --                                   cheapest read (1 byte at a random 4 KiB-aligned
 --                                   offset of a small cached file): best of 5
 --                                   batches of N, ns per step (see cloop.c)
+--   steps  FILE loop|gen|run N      N steps of one of those paths, untimed
+--                                   (for bench/callgrind.sh)
 local p = require "platter"
 
 local mode, path = arg[1], arg[2]
@@ -36,6 +38,25 @@ local function report(r, extra)
   for k, v in pairs(extra or {}) do t[#t + 1] = k .. "=" .. tostring(v) end
   print(table.concat(t, " "))
 end
+
+-- n steps of each W1' path with the cheapest read (1 byte at a random 4 KiB-aligned
+-- offset): the `calls` timings and bench/callgrind.sh's instruction counts
+local steps = {
+  loop = function(f, hi, n)  -- the W1' loop body: a time check, a random offset, a read
+    local i = 0
+    while i < n do
+      p.now()
+      f:pread(p.random(0, hi, 4096), 1)
+      i = i + 1
+    end
+  end,
+  gen = function(f, hi, n)
+    p.run{ file = f, count = n, gen = function() return "read", p.random(0, hi, 4096), 1 end }
+  end,
+  run = function(f, _, n)
+    p.run{ file = f, count = n, pattern = "random", bs = 1, align = 4096 }
+  end,
+}
 
 if mode == "run" then
   local secs, qd, direct = tonumber(arg[3]), tonumber(arg[4]), arg[5] == "1"
@@ -97,23 +118,17 @@ elseif mode == "calls" then
     string.format("now_ns=%.1f", best(function() for _ = 1, n do p.now() end end)),
     string.format("random_ns=%.1f", best(function() for _ = 1, n do p.random(0, hi, 4096) end end)),
     string.format("pread1_ns=%.1f", best(function() for _ = 1, n do f:pread(0, 1) end end)),
-    -- the W1' loop body: a time check, a random offset, a read
-    string.format("loop1_ns=%.1f", best(function()
-      local i = 0
-      while i < n do
-        p.now()
-        f:pread(p.random(0, hi, 4096), 1)
-        i = i + 1
-      end
-    end)),
-    string.format("gen1_ns=%.1f", best(function()
-      p.run{ file = f, count = n, gen = function() return "read", p.random(0, hi, 4096), 1 end }
-    end)),
-    string.format("run1_ns=%.1f", best(function()
-      p.run{ file = f, count = n, pattern = "random", bs = 1, align = 4096 }
-    end)),
+    string.format("loop1_ns=%.1f", best(function() steps.loop(f, hi, n) end)),
+    string.format("gen1_ns=%.1f", best(function() steps.gen(f, hi, n) end)),
+    string.format("run1_ns=%.1f", best(function() steps.run(f, hi, n) end)),
   }
   print(table.concat(t, " "))
+elseif mode == "steps" then  -- bench/callgrind.sh counts the instructions of these
+  local f = assert(p.open(path))
+  local which, n = arg[3], tonumber(arg[4])
+  local fn = assert(steps[which], "steps: loop, gen or run")
+  -- inside a phase, as the W1' loop runs: every f:pread is recorded into it
+  p.phase("steps", function() fn(f, f:size() - 4096, n) end)
 else
   error("bench.lua: unknown mode " .. tostring(mode))
 end

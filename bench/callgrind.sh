@@ -17,29 +17,9 @@ command -v valgrind >/dev/null || { echo "bench/callgrind.sh: valgrind is not in
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT INT TERM
 head -c 1048576 /dev/urandom > "$work/data.bin"
-cat > "$work/steps.lua" <<'LUA'
-local p = require "platter"
-local mode, path, n = arg[1], arg[2], tonumber(arg[3])
-local f = assert(p.open(path))
-local hi = f:size() - 4096
-if mode == "loop" then
-  p.phase("loop", function()
-    local i = 0
-    while i < n do
-      p.now()
-      f:pread(p.random(0, hi, 4096), 1)
-      i = i + 1
-    end
-  end)
-elseif mode == "gen" then
-  p.run { file = f, count = n, gen = function() return "read", p.random(0, hi, 4096), 1 end }
-else
-  p.run { file = f, count = n, pattern = "random", bs = 1, align = 4096 }
-end
-LUA
 count() {
   valgrind --tool=callgrind --callgrind-out-file="${CALLGRIND_OUT:-$work}/$1.out" "$bin" --trust \
-    "$work/steps.lua" "$1" "$work/data.bin" "$2" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
+    "$here/bench.lua" steps "$work/data.bin" "$1" "$2" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
 }
 for mode in loop gen run; do
   a=$(count "$mode" "$n")
