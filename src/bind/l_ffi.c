@@ -14,6 +14,7 @@
 #include "guard.h"
 #include "l_util.h"
 #include "rng.h"
+#include "hot.h"
 
 #define PL_FFI_SLOW (-1000000)
 #define MAX_EXACT 9007199254740992.0  /* 2^53 */
@@ -45,33 +46,33 @@ static int64_t ffi_io(struct pl_file *f, int op, double off, double n)
     return r;  /* bytes, or -errno (recorded; init.lua asks for the message) */
 }
 
-int64_t pl_ffi_pread(void *f, double off, double n)
+PL_HOT int64_t pl_ffi_pread(void *f, double off, double n)
 {
     return ffi_io(f, 0, off, n);
 }
 
-int64_t pl_ffi_pwrite(void *f, double off, double n)
+PL_HOT int64_t pl_ffi_pwrite(void *f, double off, double n)
 {
     return ffi_io(f, 1, off, n);
 }
 
-int64_t pl_ffi_read(void *f, double n)
+PL_HOT int64_t pl_ffi_read(void *f, double n)
 {
     return ffi_io(f, 2, 0, n);
 }
 
-int64_t pl_ffi_write(void *f, double n)
+PL_HOT int64_t pl_ffi_write(void *f, double n)
 {
     return ffi_io(f, 3, 0, n);
 }
 
-double pl_ffi_now(void)
+PL_HOT double pl_ffi_now(void)
 {
     return (double)pl_clock_ns();
 }
 
 /* p.random(lo, hi [, align]) for integral 0 <= lo <= hi < 2^53; else PL_FFI_SLOW. */
-double pl_ffi_random(double lo, double hi, double align)
+PL_HOT double pl_ffi_random(double lo, double hi, double align)
 {
     uint64_t v;
     if (bad_count(lo) || bad_count(hi) || bad_count(align) || lo > hi)

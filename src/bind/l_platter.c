@@ -20,6 +20,7 @@
 #include "rng.h"
 #include "sim.h"
 #include "units.h"
+#include "hot.h"
 
 static struct pl_rng rng;
 static uint64_t rng_seed = 1;
@@ -35,7 +36,7 @@ int pl_bind_random_range(uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out
 }
 
 /* p.now() -> monotonic clock in ns */
-static int l_now(lua_State *L)
+PL_HOT static int l_now(lua_State *L)
 {
     pl_pushu64(L, pl_clock_ns());
     return 1;
@@ -56,7 +57,7 @@ static int l_seed(lua_State *L)
  * p.random() -> float in [0,1); p.random(m) -> integer in [1,m];
  * p.random(lo, hi [, align]) -> multiple of align in [lo,hi]
  */
-static int l_random(lua_State *L)
+PL_HOT static int l_random(lua_State *L)
 {
     int n = lua_gettop(L);
     if (n == 0) {

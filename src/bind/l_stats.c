@@ -13,6 +13,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "progress.h"
+#include "hot.h"
 
 #define MAX_ACTIVE 32
 
@@ -24,7 +25,7 @@ void pl_cpu_now(double *user, double *sys)
     pl_clock_cpu(user, sys);  /* virtual under --sim */
 }
 
-void pl_phase_record(uint64_t bytes, uint64_t ns)
+PL_HOT void pl_phase_record(uint64_t bytes, uint64_t ns)
 {
     for (int i = 0; i < nactive; i++)
         pl_stats_record(&active[i]->st, bytes, ns);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "hot.h"
 
 static int64_t do_fsync(int fd)
 {
@@ -21,7 +22,7 @@ static int64_t do_fsync(int fd)
 
 /* ---- sync ------------------------------------------------------------------------ */
 
-static int sync_submit(struct pl_engine *e, struct pl_io *io)
+PL_HOT static int sync_submit(struct pl_engine *e, struct pl_io *io)
 {
     int fd = e->files[io->findex]->fd;
     if (io->op == PL_OP_FSYNC) {
@@ -45,7 +46,7 @@ const struct pl_engine_ops pl_engine_sync = {
 
 /* ---- psync ----------------------------------------------------------------------- */
 
-static int psync_submit(struct pl_engine *e, struct pl_io *io)
+PL_HOT static int psync_submit(struct pl_engine *e, struct pl_io *io)
 {
     int fd = e->files[io->findex]->fd;
     ssize_t r;

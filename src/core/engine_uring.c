@@ -12,6 +12,7 @@
 #include <liburing.h>
 
 #include "engine.h"
+#include "hot.h"
 
 struct uring {
     struct io_uring ring;
@@ -85,7 +86,7 @@ static int uring_init(struct pl_engine *e, const char **why)
     return 0;
 }
 
-static int uring_commit(struct pl_engine *e)
+PL_HOT static int uring_commit(struct pl_engine *e)
 {
     struct uring *u = e->data;
     if (!u->queued)
@@ -97,7 +98,7 @@ static int uring_commit(struct pl_engine *e)
     return 0;
 }
 
-static int uring_submit(struct pl_engine *e, struct pl_io *io)
+PL_HOT static int uring_submit(struct pl_engine *e, struct pl_io *io)
 {
     struct uring *u = e->data;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
@@ -133,7 +134,7 @@ static int uring_submit(struct pl_engine *e, struct pl_io *io)
     return PL_Q_QUEUED;
 }
 
-static int uring_reap(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max)
+PL_HOT static int uring_reap(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max)
 {
     struct uring *u = e->data;
     struct io_uring_cqe *cqe;

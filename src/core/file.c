@@ -19,6 +19,7 @@
 #include "guard.h"
 #include "rng.h"
 #include "sim.h"
+#include "hot.h"
 
 #define FILL_CHUNK (1u << 20)
 
@@ -48,7 +49,7 @@ static void fill_buffer(void *buf, size_t len, enum pl_fill fill, uint64_t seed)
         tail[i] = (unsigned char)pl_rng_next(&r);
 }
 
-int pl_file_reserve(struct pl_file *f, size_t n)
+PL_HOT int pl_file_reserve(struct pl_file *f, size_t n)
 {
     if (n <= f->buflen)
         return 0;
@@ -323,7 +324,7 @@ int pl_file_check_align(const struct pl_file *f, uint64_t off, uint64_t len)
  * Plain fd calls after stdio calls must see the stream's logical position and
  * flushed data; stdio calls after fd calls must drop what the stream buffered.
  */
-static int leave_stdio(struct pl_file *f)
+PL_HOT static int leave_stdio(struct pl_file *f)
 {
     if (f->sim || !f->stdio || !f->stdio_dirty)
         return 0;
@@ -383,7 +384,7 @@ static ssize_t sim_transfer(struct pl_file *f, enum pl_sim_op op, int at_pos, ui
     return r;
 }
 
-ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
+PL_HOT ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
 {
     int rc = prep(f, n);
     if (rc)
@@ -396,7 +397,7 @@ ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns)
     return r < 0 ? -errno : r;
 }
 
-ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
+PL_HOT ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns)
 {
     return pl_file_write_from(f, NULL, n, ns);
 }
@@ -414,7 +415,7 @@ ssize_t pl_file_write_from(struct pl_file *f, const void *src, size_t n, uint64_
     return r < 0 ? -errno : r;
 }
 
-ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
+PL_HOT ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
 {
     int rc = prep(f, n);
     if (rc)
@@ -427,12 +428,12 @@ ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
     return r < 0 ? -errno : r;
 }
 
-ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
+PL_HOT ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns)
 {
     return pl_file_pwrite_from(f, NULL, off, n, ns);
 }
 
-ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, size_t n,
+PL_HOT ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, size_t n,
                             uint64_t *ns)
 {
     int rc = prep(f, src ? 0 : n);

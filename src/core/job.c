@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "rng.h"
 #include "sim.h"
+#include "hot.h"
 
 #define MAX_QD 4096
 #define SPIN_NS 200000          /* the last 200 µs before a due I/O are spun, not slept */
@@ -79,7 +80,7 @@ static void stop(struct loop *l, enum pl_job_stop why)
 }
 
 /* Record one completion that finished at `now`. */
-static void complete(struct loop *l, struct pl_io *io, uint64_t now)
+PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
     struct pl_job_result *r = l->r;
     if (io->res < 0) {
@@ -107,7 +108,7 @@ static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     r->by_op[io->op].t_end = now;
 }
 
-static uint64_t pick_bs(struct loop *l)
+PL_HOT static uint64_t pick_bs(struct loop *l)
 {
     const struct pl_job_spec *s = l->s;
     if (!s->nbs)
@@ -123,7 +124,7 @@ static uint64_t pick_bs(struct loop *l)
  * Fill io with the next I/O. Returns 1, or 0 when the job ends here (the
  * reason is set). Alignment of generated I/O is checked here.
  */
-static int next_io(struct loop *l, struct pl_io *io, uint64_t *think)
+PL_HOT static int next_io(struct loop *l, struct pl_io *io, uint64_t *think)
 {
     const struct pl_job_spec *s = l->s;
     io->findex = s->nfiles > 1 ? (unsigned)(l->issued % s->nfiles) : 0;
@@ -160,7 +161,7 @@ static int next_io(struct loop *l, struct pl_io *io, uint64_t *think)
 }
 
 /* Should the job stop before issuing another I/O? Sets the reason. */
-static int should_stop(struct loop *l, uint64_t now)
+PL_HOT static int should_stop(struct loop *l, uint64_t now)
 {
     const struct pl_job_spec *s = l->s;
     if (l->stopping)
@@ -185,7 +186,7 @@ static uint64_t ns_of(double ns)
 }
 
 /* When the next I/O is due under a rate limit (0 = now). */
-static uint64_t due_time(const struct loop *l)
+PL_HOT static uint64_t due_time(const struct loop *l)
 {
     const struct pl_job_spec *s = l->s;
     if (l->period_ns) {
@@ -218,7 +219,7 @@ static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
         ;
 }
 
-static void maybe_ramp_end(struct loop *l, uint64_t now)
+PL_HOT static void maybe_ramp_end(struct loop *l, uint64_t now)
 {
     /* measuring starts at the end of the ramp itself, not when the loop notices it, so
        I/Os due after it count even when the loop was late (a stall, a rate backlog) */
@@ -246,7 +247,7 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
  * is read twice per I/O, around the submit, and the latency does not include
  * choosing the I/O (a pattern, or a Lua generator).
  */
-static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think)
+PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think)
 {
     const struct pl_job_spec *s = l->s;
     uint64_t due = due_time(l);
@@ -300,7 +301,7 @@ static void progress(const struct loop *l, uint64_t now)
     pl_progress_report(now, &l->r->all, frac > 1 ? 1 : frac);
 }
 
-static void run_sync(struct loop *l)
+PL_HOT static void run_sync(struct loop *l)
 {
     struct pl_io *io = &l->ios[0];
     uint64_t now = pl_clock_ns();
@@ -317,12 +318,12 @@ static void run_sync(struct loop *l)
     }
 }
 
-static void release(struct loop *l, struct pl_io *io)
+PL_HOT static void release(struct loop *l, struct pl_io *io)
 {
     l->free_slots[l->nfree++] = io->slot;
 }
 
-static int reap_some(struct loop *l, unsigned min, unsigned *inflight)
+PL_HOT static int reap_some(struct loop *l, unsigned min, unsigned *inflight)
 {
     int n = l->e.ops->reap(&l->e, min, l->done, l->s->qd);
     if (n < 0)
@@ -345,7 +346,7 @@ static int drain(struct loop *l, unsigned *inflight, int rc)
 }
 
 /* Queue depth > 1: keep qd I/Os in flight, reap in batches. */
-static int run_async(struct loop *l)
+PL_HOT static int run_async(struct loop *l)
 {
     const struct pl_job_spec *s = l->s;
     unsigned inflight = 0;
@@ -695,7 +696,7 @@ fail:
     return rc;
 }
 
-int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns)
+PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns)
 {
     struct loop *l = &j->l;
     uint64_t now = l->last;  /* when the previous step ended: issue_sync reads the clock */

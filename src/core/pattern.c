@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include "hot.h"
 
 /*
  * zeta(n, theta) is summed term by term up to this many terms; past it the
@@ -151,7 +152,7 @@ static void zipf_prepare(struct pl_pattern *p)
 }
 
 /* Zipf rank in [0, nblocks): 0 is the most likely. */
-static uint64_t zipf_rank(struct pl_pattern *p)
+PL_HOT static uint64_t zipf_rank(struct pl_pattern *p)
 {
     uint64_t n = p->nblocks;
     double u = pl_rng_double(&p->rng);
@@ -178,7 +179,7 @@ static uint64_t zipf_rank(struct pl_pattern *p)
 }
 
 /* Offset relative to lo of a normal draw: a multiple of align in [0, width]. */
-static uint64_t normal_rel(struct pl_pattern *p, uint64_t width)
+PL_HOT static uint64_t normal_rel(struct pl_pattern *p, uint64_t width)
 {
     uint64_t align = p->s.align;
     double centre = (double)width / 2.0;
@@ -208,13 +209,13 @@ static uint64_t normal_rel(struct pl_pattern *p, uint64_t width)
 }
 
 /* The highest lo + k*len with room for len bytes; needs hi - lo >= len. */
-static uint64_t reverse_top(const struct pl_pattern *p, uint64_t len)
+PL_HOT static uint64_t reverse_top(const struct pl_pattern *p, uint64_t len)
 {
     return p->s.lo + ((p->s.hi - p->s.lo) / len - 1) * len;
 }
 
 /* Pull an aligned start down so that len bytes fit; needs hi - lo >= len. */
-static uint64_t fit_aligned(const struct pl_pattern *p, uint64_t off, uint64_t len)
+PL_HOT static uint64_t fit_aligned(const struct pl_pattern *p, uint64_t off, uint64_t len)
 {
     uint64_t width = p->s.hi - len - p->s.lo;
 
@@ -223,7 +224,7 @@ static uint64_t fit_aligned(const struct pl_pattern *p, uint64_t off, uint64_t l
     return p->s.lo + width - width % p->s.align;
 }
 
-static uint64_t stride_next(struct pl_pattern *p, uint64_t len)
+PL_HOT static uint64_t stride_next(struct pl_pattern *p, uint64_t len)
 {
     const struct pl_pattern_spec *s = &p->s;
     uint64_t width = s->hi - s->lo - len;
@@ -244,7 +245,7 @@ static uint64_t stride_next(struct pl_pattern *p, uint64_t len)
     return off;
 }
 
-uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
+PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
 {
     const struct pl_pattern_spec *s = &p->s;
     uint64_t off;

@@ -4,6 +4,7 @@
  * offsets inside a range.
  */
 #include "rng.h"
+#include "hot.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -25,7 +26,7 @@ void pl_rng_seed(struct pl_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
-uint64_t pl_rng_next(struct pl_rng *r)
+PL_HOT uint64_t pl_rng_next(struct pl_rng *r)
 {
     uint64_t *s = r->s;
     uint64_t out = rotl(s[1] * 5, 7) * 9;
@@ -40,7 +41,7 @@ uint64_t pl_rng_next(struct pl_rng *r)
     return out;
 }
 
-uint64_t pl_rng_below(struct pl_rng *r, uint64_t n)
+PL_HOT uint64_t pl_rng_below(struct pl_rng *r, uint64_t n)
 {
     if (n == 0)
         return 0;
@@ -67,7 +68,7 @@ double pl_rng_double(struct pl_rng *r)
     return (double)(pl_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out)
+PL_HOT int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out)
 {
     if (align == 0)
         align = 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "hot.h"
 
 /* Values below this have a bucket of their own (two groups of PL_HIST_SUB). */
 #define HIST_LINEAR_END ((uint64_t)PL_HIST_SUB * 2)
@@ -59,7 +60,7 @@ void pl_hist_reset(struct pl_hist *h)
     memset(h, 0, sizeof(*h));
 }
 
-void pl_hist_add(struct pl_hist *h, uint64_t ns)
+PL_HOT void pl_hist_add(struct pl_hist *h, uint64_t ns)
 {
     h->bins[pl_hist_index(ns)]++;
     h->count++;

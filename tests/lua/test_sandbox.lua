@@ -151,6 +151,18 @@ T.test("refused: a bytecode script file (names the file)", function()
   T.eq(out3, "bytecode ran\n", "bytecode output")
 end)
 
+T.test("--trust: a Lua C module from package.cpath loads and runs", function()
+  -- the Lua 5.4 build links Lua statically: the executable exports the C API for such modules
+  local out, err, rc = T.sh(T.q(T.bin) .. " --trust -e " .. T.q([[
+    local path = package.searchpath("cjson", package.cpath)
+    if not path then print("none") return end
+    local open = assert(package.loadlib(path, "luaopen_cjson"))
+    print(open().encode({ 1, 2 }))]]))
+  T.eq(rc, 0, "status (" .. err .. ")")
+  if out == "none\n" then T.skip("no Lua C module (lua-cjson) on package.cpath") end
+  T.eq(out, "[1,2]\n", "the module's own encode ran")
+end)
+
 T.test("load: text only, bound to the sandbox, and never a crash", function()
   local L = layout()
   local out = allowed(L, [[
