@@ -11,6 +11,7 @@
 #include "job.h"
 #include "l_util.h"
 #include "progress.h"
+#include "hot.h"
 
 static const char *const run_keys[] = {
     "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
@@ -28,8 +29,31 @@ struct gen_ctx {
 
 static const char *const op_names[] = {"read", "write", "fsync", NULL};
 
+/* The offset and length a generator returned (stack -3 and -2) as integers in
+   [0, 2^53): 1 if both are, else 0. Lua 5.4 hands over integers as they are. */
+PL_HOT static int gen_integers(lua_State *L, uint64_t *o, uint64_t *n)
+{
+    int ok_o = 0, ok_n = 0;
+#if LUA_VERSION_NUM >= 503
+    lua_Integer io = lua_tointegerx(L, -3, &ok_o), in = lua_tointegerx(L, -2, &ok_n);
+    if (ok_o && ok_n && (lua_Unsigned)io < ((lua_Unsigned)1 << 53) &&
+        (lua_Unsigned)in < ((lua_Unsigned)1 << 53)) {
+        *o = (uint64_t)io;
+        *n = (uint64_t)in;
+        return 1;
+    }
+    ok_o = ok_n = 0;  /* 4096.5 or a negative number: decided below as on LuaJIT */
+#endif
+    lua_Number fo = lua_tonumberx(L, -3, &ok_o), fn = lua_tonumberx(L, -2, &ok_n);
+    if (!ok_o || !ok_n || !pl_isexact(fo) || !pl_isexact(fn))
+        return 0;
+    *o = (uint64_t)fo;
+    *n = (uint64_t)fn;
+    return 1;
+}
+
 /* The C side of `gen = function(i) return op, offset, len [, think_us] end`. */
-static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
+PL_HOT static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
                     uint64_t *think)
 {
     struct gen_ctx *g = ud;
@@ -49,30 +73,34 @@ static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
         /* equal short strings are one interned object on both flavours (LuaJIT
            interns every string, Lua 5.4 those up to 40 bytes): the op is found by
            pointer, and a string that is none of the three pointers is none of them */
-        const char *name = lua_type(L, -4) == LUA_TSTRING ? lua_tostring(L, -4) : NULL;
+        /* a number here turns into a string that is none of the three: an error */
+        const char *name = lua_tolstring(L, -4, NULL);
         int k = -1;
         for (int n = 0; name && n < 3; n++)
             if (name == g->names[n]) {
                 k = n;
                 break;
             }
-        int ok_o = 0, ok_n = 0, ok_t = 0;
-        lua_Number o = lua_tonumberx(L, -3, &ok_o), n = lua_tonumberx(L, -2, &ok_n);
+        uint64_t o, n;
+        int exact = gen_integers(L, &o, &n);
         if (k < 0) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
                      "\"fsync\"", (unsigned long long)i + 1);
             rc = -1;
-        } else if (k != PL_OP_FSYNC && (!ok_o || !ok_n || !pl_isexact(o) || !pl_isexact(n))) {
+        } else if (k != PL_OP_FSYNC && !exact) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: offset and length must be "
                      "non-negative integers", (unsigned long long)i + 1);
             rc = -1;
         } else {
             *op = (enum pl_op)k;
-            *off = k == PL_OP_FSYNC ? 0 : (uint64_t)o;
-            *len = k == PL_OP_FSYNC ? 0 : (uint64_t)n;
-            lua_Number t = lua_tonumberx(L, -1, &ok_t);
-            if (ok_t)
-                *think = pl_scale_u64(t, 1000.0);
+            *off = k == PL_OP_FSYNC ? 0 : o;
+            *len = k == PL_OP_FSYNC ? 0 : n;
+            if (!lua_isnil(L, -1)) {
+                int ok_t = 0;
+                lua_Number t = lua_tonumberx(L, -1, &ok_t);
+                if (ok_t)
+                    *think = pl_scale_u64(t, 1000.0);
+            }
         }
     }
     lua_pop(L, 4);
@@ -581,7 +609,7 @@ static int l_run_end(lua_State *L)
 }
 
 /* FFI: one I/O of a stepped job (see pl_job_step); -1 also for a finished job. */
-int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
+PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
 {
     struct run_job *j = ud;
     if (!j || !j->job || !(off >= 0 && off < 9007199254740992.0) ||

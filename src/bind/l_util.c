@@ -9,20 +9,17 @@
 #include "guard.h"
 #include "l_util.h"
 #include "units.h"
+#include "hot.h"
 
 #define MAX_EXACT 9007199254740992.0  /* 2^53 */
 
-uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
+uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
 {
+#if LUA_VERSION_NUM < 503
     /* the common case in one call: a number (or numeric string) holding an
-       integer in [0, 2^53) */
+       integer in [0, 2^53); LuaJIT's tointegerx truncates, so go by the double */
     int isnum = 0;
-#if LUA_VERSION_NUM >= 503
-    lua_Integer fast = lua_tointegerx(L, arg, &isnum);  /* exact: 4096.5 is not taken */
-    if (isnum && fast >= 0 && fast < (lua_Integer)MAX_EXACT)
-        return (uint64_t)fast;
-#else
-    lua_Number fast = lua_tonumberx(L, arg, &isnum);    /* LuaJIT's tointegerx truncates */
+    lua_Number fast = lua_tonumberx(L, arg, &isnum);
     if (isnum && fast >= 0 && fast < MAX_EXACT && fast == (lua_Number)(int64_t)fast)
         return (uint64_t)fast;
 #endif
@@ -41,11 +38,6 @@ uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
     return (uint64_t)n;
 }
 
-uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uint64_t def)
-{
-    return lua_isnoneornil(L, arg) ? def : pl_checkoffset(L, arg, what);
-}
-
 uint64_t pl_checksize(lua_State *L, int arg)
 {
     if (lua_type(L, arg) == LUA_TSTRING) {
@@ -62,7 +54,7 @@ uint64_t pl_checksize(lua_State *L, int arg)
     return pl_checkoffset(L, arg, "size");
 }
 
-void pl_pushu64(lua_State *L, uint64_t v)
+PL_HOT void pl_pushu64(lua_State *L, uint64_t v)
 {
 #if LUA_VERSION_NUM >= 503
     if (v <= (uint64_t)LUA_MAXINTEGER) {
@@ -94,12 +86,12 @@ uint64_t pl_scale_u64(lua_Number v, double scale)
     return (uint64_t)x;
 }
 
-int pl_isexact(lua_Number v)
+PL_HOT int pl_isexact(lua_Number v)
 {
     return v >= 0 && v < MAX_EXACT && v == (lua_Number)(int64_t)v;
 }
 
-void pl_checkintr(lua_State *L)
+PL_HOT void pl_checkintr(lua_State *L)
 {
     if (pl_interrupted) {
         lua_sethook(L, NULL, 0, 0);  /* raised here: the signal's one-shot hook must not raise again */

@@ -29,6 +29,7 @@ struct pl_open_opts {
 };
 
 struct pl_file {
+    const void *owner;      /* set by the code that made the struct, to recognise its own */
     int fd;                 /* -1 when closed */
     char *path;             /* as given (malloc'd) */
     enum pl_file_kind kind;
