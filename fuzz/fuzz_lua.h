@@ -12,11 +12,8 @@
 #include <string.h>
 
 #include "compat.h"
-#include "embedded.h"
 #include "host.h"
 #include "l_util.h"
-
-int luaopen_cjson(lua_State *L);
 
 /*
  * Lua-level coverage for libFuzzer: a line hook hashes (previous line, this
@@ -43,18 +40,6 @@ static inline void fuzz_line_hook(lua_State *L, lua_Debug *ar)
     fuzz_prev_line = h >> 1;
 }
 
-static inline int fuzz_preload_loader(lua_State *L)
-{
-    const struct pl_embedded *e = lua_touserdata(L, lua_upvalueindex(1));
-    char chunk[512];
-    snprintf(chunk, sizeof chunk, "@%s", e->path);
-    if (luaL_loadbufferx(L, e->text, e->len, chunk, "t") != 0)
-        return lua_error(L);
-    lua_pushstring(L, e->name);
-    lua_call(L, 1, 1);
-    return 1;
-}
-
 /*
  * A fresh state with platter's modules preloaded; aborts when out of memory.
  * With `checked`, the Lua heap comes from malloc (pl_host_new_state), so ASan
@@ -68,20 +53,7 @@ static inline lua_State *fuzz_new_state(int checked)
     if (!L)
         abort();
     luaL_openlibs(L);
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "preload");
-    for (const struct pl_embedded *e = pl_embedded; e->name; e++) {
-        if (e->workload)
-            continue;
-        lua_pushlightuserdata(L, (void *)e);
-        lua_pushcclosure(L, fuzz_preload_loader, 1);
-        lua_setfield(L, -2, e->name);
-    }
-    lua_pushcfunction(L, luaopen_platter_core);
-    lua_setfield(L, -2, "platter.core");
-    lua_pushcfunction(L, luaopen_cjson);
-    lua_setfield(L, -2, "cjson");
-    lua_pop(L, 2);
+    pl_host_preload(L);
     fuzz_prev_line = 0;
     lua_sethook(L, fuzz_line_hook, LUA_MASKLINE, 0);
     return L;

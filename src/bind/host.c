@@ -143,7 +143,7 @@ static int preload_loader(lua_State *L)
     return 1;
 }
 
-static void install_preload(lua_State *L)
+void pl_host_preload(lua_State *L)
 {
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
@@ -513,7 +513,7 @@ static int pmain(lua_State *L)
     struct job *j = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_openlibs(L);
-    install_preload(L);
+    pl_host_preload(L);
 
     pl_allow_enable(!pl_cfg.trust && !j->command);
     allow_args(j->argc, j->argv);

@@ -48,6 +48,9 @@ const char *pl_host_lua_release(void);
 /* A new Lua state (luaL_newstate; in sanitizer builds of LuaJIT, one that
    allocates with malloc so ASan and LeakSanitizer see the Lua heap). */
 struct lua_State *pl_host_new_state(void);
+/* Put the embedded modules (from --lua-dir when given), platter.core and cjson
+   in package.preload of L (its standard libraries open). */
+void pl_host_preload(struct lua_State *L);
 /* Install SIGINT/SIGTERM handlers and the exit-time scratch cleanup. */
 void pl_host_signals(void);
 
