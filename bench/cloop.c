@@ -2,9 +2,11 @@
  * The minimal C loop platter is measured against (bench/run builds it with
  * gcc -O2). One worker, queue depth 1: pread BS bytes at a random BS-aligned
  * offset drawn from xorshift64, with clock_gettime(CLOCK_MONOTONIC) before
- * and after every pread, until SECONDS have passed.
+ * and after every pread, until SECONDS have passed. The generator starts
+ * from SEED when given (bench/run gives the same fresh seed to platter and
+ * fio), else from the process id.
  *
- *   cloop FILE SECONDS [BS [direct]]
+ *   cloop FILE SECONDS [BS [direct [SEED]]]
  *   cloop FILE calls N
  *
  * Prints one line of key=value pairs:
@@ -106,7 +108,7 @@ int main(int argc, char **argv)
     if (argc == 4 && strcmp(argv[2], "calls") == 0)
         return calls(argv[1], atol(argv[3]));
     if (argc < 3) {
-        fprintf(stderr, "usage: cloop FILE SECONDS [BS [direct]]\n");
+        fprintf(stderr, "usage: cloop FILE SECONDS [BS [direct [SEED]]]\n");
         return 2;
     }
     double seconds = atof(argv[2]);
@@ -132,7 +134,10 @@ int main(int argc, char **argv)
     if (!fine || !coarse)
         return 1;
 
-    uint64_t x = 88172645463325252ull ^ (uint64_t)getpid();
+    uint64_t seed = argc > 5 ? strtoull(argv[5], NULL, 0) : (uint64_t)getpid();
+    uint64_t x = 88172645463325252ull ^ seed;  /* xorshift needs a non-zero state */
+    if (!x)
+        x = 88172645463325252ull;
     uint64_t ops = 0, sum = 0, max = 0;
     uint64_t start = now_ns();
     uint64_t end = start + (uint64_t)(seconds * 1e9);
