@@ -52,20 +52,13 @@ PL_HOT static int gen_integers(lua_State *L, uint64_t *o, uint64_t *n)
     return 1;
 }
 
-/* The C side of `gen = function(i) return op, offset, len [, think_us] end`. */
-PL_HOT static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
-                    uint64_t *think)
+/* What gen(i + 1) returned, the four values on top of the stack (left there):
+   1 and the I/O, 0 when op is nil (the generator is done), or -1 with the
+   message in g->err. */
+PL_HOT static int gen_parse(struct gen_ctx *g, uint64_t i, enum pl_op *op, uint64_t *off,
+                            uint64_t *len, uint64_t *think)
 {
-    struct gen_ctx *g = ud;
     lua_State *L = g->L;
-    lua_pushvalue(L, g->fn);
-    pl_pushu64(L, i + 1);
-    if (lua_pcall(L, 1, 4, 0) != 0) {
-        snprintf(g->err, sizeof g->err, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1)
-                                                                  : "(error object is not a string)");
-        lua_pop(L, 1);
-        return -1;
-    }
     int rc = 1;
     if (lua_isnil(L, -4)) {
         rc = 0;
@@ -103,6 +96,26 @@ PL_HOT static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, 
             }
         }
     }
+    return rc;
+}
+
+/* The C side of `gen = function(i) return op, offset, len [, think_us] end`, for
+   the C loop (jobs that cannot be stepped: io_uring above qd 1). A generator's
+   error is caught here, so that the loop can finish its I/O in flight. */
+PL_HOT static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
+                    uint64_t *think)
+{
+    struct gen_ctx *g = ud;
+    lua_State *L = g->L;
+    lua_pushvalue(L, g->fn);
+    pl_pushu64(L, i + 1);
+    if (lua_pcall(L, 1, 4, 0) != 0) {
+        snprintf(g->err, sizeof g->err, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1)
+                                                                  : "(error object is not a string)");
+        lua_pop(L, 1);
+        return -1;
+    }
+    int rc = gen_parse(g, i, op, off, len, think);
     lua_pop(L, 4);
     return rc;
 }
@@ -459,6 +472,10 @@ static void hook_run_start(lua_State *L)
     lua_pop(L, 1);
 }
 
+struct run_job;
+static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *s);
+static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g);
+
 /* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
 static int l_run(lua_State *L)
 {
@@ -469,6 +486,12 @@ static int l_run(lua_State *L)
     lua_getfield(L, 1, "name");
     const char *name = luaL_optstring(L, -1, "run");
     hook_run_start(L);
+    if (s.gen) {  /* a synchronous job at qd 1 is stepped: no protected call per I/O */
+        struct run_job *j = open_stepped(L, &s);
+        if (j)
+            return run_stepped(L, j, &g);
+        lua_pop(L, 1);  /* the job, closed: io_uring above qd 1 runs in the C loop */
+    }
 
     struct pl_job_result *r = malloc(sizeof *r);
     if (!r)
@@ -493,7 +516,9 @@ static int l_run(lua_State *L)
 }
 
 /* {====================================================================
-** The stepped form, for LuaJIT: lua/platter/fast.lua drives `gen` itself
+** The stepped form of a `gen` job: the caller drives the generator, one
+** pl_job_step per I/O. p.run does it in C (run_stepped); on LuaJIT with the
+** FFI, lua/platter/fast.lua does it in Lua, so the JIT compiles the loop
 ** ===================================================================== */
 
 #define PL_JOB_MT "platter.job"
@@ -532,18 +557,17 @@ static int l_job__gc(lua_State *L)
     return 0;
 }
 
-/* p._run_begin{...} -> job, or nothing when the job cannot be stepped (use p.run) */
-static int l_run_begin(lua_State *L)
+/*
+ * Open the job of spec s (whose gen the caller drives) as a "platter.job"
+ * userdata on the stack, which closes it when collected: a generator that
+ * raises leaves it open. NULL (the job closed, still on the stack) when it
+ * cannot be stepped. Reads the name from the p.run table at 1.
+ */
+static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *spec)
 {
-    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
-    struct pl_job_spec s;
-    lua_settop(L, 1);
-    parse_spec(L, &s, &g);
-    if (!s.gen)
-        return luaL_error(L, "run: _run_begin needs 'gen'");
-    s.gen = never_called;  /* the caller chooses every I/O through pl_ffi_job_step */
+    struct pl_job_spec s = *spec;
+    s.gen = never_called;  /* the caller chooses every I/O through pl_job_step */
     s.gen_ud = NULL;
-    hook_run_start(L);
 
     int top = lua_gettop(L);
     lua_createtable(L, top, 0);  /* anchor the spec table and every array parse_spec made */
@@ -565,24 +589,22 @@ static int l_run_begin(lua_State *L)
     lua_pop(L, 1);
     j->r = malloc(sizeof *j->r);
     if (!j->r)
-        return luaL_error(L, "run: not enough memory");
+        luaL_error(L, "run: not enough memory");
     const char *why = NULL;
     int rc = pl_job_open(&j->job, &j->s, j->r, &why);
     if (rc < 0)
         start_error(L, rc, why);
     if (!pl_job_steppable(j->job)) {
         close_job(j);
-        return 0;
+        return NULL;
     }
     pl_progress_begin(j, j->name, NULL);
-    return 1;
+    return j;
 }
 
-/* p._run_end(job [, err]) -> stats; raises the generator error err, or a step's error */
-static int l_run_end(lua_State *L)
+/* Close job j and push its stats; raise the generator error err, or a step's error. */
+static int end_stepped(lua_State *L, struct run_job *j, const char *err)
 {
-    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    const char *err = luaL_optstring(L, 2, NULL);
     if (!j->job)
         return luaL_error(L, "run: job already finished");
     const char *why = NULL;
@@ -606,6 +628,53 @@ static int l_run_end(lua_State *L)
     free(r);
     pl_hook_phase(L, -1, "run", 0);
     return 1;
+}
+
+/*
+ * p.run{gen=...} on a job that can be stepped (the C API path; LuaJIT's FFI
+ * path is lua/platter/fast.lua): call gen(i) unprotected and issue what it
+ * returns, until it returns nil or the job ends. An error in the generator
+ * goes straight up to the script, and the job's __gc closes it; a protected
+ * call per I/O would cost about a tenth of a Lua 5.4 step.
+ */
+static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g)
+{
+    int rc = 1;
+    for (uint64_t i = 0; rc > 0; i++) {
+        enum pl_op op = PL_OP_READ;
+        uint64_t off = 0, len = 0, think = 0;
+        lua_pushvalue(L, g->fn);
+        pl_pushu64(L, i + 1);
+        lua_call(L, 1, 4);
+        int k = gen_parse(g, i, &op, &off, &len, &think);
+        lua_pop(L, 4);
+        if (k < 0)
+            return end_stepped(L, j, g->err);
+        if (k == 0)
+            break;
+        rc = pl_job_step(j->job, op, off, len, think);
+    }
+    return end_stepped(L, j, NULL);
+}
+
+/* p._run_begin{...} -> job, or nothing when the job cannot be stepped (use p.run) */
+static int l_run_begin(lua_State *L)
+{
+    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
+    struct pl_job_spec s;
+    lua_settop(L, 1);
+    parse_spec(L, &s, &g);
+    if (!s.gen)
+        return luaL_error(L, "run: _run_begin needs 'gen'");
+    hook_run_start(L);
+    return open_stepped(L, &s) ? 1 : 0;
+}
+
+/* p._run_end(job [, err]) -> stats; raises the generator error err, or a step's error */
+static int l_run_end(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
+    return end_stepped(L, j, luaL_optstring(L, 2, NULL));
 }
 
 /* FFI: one I/O of a stepped job (see pl_job_step); -1 also for a finished job. */
