@@ -383,6 +383,53 @@ T.test("run: gen errors are raised with their message", function()
   f:close()
 end)
 
+T.test("run: gen reads the same stepped (psync) and in the C loop (io_uring at qd 4)", function()
+  -- psync at qd 1 is stepped: gen is called unprotected (or from Lua through the
+  -- FFI); io_uring at qd 4 runs in the C loop, which calls gen in a protected call
+  local f = scratch("64k")
+  local engines = { { engine = "psync" }, { engine = "io_uring", qd = 4 } }
+  local cases = {
+    { function() return "erase", 0, 4096 end, '^gen: I/O 1: op must be "read", "write" or "fsync"$' },
+    { function(i) if i == 3 then error("gen-failed-here", 0) end return "read", 0, 4096 end,
+      "^gen%-failed%-here$" },
+    { function() return "read", 4096.5, 4096 end,
+      "^gen: I/O 1: offset and length must be non%-negative integers$" },
+    { function() return "read", 0, 8192 end, "longer than bs %(4096 bytes%)" },
+  }
+  for _, e in ipairs(engines) do
+    local ok, err = pcall(p.run, { file = f, engine = e.engine, qd = e.qd, count = 1 })
+    if not ok and e.engine == "io_uring" and tostring(err):find("without io_uring", 1, true) then
+      break
+    end
+    for k, c in ipairs(cases) do
+      local ok2, msg = pcall(p.run, { file = f, engine = e.engine, qd = e.qd, bs = 4096, gen = c[1] })
+      T.eq(ok2, false, e.engine .. " case " .. k .. " raises")
+      T.ok(tostring(msg):find(c[2]), e.engine .. " case " .. k .. ": " .. tostring(msg))
+    end
+    local seen = {}
+    local r = p.run { file = f, engine = e.engine, qd = e.qd, bs = 4096, gen = function(i)
+      if i > 6 then return nil end
+      seen[#seen + 1] = i
+      if i == 4 then return "fsync" end
+      return "read", (i - 1) * 4096, 4096, 0
+    end }
+    T.eq(r.ops, 6, e.engine .. ": ops")
+    T.eq(r.stopped, "generator end", e.engine .. ": stopped")
+    T.eq(r.read.ops, 5, e.engine .. ": reads")
+    T.eq(r.fsync.ops, 1, e.engine .. ": fsyncs")
+    T.eq(table.concat(seen, ","), "1,2,3,4,5,6", e.engine .. ": gen called once per I/O, in order")
+    local n = 0
+    r = p.run { file = f, engine = e.engine, qd = e.qd, count = 10, gen = function()
+      n = n + 1
+      return "read", 0, 4096
+    end }
+    T.eq(r.ops, 10, e.engine .. ": count")
+    T.eq(r.stopped, "count", e.engine .. ": stopped by count")
+    T.ok(n >= 10, e.engine .. ": gen called for every I/O (" .. n .. ")")
+  end
+  f:close()
+end)
+
 T.test("run: the time a generator takes is not in the latency", function()
   local f = scratch("256k")
   p.run { file = f }  -- cached
