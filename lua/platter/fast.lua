@@ -74,8 +74,32 @@ function M.install(core)
   -- p.run{gen=...}: drive the generator from Lua, one pl_job_step per I/O, so
   -- the JIT compiles generator and loop together (no C-to-Lua call per I/O).
   local run, begin, finish, step = core.run, core._run_begin, core._run_end, C.pl_ffi_job_step
+  local abort = core._run_abort
   local OPS = { read = 0, write = 1, fsync = 2 }
   local fmt = string.format
+  -- the loop of one job: nil when it ended, or the message of what gen got wrong
+  local function loop(job, gen)
+    local i = 0
+    while true do
+      i = i + 1
+      local op, off, len, think = gen(i)
+      if op == nil then return nil end
+      local code = OPS[op]
+      if code == nil then
+        return fmt('gen: I/O %d: op must be "read", "write" or "fsync"', i)
+      end
+      if code ~= 2 and (type(off) ~= "number" or type(len) ~= "number") then
+        return fmt("gen: I/O %d: offset and length must be non-negative integers", i)
+      end
+      local rc = step(job, code, off or 0, len or 0, type(think) == "number" and think or 0)
+      if rc <= 0 then
+        if rc == -2 then
+          return fmt("gen: I/O %d: offset and length must be non-negative integers", i)
+        end
+        return nil
+      end
+    end
+  end
   core.run = function(t)
     if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
     local ok, job = pcall(begin, t)
@@ -85,27 +109,14 @@ function M.install(core)
       error(job, 2)
     end
     if not job then return run(t) end  -- not a synchronous engine at qd 1
-    local gen, i = t.gen, 0
-    while true do
-      i = i + 1
-      local op, off, len, think = gen(i)
-      if op == nil then break end
-      local code = OPS[op]
-      if code == nil then
-        return finish(job, fmt('gen: I/O %d: op must be "read", "write" or "fsync"', i))
-      end
-      if code ~= 2 and (type(off) ~= "number" or type(len) ~= "number") then
-        return finish(job, fmt("gen: I/O %d: offset and length must be non-negative integers", i))
-      end
-      local rc = step(job, code, off or 0, len or 0, type(think) == "number" and think or 0)
-      if rc <= 0 then
-        if rc == -2 then
-          return finish(job, fmt("gen: I/O %d: offset and length must be non-negative integers", i))
-        end
-        break
-      end
+    -- one protected call per job: an error in gen (or Ctrl-C) closes the job
+    -- at once, then goes on up unchanged
+    local done, msg = pcall(loop, job, t.gen)
+    if not done then
+      abort(job)
+      error(msg, 0)
     end
-    return finish(job)
+    return finish(job, msg)
   end
   return true
 end

@@ -551,7 +551,7 @@ static void close_job(struct run_job *j)
 static int l_job__gc(lua_State *L)
 {
     struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    close_job(j);  /* a generator error left it open */
+    close_job(j);  /* closed already, unless an error got past p.run (a safety net) */
     luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
     j->anchor = LUA_NOREF;
     return 0;
@@ -630,31 +630,62 @@ static int end_stepped(lua_State *L, struct run_job *j, const char *err)
     return 1;
 }
 
-/*
- * p.run{gen=...} on a job that can be stepped (the C API path; LuaJIT's FFI
- * path is lua/platter/fast.lua): call gen(i) unprotected and issue what it
- * returns, until it returns nil or the job ends. An error in the generator
- * goes straight up to the script, and the job's __gc closes it; a protected
- * call per I/O would cost about a tenth of a Lua 5.4 step.
- */
-static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g)
+/* Close a job that an error left open, now rather than when it is collected
+   (the progress line would keep its frame until then). */
+static void abort_stepped(lua_State *L, struct run_job *j)
 {
-    int rc = 1;
+    close_job(j);
+    luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
+    j->anchor = LUA_NOREF;
+}
+
+/*
+ * The loop of a stepped gen job, run by lua_pcall once per job with the job
+ * and the gen_ctx (light userdata) and the generator as arguments: call
+ * gen(i) and issue what it returns, until it returns nil or the job ends.
+ * Returns 0, or -1 with the message in g->err for what gen got wrong. The
+ * generator is called unprotected: one protected call per job, not per I/O,
+ * which would cost about a tenth of a Lua 5.4 step.
+ */
+static int stepped_loop(lua_State *L)
+{
+    struct run_job *j = lua_touserdata(L, 1);
+    struct gen_ctx *g = lua_touserdata(L, 2);
+    int rc = 1, k = 1;
     for (uint64_t i = 0; rc > 0; i++) {
         enum pl_op op = PL_OP_READ;
         uint64_t off = 0, len = 0, think = 0;
-        lua_pushvalue(L, g->fn);
+        lua_pushvalue(L, 3);
         pl_pushu64(L, i + 1);
         lua_call(L, 1, 4);
-        int k = gen_parse(g, i, &op, &off, &len, &think);
+        k = gen_parse(g, i, &op, &off, &len, &think);
         lua_pop(L, 4);
-        if (k < 0)
-            return end_stepped(L, j, g->err);
-        if (k == 0)
+        if (k <= 0)
             break;
         rc = pl_job_step(j->job, op, off, len, think);
     }
-    return end_stepped(L, j, NULL);
+    lua_pushinteger(L, k < 0 ? -1 : 0);
+    return 1;
+}
+
+/*
+ * p.run{gen=...} on a job that can be stepped (the C API path; LuaJIT's FFI
+ * path is lua/platter/fast.lua). An error in the generator (or Ctrl-C in it)
+ * closes the job and goes on up unchanged.
+ */
+static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g)
+{
+    lua_pushcfunction(L, stepped_loop);
+    lua_pushlightuserdata(L, j);
+    lua_pushlightuserdata(L, g);
+    lua_pushvalue(L, g->fn);
+    if (lua_pcall(L, 3, 1, 0) != 0) {
+        abort_stepped(L, j);
+        return lua_error(L);  /* the same error object, raised again */
+    }
+    int bad = lua_tointeger(L, -1) < 0;
+    lua_pop(L, 1);
+    return end_stepped(L, j, bad ? g->err : NULL);
 }
 
 /* p._run_begin{...} -> job, or nothing when the job cannot be stepped (use p.run) */
@@ -668,6 +699,13 @@ static int l_run_begin(lua_State *L)
         return luaL_error(L, "run: _run_begin needs 'gen'");
     hook_run_start(L);
     return open_stepped(L, &s) ? 1 : 0;
+}
+
+/* p._run_abort(job): close a job whose generator raised (lua/platter/fast.lua) */
+static int l_run_abort(lua_State *L)
+{
+    abort_stepped(L, luaL_checkudata(L, 1, PL_JOB_MT));
+    return 0;
 }
 
 /* p._run_end(job [, err]) -> stats; raises the generator error err, or a step's error */
@@ -694,6 +732,7 @@ PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double thin
 static const luaL_Reg run_funcs[] = {
     {"_run_begin", l_run_begin},
     {"_run_end", l_run_end},
+    {"_run_abort", l_run_abort},
     {"run", l_run},
     {NULL, NULL},
 };

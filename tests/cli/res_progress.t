@@ -30,3 +30,27 @@ Not in a pipe, nor with --quiet.
   $ script -qec "platter --quiet long.lua" /dev/null < /dev/null | od -c | grep -c 033
   0
   [1]
+
+A generator that raises leaves no progress frame behind: p.run closes its
+job at once, so the garbage collector finds nothing to close later, when it
+would take the frames of the phases after it with it.
+
+  $ cat > gen_err.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("g.dat"), { create = true, write = true, size = "1m", direct = true }))
+  > print(pcall(p.run, { file = f, gen = function(i)
+  >   if i == 3 then error("gen stop", 0) end
+  >   return "read", 0, 4096
+  > end }))
+  > p.phase("live", function()
+  >   collectgarbage() collectgarbage()
+  >   local t = p.now() + 1.4e9
+  >   while p.now() < t do f:pread(0, 4096) end
+  > end)
+  > print("done")
+  > LUA
+  $ script -qec "platter gen_err.lua" /dev/null < /dev/null > tty2.out
+  $ tr '\r' '\n' < tty2.out | grep -a . | sed -e 's/[0-9][0-9.]*/N/g' -e 's/\x1b\[K/<EL>/g' | uniq
+  false\tgen stop (esc)
+  live: N s, N IOPS, N MB/s<EL>
+  <EL>done
