@@ -49,7 +49,8 @@ struct pl_engine_ops {
     int (*submit)(struct pl_engine *e, struct pl_io *io);
     /* Optional: push queued I/O to the kernel. 0 or -errno. */
     int (*commit)(struct pl_engine *e);
-    /* Required unless SYNC: wait for at least min completions, store up to max in out. */
+    /* Required unless SYNC: push what is still queued, wait for at least min
+       completions (in one call where the kernel allows), store up to max in out. */
     int (*reap)(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max);
     void (*cleanup)(struct pl_engine *e);
 };
