@@ -17,16 +17,10 @@
 #include "hot.h"
 
 #define PL_FFI_SLOW (-1000000)
-#define MAX_EXACT 9007199254740992.0  /* 2^53 */
-
-static int bad_count(double v)
-{
-    return !(v >= 0 && v < MAX_EXACT) || v != (double)(int64_t)v;
-}
 
 static int64_t ffi_io(struct pl_file *f, int op, double off, double n)
 {
-    if (pl_interrupted || f->fd < 0 || bad_count(off) || bad_count(n) || n > (double)(1u << 30))
+    if (pl_interrupted || f->fd < 0 || !pl_isexact(off) || !pl_isexact(n) || n > (double)(1u << 30))
         return PL_FFI_SLOW;
     uint64_t o = (uint64_t)off, len = (uint64_t)n;
     if (f->direct && pl_file_check_align(f, op >= 2 ? 0 : o, len) < 0)
@@ -75,7 +69,7 @@ PL_HOT double pl_ffi_now(void)
 PL_HOT double pl_ffi_random(double lo, double hi, double align)
 {
     uint64_t v;
-    if (bad_count(lo) || bad_count(hi) || bad_count(align) || lo > hi)
+    if (!pl_isexact(lo) || !pl_isexact(hi) || !pl_isexact(align) || lo > hi)
         return PL_FFI_SLOW;
     if (pl_bind_random_range((uint64_t)lo, (uint64_t)hi, (uint64_t)align, &v) < 0)
         return PL_FFI_SLOW;

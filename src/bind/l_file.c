@@ -287,7 +287,7 @@ static int l_file_seek(lua_State *L)
     } else {
         lua_Number n = luaL_checknumber(L, 2);
         /* the range first: casting 1e300 or NaN to an integer is undefined */
-        if (!(n <= 9007199254740992.0 && n >= -9007199254740992.0) || n != (lua_Number)(int64_t)n)
+        if (!(n <= PL_MAX_EXACT && n >= -PL_MAX_EXACT) || n != (lua_Number)(int64_t)n)
             luaL_argerror(L, 2, "offset must be an integer");
         off = (int64_t)n;
     }
@@ -526,7 +526,7 @@ static uint64_t opt_u64(lua_State *L, const char *k, int size)
     lua_Number n = lua_tonumber(L, -1);
     if (n < 0)
         opt_error(L, k, "must not be negative");
-    if (n != n || n >= 9007199254740992.0 || n != (lua_Number)(int64_t)n)
+    if (!pl_isexact(n))
         opt_error(L, k, "must be a non-negative integer");
     return (uint64_t)n;
 }

@@ -29,29 +29,6 @@ struct gen_ctx {
 
 static const char *const op_names[] = {"read", "write", "fsync", NULL};
 
-/* The offset and length a generator returned (stack -3 and -2) as integers in
-   [0, 2^53): 1 if both are, else 0. Lua 5.4 hands over integers as they are. */
-PL_HOT static int gen_integers(lua_State *L, uint64_t *o, uint64_t *n)
-{
-    int ok_o = 0, ok_n = 0;
-#if LUA_VERSION_NUM >= 503
-    lua_Integer io = lua_tointegerx(L, -3, &ok_o), in = lua_tointegerx(L, -2, &ok_n);
-    if (ok_o && ok_n && (lua_Unsigned)io < ((lua_Unsigned)1 << 53) &&
-        (lua_Unsigned)in < ((lua_Unsigned)1 << 53)) {
-        *o = (uint64_t)io;
-        *n = (uint64_t)in;
-        return 1;
-    }
-    ok_o = ok_n = 0;  /* 4096.5 or a negative number: decided below as on LuaJIT */
-#endif
-    lua_Number fo = lua_tonumberx(L, -3, &ok_o), fn = lua_tonumberx(L, -2, &ok_n);
-    if (!ok_o || !ok_n || !pl_isexact(fo) || !pl_isexact(fn))
-        return 0;
-    *o = (uint64_t)fo;
-    *n = (uint64_t)fn;
-    return 1;
-}
-
 /* What gen(i + 1) returned, the four values on top of the stack (left there):
    1 and the I/O, 0 when op is nil (the generator is done), or -1 with the
    message in g->err. */
@@ -65,8 +42,8 @@ PL_HOT static int gen_parse(struct gen_ctx *g, uint64_t i, enum pl_op *op, uint6
     } else {
         /* equal short strings are one interned object on both flavours (LuaJIT
            interns every string, Lua 5.4 those up to 40 bytes): the op is found by
-           pointer, and a string that is none of the three pointers is none of them */
-        /* a number here turns into a string that is none of the three: an error */
+           pointer, and a string that is none of the three pointers is none of them
+           (a number turns into such a string here) */
         const char *name = lua_tolstring(L, -4, NULL);
         int k = -1;
         for (int n = 0; name && n < 3; n++)
@@ -74,8 +51,8 @@ PL_HOT static int gen_parse(struct gen_ctx *g, uint64_t i, enum pl_op *op, uint6
                 k = n;
                 break;
             }
-        uint64_t o, n;
-        int exact = gen_integers(L, &o, &n);
+        uint64_t o = 0, n = 0;
+        int exact = pl_tooffset(L, -3, &o) && pl_tooffset(L, -2, &n);
         if (k < 0) {
             snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
                      "\"fsync\"", (unsigned long long)i + 1);
@@ -559,9 +536,9 @@ static int l_job__gc(lua_State *L)
 
 /*
  * Open the job of spec s (whose gen the caller drives) as a "platter.job"
- * userdata on the stack, which closes it when collected: a generator that
- * raises leaves it open. NULL (the job closed, still on the stack) when it
- * cannot be stepped. Reads the name from the p.run table at 1.
+ * userdata on the stack; its __gc closes it if nothing else did. NULL (the job
+ * closed, still on the stack) when it cannot be stepped. Reads the name from
+ * the p.run table at 1.
  */
 static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *spec)
 {
@@ -719,9 +696,7 @@ static int l_run_end(lua_State *L)
 PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
 {
     struct run_job *j = ud;
-    if (!j || !j->job || !(off >= 0 && off < 9007199254740992.0) ||
-        !(len >= 0 && len < 9007199254740992.0) || off != (double)(uint64_t)off ||
-        len != (double)(uint64_t)len || !(think_us >= 0))
+    if (!j || !j->job || !pl_isexact(off) || !pl_isexact(len) || !(think_us >= 0))
         return -2;
     return pl_job_step(j->job, (enum pl_op)op, (uint64_t)off, (uint64_t)len,
                        pl_scale_u64(think_us, 1000.0));

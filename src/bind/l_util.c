@@ -11,18 +11,10 @@
 #include "units.h"
 #include "hot.h"
 
-#define MAX_EXACT 9007199254740992.0  /* 2^53 */
-
+/* pl_checkoffset when pl_tooffset did not take the value: an integer beyond 2^53
+   (Lua 5.4), or an error */
 uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
 {
-#if LUA_VERSION_NUM < 503
-    /* the common case in one call: a number (or numeric string) holding an
-       integer in [0, 2^53); LuaJIT's tointegerx truncates, so go by the double */
-    int isnum = 0;
-    lua_Number fast = lua_tonumberx(L, arg, &isnum);
-    if (isnum && fast >= 0 && fast < MAX_EXACT && fast == (lua_Number)(int64_t)fast)
-        return (uint64_t)fast;
-#endif
     if (pl_isinteger(L, arg)) {
         lua_Integer v = lua_tointeger(L, arg);
         if (v < 0)
@@ -32,7 +24,7 @@ uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
     lua_Number n = luaL_checknumber(L, arg);
     if (n < 0)  /* the same message as the integer path, on every flavour */
         luaL_argerror(L, arg, lua_pushfstring(L, "%s must not be negative", what));
-    if (n != n || n >= MAX_EXACT || n != (lua_Number)(int64_t)n)
+    if (!pl_isexact(n))
         luaL_argerror(L, arg,
                       lua_pushfstring(L, "%s must be a non-negative integer", what));
     return (uint64_t)n;
@@ -84,11 +76,6 @@ uint64_t pl_scale_u64(lua_Number v, double scale)
     if (x >= 4611686018427387904.0)  /* 2^62 */
         return UINT64_C(4611686018427387904);
     return (uint64_t)x;
-}
-
-PL_HOT int pl_isexact(lua_Number v)
-{
-    return v >= 0 && v < MAX_EXACT && v == (lua_Number)(int64_t)v;
 }
 
 PL_HOT void pl_checkintr(lua_State *L)

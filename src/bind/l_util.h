@@ -14,29 +14,48 @@
 #define PL_FILE_MT  "platter.file"
 #define PL_STATS_MT "platter.stats"
 
-/* Integral, non-negative, exactly representable (< 2^53) number at arg. The
-   common case, an integer (or numeric string) in range, is one C API call made
-   inline: on Lua 5.4 a Lua loop of f:pread converts five arguments per step. */
+#define PL_MAX_EXACT 9007199254740992.0  /* 2^53: the integers below it are exact doubles */
+
+/* v is an integer in 0 .. 2^53 (exact as a double, safe to cast) */
+static inline int pl_isexact(lua_Number v)
+{
+    return v >= 0 && v < PL_MAX_EXACT && v == (lua_Number)(int64_t)v;
+}
+
+/* The value at arg if it is an integer in [0, 2^53) (a numeric string too), with
+   one C API call: 1 and *out, else 0. Inline, because a Lua 5.4 loop of f:pread
+   converts five arguments per step. LuaJIT's lua_tointegerx truncates 4096.5,
+   so there the double is checked. */
+static inline int pl_tooffset(lua_State *L, int arg, uint64_t *out)
+{
+    int isnum = 0;
+#if LUA_VERSION_NUM >= 503
+    lua_Integer v = lua_tointegerx(L, arg, &isnum);
+    if (__builtin_expect(isnum && (lua_Unsigned)v < ((lua_Unsigned)1 << 53), 1)) {
+#else
+    lua_Number v = lua_tonumberx(L, arg, &isnum);
+    if (isnum && pl_isexact(v)) {
+#endif
+        *out = (uint64_t)v;
+        return 1;
+    }
+    return 0;
+}
+
+/* Integral, non-negative, exactly representable (< 2^53) number at arg; else raises
+   an error that names what, the same on both flavours (pl_checkoffset_slow). */
 uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what);
 static inline uint64_t pl_checkoffset(lua_State *L, int arg, const char *what)
 {
-#if LUA_VERSION_NUM >= 503
-    int isnum;
-    lua_Integer v = lua_tointegerx(L, arg, &isnum);  /* exact: 4096.5 is not taken */
-    if (__builtin_expect(isnum && (lua_Unsigned)v < ((lua_Unsigned)1 << 53), 1))
-        return (uint64_t)v;
-#endif
-    return pl_checkoffset_slow(L, arg, what);
+    uint64_t v;
+    return pl_tooffset(L, arg, &v) ? v : pl_checkoffset_slow(L, arg, what);
 }
 /* The same, or def when arg is none or nil. */
 static inline uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uint64_t def)
 {
-#if LUA_VERSION_NUM >= 503
-    int isnum;
-    lua_Integer v = lua_tointegerx(L, arg, &isnum);
-    if (__builtin_expect(isnum && (lua_Unsigned)v < ((lua_Unsigned)1 << 53), 1))
-        return (uint64_t)v;
-#endif
+    uint64_t v;
+    if (pl_tooffset(L, arg, &v))
+        return v;
     return lua_isnoneornil(L, arg) ? def : pl_checkoffset_slow(L, arg, what);
 }
 /* A size: a number, or a string such as "4k" / "1g". */
@@ -50,8 +69,6 @@ void pl_checkintr(lua_State *L);
 /* v * scale as a count of ns (or us...): 0 for v <= 0 or NaN, at most 2^62 (146 years
    of ns), so that absurd values from a script neither overflow nor cast out of range. */
 uint64_t pl_scale_u64(lua_Number v, double scale);
-/* v is an integer in 0 .. 2^53 (exact as a double, safe to cast) */
-int pl_isexact(lua_Number v);
 
 /* ---- phases (l_stats.c) ---------------------------------------------------- */
 
