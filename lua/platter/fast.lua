@@ -77,6 +77,8 @@ function M.install(core)
   local abort = core._run_abort
   local OPS = { read = 0, write = 1, fsync = 2 }
   local fmt = string.format
+  local BAD_OP = 'gen: I/O %d: op must be "read", "write" or "fsync"'
+  local BAD_NUMBERS = "gen: I/O %d: offset and length must be non-negative integers"
   -- the loop of one job: nil when it ended, or the message of what gen got wrong
   local function loop(job, gen)
     local i = 0
@@ -86,15 +88,15 @@ function M.install(core)
       if op == nil then return nil end
       local code = OPS[op]
       if code == nil then
-        return fmt('gen: I/O %d: op must be "read", "write" or "fsync"', i)
+        return fmt(BAD_OP, i)
       end
       if code ~= 2 and (type(off) ~= "number" or type(len) ~= "number") then
-        return fmt("gen: I/O %d: offset and length must be non-negative integers", i)
+        return fmt(BAD_NUMBERS, i)
       end
       local rc = step(job, code, off or 0, len or 0, type(think) == "number" and think or 0)
       if rc <= 0 then
         if rc == -2 then
-          return fmt("gen: I/O %d: offset and length must be non-negative integers", i)
+          return fmt(BAD_NUMBERS, i)
         end
         return nil
       end

@@ -47,7 +47,8 @@ struct pl_engine_ops {
     int (*init)(struct pl_engine *e, const char **why);
     /* Required: start (or do) one I/O. PL_Q_DONE (io->res set), PL_Q_QUEUED, PL_Q_BUSY or -errno. */
     int (*submit)(struct pl_engine *e, struct pl_io *io);
-    /* Optional: push queued I/O to the kernel. 0 or -errno. */
+    /* Optional: push queued I/O to the kernel without waiting. 0 or -errno. (The
+       job loop leaves this to reap, which submits and waits in one call.) */
     int (*commit)(struct pl_engine *e);
     /* Required unless SYNC: push what is still queued, wait for at least min
        completions (in one call where the kernel allows), store up to max in out. */
