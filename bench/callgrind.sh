@@ -1,7 +1,8 @@
 #!/bin/sh
 # Instructions per step of the W1' paths, counted by callgrind (docs/performance.md):
 # the difference between 2*N and N steps of 1-byte cached reads, so start-up cancels.
-# Unlike time on a shared machine, the count repeats exactly.
+# Unlike time on a shared machine, the count hardly depends on other work; it still
+# moves by up to +-40 per Lua 5.4 step, whose string hashes are seeded per process.
 #
 #   bench/callgrind.sh PLATTER [N]      e.g. bench/callgrind.sh build-lua5.4/platter
 #
