@@ -9,6 +9,7 @@
 
 #include "bind/host.h"
 #include "clock.h"
+#include "sandbox.h"
 #include "sim.h"
 #include "config.h"
 
@@ -54,6 +55,11 @@ static int version(int verbose)
         printf("clock: %s (kernel clocksource %s), %.1f ns per reading\n", pl_clock_method(),
                pl_clock_source(), pl_clock_overhead_ns());
         printf("io_uring: %s\n", PL_HAVE_URING ? "built in" : "not built in");
+        char sb[128];
+        pl_sandbox_support(sb, sizeof sb);
+        printf("sandbox: %s%s\n", sb, getenv("PLATTER_SANDBOX") &&
+               strcmp(getenv("PLATTER_SANDBOX"), "checks") == 0
+                   ? " (off: PLATTER_SANDBOX=checks; platter's own checks only)" : "");
     }
     return PL_EXIT_OK;
 }

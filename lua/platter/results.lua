@@ -142,6 +142,7 @@ function M.environment(p)
     cpu = { model = model, count = count },
     ram = p.ram and p.ram() or nil,
     clock = { source = clock.source, overhead_ns = num(clock.overhead_ns) },
+    sandbox = p.sandbox and p.sandbox() or nil,   -- "kernel", "checks-only" or "off"
   }
 end
 
@@ -310,25 +311,6 @@ function M.fmt(x)
   if a >= 1 then return format("%.2f", x) end
   if a == 0 then return "0" end
   return format("%.3g", x)
-end
-
--- Write text to path through a temporary file and a rename, so a reader never sees
--- half a file.
-local function write_atomic(path, text)
-  local tmp = path .. ".tmp" .. tostring(os.time())
-  local f, err = io.open(tmp, "wb")
-  if not f then error(err, 0) end
-  local ok, werr = f:write(text)
-  local cok, cerr = f:close()
-  if not ok or not cok then
-    os.remove(tmp)
-    error(format("%s: %s", path, tostring(werr or cerr)), 0)
-  end
-  local rok, rerr = os.rename(tmp, path)
-  if not rok then
-    os.remove(tmp)
-    error(rerr, 0)
-  end
 end
 
 --- decode(text, name) -> the decoded result record, or nil, message (name is for messages)
@@ -808,12 +790,17 @@ function M.install(core, P)
     if cfg.json then
       local json = require("cjson").new()
       json.encode_number_precision(14)
-      local ok, err = pcall(function() write_atomic(cfg.json, json.encode(doc)) end)
-      if not ok then errs[#errs + 1] = format("--json %s: %s", cfg.json, tostring(err)) end
+      -- platter's own writer, to the path given on the command line (src/core/record.c)
+      local ok, text = pcall(json.encode, doc)
+      local done, err = false, text
+      if ok then done, err = core._record_write("json", text) end
+      if not done then errs[#errs + 1] = format("--json %s", tostring(err)) end
     end
     if cfg.csv then
-      local ok, err = pcall(write_atomic, cfg.csv, M.csv(S.phases))
-      if not ok then errs[#errs + 1] = format("--csv %s: %s", cfg.csv, tostring(err)) end
+      local ok, text = pcall(M.csv, S.phases)
+      local done, err = false, text
+      if ok then done, err = core._record_write("csv", text) end
+      if not done then errs[#errs + 1] = format("--csv %s", tostring(err)) end
     end
     if #errs > 0 then error(table.concat(errs, "; "), 0) end
   end)

@@ -14,7 +14,10 @@
 #include "compat.h"
 #include "config.h"
 #include "embedded.h"
+#include "cache.h"
 #include "guard.h"
+#include "record.h"
+#include "sandbox.h"
 #include "host.h"
 #include "l_util.h"
 
@@ -429,11 +432,11 @@ static void allow_args(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *eq = strchr(a, '=');
-        pl_allow_add(a, 0);
+        pl_allow_add(a);
         if (eq && eq[1])
-            pl_allow_add(eq + 1, 0);
+            pl_allow_add(eq + 1);
         if (a[0] == '-' && a[1] && a[1] != '-' && a[2])
-            pl_allow_add(a + 2, 0);  /* -d/mnt/x */
+            pl_allow_add(a + 2);  /* -d/mnt/x */
     }
 }
 
@@ -507,6 +510,34 @@ static void call_exit_hook(lua_State *L, struct job *j)
     pl_interrupted = intr;
 }
 
+/*
+ * The kernel layer, applied once platter has opened what it needs itself (the
+ * script text, the drop_caches knob, the result files' keeper) and before the
+ * script's first line runs. 0, or -1 after reporting why the run cannot start.
+ */
+static int apply_sandbox(struct job *j)
+{
+    const char *env = getenv("PLATTER_SANDBOX");
+    const char *ro[] = {pl_cfg.lua_dir, NULL};
+    struct pl_sandbox_opts o = {pl_cfg.destroy, env && strcmp(env, "checks") == 0, ro};
+    char why[512];
+    pl_cache_preopen();
+    int rc = pl_record_start_keeper();
+    if (rc == 0)
+        rc = pl_sandbox_apply(&o, why, sizeof why);
+    else
+        snprintf(why, sizeof why, "cannot start the result keeper: %s", strerror(-rc));
+    if (rc < 0) {
+        fprintf(stderr, "platter: sandbox: %s\n", why);
+        j->status = PL_EXIT_ERROR;
+        return -1;
+    }
+    if (rc == 0 && !pl_cfg.quiet)
+        fprintf(stderr, "platter: sandbox: the kernel layer is off (%s); platter's own path "
+                        "checks still apply\n", why);
+    return 0;
+}
+
 /* Everything below runs inside lua_pcall, so no Lua error escapes. */
 static int pmain(lua_State *L)
 {
@@ -515,6 +546,7 @@ static int pmain(lua_State *L)
     luaL_openlibs(L);
     pl_host_preload(L);
 
+    pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);
     allow_args(j->argc, j->argv);
 
@@ -602,6 +634,9 @@ static int pmain(lua_State *L)
     if (trusted) {
         lua_pushvalue(L, argt);
         lua_setglobal(L, "arg");
+    } else if (apply_sandbox(j) < 0) {
+        call_exit_hook(L, j);
+        return 0;
     }
 
     /* --repeat: the whole script again, each time in a fresh environment */

@@ -568,9 +568,10 @@ static int l_open(lua_State *L)
         lua_pop(L, 1);
     }
     pl_checkintr(L);
+    o.destroy = pl_cfg.destroy;
     char why[1024];
-    if (pl_allow_check(path, why, sizeof why) == -EACCES)
-        return luaL_error(L, "open: %s", why);
+    if (pl_sim_on && pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
+        return luaL_error(L, "open: %s", why);  /* simulated files: the rule by name */
 
     struct pl_file *f = lua_newuserdata(L, sizeof *f);  /* closed until open succeeds */
     memset(f, 0, sizeof *f);
@@ -580,33 +581,22 @@ static int l_open(lua_State *L)
     lua_setmetatable(L, -2);
 
     struct pl_error e = {0};
-    int rc = pl_file_open(f, path, &o, &e);
+    int rc = pl_file_open(f, path, &o, &e);  /* the sandbox and destroy rules live there */
     f->owner = &file_owner;  /* after pl_file_open, which clears the struct */
+    if (rc == PL_FS_REFUSED)
+        return luaL_error(L, "open: %s", e.msg);
     if (rc < 0)
         return error_result(L, &e, path);
-    if (!f->sim && pl_allow_check_fd(f->fd, path, why, sizeof why) == -EACCES) {
+    if (f->sim && f->kind == PL_FILE_BLOCK && o.write && !pl_cfg.destroy) {
         pl_file_close(f);
-        return luaL_error(L, "open: %s", why);
+        return luaL_error(L, "open: %s is a block device: opening it for writing would "
+                             "destroy its contents; pass --destroy to allow it", path);
     }
     lua_getfield(L, LUA_REGISTRYINDEX, "platter.files");  /* files the FFI path may take */
     lua_pushvalue(L, -2);
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
     lua_pop(L, 1);
-    if (f->kind == PL_FILE_BLOCK && o.write) {
-        struct stat st;
-        if (!pl_cfg.destroy) {
-            pl_file_close(f);
-            return luaL_error(L, "open: %s is a block device: opening it for writing would "
-                                 "destroy its contents; pass --destroy to allow it", path);
-        }
-        if (!f->sim && fstat(f->fd, &st) == 0 &&
-            pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why, sizeof why) < 0) {
-            pl_file_close(f);
-            return luaL_error(L, "open: refusing to write to %s even with --destroy: %s", path,
-                              why);
-        }
-    }
     return 1;
 }
 

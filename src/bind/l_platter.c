@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,7 +18,9 @@
 #include "guard.h"
 #include "host.h"
 #include "l_util.h"
+#include "record.h"
 #include "rng.h"
+#include "sandbox.h"
 #include "sim.h"
 #include "units.h"
 #include "hot.h"
@@ -193,15 +196,33 @@ static int l_exit(lua_State *L)
     return lua_error(L);
 }
 
-/* p.scratch(path) -> path: remove the file at exit, whatever the exit path */
+/*
+ * The file system calls below go through the chokepoint in core/guard.c,
+ * which resolves the path beneath an allowed root (or refuses). A refusal is
+ * an error raised at the script's line; an OS failure is nil, msg, errno.
+ */
+static int fs_fail(lua_State *L, const char *fn, const char *path, int rc, const char *why)
+{
+    if (rc == PL_FS_REFUSED || rc == PL_FS_NOTFILE)
+        return luaL_error(L, "%s: %s", fn, why);
+    return pl_pusherror(L, fn, path, -rc, NULL);
+}
+
+/* p.scratch(path) -> path: remove the file (or empty directory) at exit, whatever the exit path */
 static int l_scratch(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    if (pl_allow_check(path, why, sizeof why) == -EACCES)
-        return luaL_error(L, "scratch: %s", why);
-    if (pl_scratch_add(path) < 0)
-        return luaL_error(L, "scratch: cannot track %s", path);
+    int rc;
+    if (pl_sim_on) {  /* the model's files go with the process */
+        if (pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
+            return luaL_error(L, "scratch: %s", why);
+    } else if ((rc = pl_scratch_add(path, why, sizeof why)) < 0) {
+        if (rc == PL_FS_REFUSED)
+            return luaL_error(L, "scratch: %s", why);
+        return luaL_error(L, "scratch: cannot track %s: %s", path,
+                          rc == -ENOSPC ? "too many scratch files" : strerror(-rc));
+    }
     lua_settop(L, 1);
     return 1;
 }
@@ -211,32 +232,24 @@ static int l_remove(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    if (pl_allow_check(path, why, sizeof why) == -EACCES)
-        return luaL_error(L, "remove: %s", why);
+    int rc;
     if (pl_sim_on) {  /* simulated files exist only in the model */
-        int rc = pl_sim_unlink(path);
-        if (rc < 0)
-            return pl_pusherror(L, "remove", path, -rc, NULL);
+        if (pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
+            return luaL_error(L, "remove: %s", why);
+        rc = pl_sim_unlink(path);
     } else {
-        struct stat st;
         /* scratch files only: never a device node, a directory or a FIFO */
-        if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
-            return luaL_error(L, "remove: %s is not a regular file (platter removes only files)",
-                              path);
-        if (unlink(path) < 0)
-            return pl_pusherror(L, "remove", path, errno, NULL);
+        rc = pl_fs_remove_file(path, why, sizeof why);
     }
-    pl_scratch_forget(path);
+    if (rc < 0)
+        return fs_fail(L, "remove", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
 }
 
-/* The sandbox check and the --sim refusal shared by the directory calls. */
-static void check_fs_path(lua_State *L, const char *fn, const char *path)
+/* The --sim refusal shared by the directory calls. */
+static void check_not_sim(lua_State *L, const char *fn)
 {
-    char why[1024];
-    if (pl_allow_check(path, why, sizeof why) == -EACCES)
-        luaL_error(L, "%s: %s", fn, why);
     if (pl_sim_on)
         luaL_error(L, "%s: not available under --sim (the simulated disk has no directories)",
                    fn);
@@ -246,9 +259,11 @@ static void check_fs_path(lua_State *L, const char *fn, const char *path)
 static int l_mkdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    check_fs_path(L, "mkdir", path);
-    if (mkdir(path, 0700) < 0)
-        return pl_pusherror(L, "mkdir", path, errno, NULL);
+    char why[1024];
+    check_not_sim(L, "mkdir");
+    int rc = pl_fs_mkdir(path, 0700, why, sizeof why);
+    if (rc < 0)
+        return fs_fail(L, "mkdir", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -257,10 +272,11 @@ static int l_mkdir(lua_State *L)
 static int l_rmdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    check_fs_path(L, "rmdir", path);
-    if (rmdir(path) < 0)
-        return pl_pusherror(L, "rmdir", path, errno, NULL);
-    pl_scratch_forget(path);
+    char why[1024];
+    check_not_sim(L, "rmdir");
+    int rc = pl_fs_rmdir(path, why, sizeof why);
+    if (rc < 0)
+        return fs_fail(L, "rmdir", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -269,10 +285,17 @@ static int l_rmdir(lua_State *L)
 static int l_readdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    check_fs_path(L, "readdir", path);
-    DIR *d = opendir(path);
-    if (!d)
-        return pl_pusherror(L, "readdir", path, errno, NULL);
+    char why[1024];
+    check_not_sim(L, "readdir");
+    int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, sizeof why);
+    if (fd < 0)
+        return fs_fail(L, "readdir", path, fd, why);
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int err = errno;
+        close(fd);
+        return pl_pusherror(L, "readdir", path, err, NULL);
+    }
     lua_newtable(L);
     int n = 0;
     struct dirent *e;
@@ -294,10 +317,12 @@ static int l_readdir(lua_State *L)
 static int l_stat(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    check_fs_path(L, "stat", path);
+    char why[1024];
+    check_not_sim(L, "stat");
     struct stat st;
-    if (stat(path, &st) < 0)
-        return pl_pusherror(L, "stat", path, errno, NULL);
+    int rc = pl_fs_stat(path, &st, why, sizeof why);
+    if (rc < 0)
+        return fs_fail(L, "stat", path, rc, why);
     const char *kind = S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "dir"
                      : S_ISBLK(st.st_mode) ? "block" : S_ISCHR(st.st_mode) ? "char" : "other";
     lua_createtable(L, 0, 4);
@@ -309,6 +334,38 @@ static int l_stat(lua_State *L)
     lua_setfield(L, -2, "mode");
     lua_pushnumber(L, (lua_Number)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9);
     lua_setfield(L, -2, "mtime");
+    return 1;
+}
+
+/* p.sandbox() -> "kernel", "checks-only" or "off": how the sandbox holds this run */
+static int l_sandbox(lua_State *L)
+{
+    lua_pushstring(L, pl_sandbox_mode());
+    return 1;
+}
+
+/*
+ * core._record_write("json"|"csv", text) -> true | nil, msg: replace the
+ * result file named by --json/--csv (platter's own state, not the script's)
+ * with text. Private to the result writer: init.lua does not copy "_" names
+ * into the public table.
+ */
+static int l_record_write(lua_State *L)
+{
+    static const char *const kinds[] = {"json", "csv", NULL};
+    int k = luaL_checkoption(L, 1, NULL, kinds);
+    size_t len;
+    const char *text = luaL_checklstring(L, 2, &len);
+    const char *path = pl_record_path((enum pl_record_kind)k);
+    if (!path)
+        return luaL_error(L, "no --%s file was given", kinds[k]);
+    int rc = pl_record_write((enum pl_record_kind)k, text, len);
+    if (rc < 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(-rc));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
     return 1;
 }
 
@@ -397,6 +454,7 @@ static int l_script(lua_State *L)
 
 static const luaL_Reg core_funcs[] = {
     {"_hook", l_hook},
+    {"_record_write", l_record_write},
     {"_script", l_script},
     {"clock_info", l_clock_info},
     {"cpu", l_cpu},
@@ -416,6 +474,7 @@ static const luaL_Reg core_funcs[] = {
     {"readdir", l_readdir},
     {"remove", l_remove},
     {"rmdir", l_rmdir},
+    {"sandbox", l_sandbox},
     {"scratch", l_scratch},
     {"seed", l_seed},
     {"sleep", l_sleep},

@@ -316,6 +316,15 @@ int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e)
     return 0;
 }
 
+/* /proc/sys/vm/drop_caches, opened before the sandbox closes /proc to writes */
+static int drop_fd = -1;
+
+void pl_cache_preopen(void)
+{
+    if (drop_fd < 0)
+        drop_fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+}
+
 int pl_cache_drop_system(struct pl_error *e)
 {
     static const char three[] = "3\n";
@@ -327,16 +336,15 @@ int pl_cache_drop_system(struct pl_error *e)
     }
 
     sync();
-    fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
+    fd = drop_fd >= 0 ? drop_fd : open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return fail(e, "open /proc/sys/vm/drop_caches", errno);
-    n = write(fd, three, sizeof three - 1);
-    if (n < 0) {
-        rc = fail(e, "write /proc/sys/vm/drop_caches", errno);
+    n = pwrite(fd, three, sizeof three - 1, 0);
+    rc = n < 0 ? fail(e, "write /proc/sys/vm/drop_caches", errno) : 0;
+    if (fd != drop_fd)
         close(fd);
+    if (rc)
         return rc;
-    }
-    close(fd);
     if ((size_t)n != sizeof three - 1)
         return fail(e, "write /proc/sys/vm/drop_caches", EIO);
     return 0;

@@ -38,6 +38,9 @@ enum pl_advice { PL_ADV_NORMAL, PL_ADV_SEQUENTIAL, PL_ADV_RANDOM, PL_ADV_WILLNEE
 /* posix_fadvise over the whole file. 0 or -errno. */
 int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e);
 
+/* Open the system-wide drop knob now (when root), for use after the sandbox is on. */
+void pl_cache_preopen(void);
+
 /* sync(), then write "3" to /proc/sys/vm/drop_caches. 0 or -errno (EACCES/EPERM when not root). */
 int pl_cache_drop_system(struct pl_error *e);
 

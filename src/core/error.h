@@ -9,7 +9,7 @@
 struct pl_error {
     int err;            /* positive errno, or 0 */
     const char *op;     /* static name of the failing call ("open", "fallocate", ...) */
-    char msg[256];      /* optional extra text (no errno), "" when unused */
+    char msg[1024];     /* optional extra text (no errno), "" when unused */
 };
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -18,6 +19,7 @@
 #include "file.h"
 #include "guard.h"
 #include "rng.h"
+#include "safety.h"
 #include "sim.h"
 #include "hot.h"
 
@@ -100,47 +102,26 @@ void pl_file_set_fill(struct pl_file *f, enum pl_fill fill)
 }
 
 /*
- * Make the file at least `size` bytes of real data (or a hole when sparse),
- * through a separate buffered descriptor so direct-I/O rules do not apply.
- * Refuses up front when the filesystem cannot hold the growth. A file it had
- * to create is removed again when the growth fails or is interrupted (Ctrl-C
- * stops a long fill), so a refused size= leaves nothing behind.
+ * Make the file behind fd (a regular file opened for writing, buffered) at
+ * least `size` bytes of real data (or a hole when sparse), so direct-I/O rules
+ * do not apply. Refuses up front when the filesystem cannot hold the growth.
+ * On failure (or Ctrl-C, which stops a long fill) the file is cut back to the
+ * size it had; the caller removes a file it made.
  */
-static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_error *e)
+static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
 {
-    int made = 0;
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && o->create) {
-        fd = open(path, O_WRONLY | O_CLOEXEC | O_CREAT | O_EXCL, 0644);
-        made = fd >= 0;
-        if (fd < 0 && errno == EEXIST)  /* created meanwhile by someone else: theirs */
-            fd = open(path, O_WRONLY | O_CLOEXEC);
-    }
-    if (fd < 0) {
-        set_error(e, errno, "open");
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        set_error(e, errno, "size");
         return -e->err;
     }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        int err = S_ISREG(st.st_mode) ? errno : EINVAL;
-        close(fd);
-        set_error(e, err, "size");
-        if (err == EINVAL)
-            snprintf(e->msg, sizeof e->msg, "size= applies to regular files only");
-        return -err;
-    }
     uint64_t have = (uint64_t)st.st_size;
-    if (have >= o->size) {
-        close(fd);
+    if (have >= o->size)
         return 0;
-    }
     if (o->sparse) {
         int rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
         if (rc)
             set_error(e, -rc, "ftruncate");
-        close(fd);
-        if (rc && made)
-            unlink(path);
         return rc;
     }
     struct statvfs vfs;
@@ -148,13 +129,10 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
         uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
         uint64_t need = o->size - have;
         if (need > avail) {
-            close(fd);
             set_error(e, ENOSPC, "size");
             snprintf(e->msg, sizeof e->msg,
                      "need %llu more bytes but the filesystem has %llu free",
                      (unsigned long long)need, (unsigned long long)avail);
-            if (made)
-                unlink(path);
             return -ENOSPC;
         }
     }
@@ -163,10 +141,7 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
     size_t chunk = grow < FILL_CHUNK ? (size_t)((grow + 4095) & ~(uint64_t)4095) : FILL_CHUNK;
     void *buf = malloc(chunk);
     if (!buf) {
-        close(fd);
         set_error(e, ENOMEM, "malloc");
-        if (made)
-            unlink(path);
         return -ENOMEM;
     }
     fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
@@ -191,15 +166,38 @@ static int grow_file(const char *path, const struct pl_open_opts *o, struct pl_e
         off += (uint64_t)w;
     }
     free(buf);
-    if (close(fd) < 0 && rc == 0) {
-        rc = -errno;
-        set_error(e, -rc, "close");
-    }
-    if (rc && made)  /* leave no half-made data behind a failed size= */
-        unlink(path);
-    else if (rc)
-        (void)truncate(path, (off_t)have);
+    if (rc)
+        (void)ftruncate(fd, (off_t)have);
     return rc;
+}
+
+/* A refusal of the sandbox or the destroy guard: the reason goes in e->msg. */
+static int refused(struct pl_error *e)
+{
+    e->err = EACCES;
+    e->op = "open";
+    return PL_FS_REFUSED;
+}
+
+/*
+ * The descriptor to do I/O with, opened from the O_PATH one (the same inode:
+ * the name is not looked up again). Without /proc, the name is resolved once
+ * more through the allow list and must still be the same file.
+ */
+static int reopen(const char *path, int pfd, const struct stat *st, int flags,
+                  struct pl_error *e)
+{
+    int fd = pl_fs_reopen(pfd, flags);
+    if (fd != -ENOENT)
+        return fd;
+    fd = pl_fs_open(path, flags, 0, e->msg, sizeof e->msg);
+    struct stat now;
+    if (fd >= 0 && (fstat(fd, &now) < 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino)) {
+        close(fd);
+        snprintf(e->msg, sizeof e->msg, "%s changed while it was being opened", path);
+        return -EAGAIN;
+    }
+    return fd;
 }
 
 int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
@@ -217,36 +215,86 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
         }
         return rc;
     }
-    if (o->size) {
-        int rc = grow_file(path, o, e);
-        if (rc)
-            return rc;
+    /*
+     * First the file itself, as an O_PATH descriptor resolved through the
+     * sandbox (or made, as a new regular file), so that what it is decides
+     * what may be done before anything is opened for writing.
+     */
+    int made = 0;
+    int pfd = pl_fs_open(path, O_PATH, 0, e->msg, sizeof e->msg);
+    int exists = 0;
+    for (int tries = 0; pfd == -ENOENT && o->create && tries < 2; tries++) {
+        pfd = pl_fs_open(path, O_RDONLY | O_CREAT | O_EXCL, 0644, e->msg, sizeof e->msg);
+        made = pfd >= 0;
+        exists |= pfd == -EEXIST;
+        if (pfd == -EEXIST)  /* made meanwhile by someone else: theirs, opened as it is */
+            pfd = pl_fs_open(path, O_PATH, 0, e->msg, sizeof e->msg);
     }
-    int flags = O_CLOEXEC | (o->write ? O_RDWR : O_RDONLY);
-    if (o->create)
-        flags |= O_CREAT;
-    if (o->direct)
-        flags |= O_DIRECT;
-    if (o->sync)
-        flags |= O_SYNC;
-    if (o->dsync)
-        flags |= O_DSYNC;
-    int fd = open(path, flags, 0644);
-    if (fd < 0) {
-        set_error(e, errno, "open");
-        return -e->err;
+    if (pfd == -ENOENT && exists) {  /* there, and not: a symlink that leads nowhere */
+        snprintf(e->msg, sizeof e->msg, "%s is a dangling symlink (platter does not create "
+                 "a file through one)", path);
+        return refused(e);
+    }
+    if (pfd == PL_FS_REFUSED)
+        return refused(e);
+    if (pfd < 0) {
+        set_error(e, -pfd, "open");
+        return pfd;
     }
     struct stat st;
-    if (fstat(fd, &st) < 0) {
-        set_error(e, errno, "fstat");
-        close(fd);
-        return -e->err;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
+    int rc = 0;
+    if (fstat(pfd, &st) < 0) {
+        rc = -errno;
+        set_error(e, -rc, "fstat");
+    } else if (S_ISDIR(st.st_mode)) {
+        rc = -EISDIR;
         set_error(e, EISDIR, "open");
-        return -EISDIR;
+    } else if (S_ISBLK(st.st_mode) && o->write) {
+        char why[512];
+        if (!o->destroy) {
+            snprintf(e->msg, sizeof e->msg, "%s is a block device: opening it for writing "
+                     "would destroy its contents; pass --destroy to allow it", path);
+            rc = refused(e);
+        } else if (pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why,
+                                          sizeof why) < 0) {
+            snprintf(e->msg, sizeof e->msg, "refusing to write to %s even with --destroy: %s",
+                     path, why);
+            rc = refused(e);
+        }
+    } else if (o->size && !S_ISREG(st.st_mode)) {
+        rc = -EINVAL;
+        set_error(e, EINVAL, "size");
+        snprintf(e->msg, sizeof e->msg, "size= applies to regular files only");
+    } else if (o->size) {
+        int gfd = reopen(path, pfd, &st, O_WRONLY, e);
+        if (gfd < 0) {
+            rc = gfd;
+            set_error(e, -rc, "open");
+        } else {
+            rc = grow_file(gfd, o, e);
+            close(gfd);
+        }
     }
+    int fd = -1;
+    if (rc == 0) {
+        int flags = o->write ? O_RDWR : O_RDONLY;
+        if (o->direct)
+            flags |= O_DIRECT;
+        if (o->sync)
+            flags |= O_SYNC;
+        if (o->dsync)
+            flags |= O_DSYNC;
+        fd = reopen(path, pfd, &st, flags, e);
+        if (fd < 0) {
+            rc = fd;
+            set_error(e, -rc, "open");
+        }
+    }
+    if (rc < 0 && made)  /* leave no half-made file behind a refused or failed open */
+        pl_fs_unlink_if_same(path, pfd);
+    close(pfd);
+    if (rc < 0)
+        return rc;
     f->path = strdup(path);
     if (!f->path) {
         close(fd);

@@ -26,6 +26,7 @@ struct pl_open_opts {
     uint64_t size;      /* 0 = leave the size alone; else create/extend to it */
     enum pl_fill fill;  /* what the write buffer (and size filling) holds */
     uint64_t seed;      /* for PL_FILL_RANDOM */
+    int destroy;        /* writing to a block device is allowed (--destroy) */
 };
 
 struct pl_file {
@@ -47,8 +48,11 @@ struct pl_file {
 };
 
 /*
- * Open path into f (f is overwritten). On failure returns -errno, fills *e and
- * leaves f closed (fd == -1, nothing to free).
+ * Open path into f (f is overwritten), resolved through the sandbox's allow
+ * list (guard.h). A block device is opened for writing only with o->destroy
+ * and while nothing uses it; that is decided before it is opened for I/O.
+ * On failure returns -errno, or PL_FS_REFUSED with the reason in e->msg (the
+ * sandbox or the destroy guard said no), fills *e and leaves f closed.
  */
 int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
                  struct pl_error *e);

@@ -1,6 +1,11 @@
 /*
- * Interrupt flag, scratch-file registry and the sandbox's path allow list.
- * Paths are compared after realpath(3), so ".." and symlinks cannot escape.
+ * Interrupt flag, scratch-file registry, settings restored at exit, and the
+ * sandbox's allow list with the file system calls resolved beneath it.
+ *
+ * No path string is trusted twice: an allowed root is opened once, when it
+ * is granted, and every later path is resolved by the kernel beneath that
+ * descriptor (openat2 with RESOLVE_BENEATH), then acted on through the
+ * descriptor it gave. Scratch entries are (directory descriptor, name).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,57 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/openat2.h>
 
 #include "guard.h"
 
+static void scratch_cleanup(void);
+
 volatile sig_atomic_t pl_interrupted;
-
-#define MAX_SCRATCH 64
-#define MAX_ALLOW   256
-
-static char scratch[MAX_SCRATCH][PATH_MAX];
-static volatile sig_atomic_t scratch_used[MAX_SCRATCH];
-
-int pl_scratch_add(const char *path)
-{
-    char abs[PATH_MAX];
-    if (path[0] != '/') {
-        if (!getcwd(abs, sizeof abs))
-            return -errno;
-        if (strlen(abs) + 1 + strlen(path) >= sizeof abs)
-            return -ENAMETOOLONG;
-        strcat(abs, "/");
-        strcat(abs, path);
-    } else {
-        if (strlen(path) >= sizeof abs)
-            return -ENAMETOOLONG;
-        strcpy(abs, path);
-    }
-    for (int i = 0; i < MAX_SCRATCH; i++) {
-        if (!scratch_used[i]) {
-            strcpy(scratch[i], abs);
-            scratch_used[i] = 1;
-            return 0;
-        }
-    }
-    return -ENOSPC;
-}
-
-void pl_scratch_forget(const char *path)
-{
-    char abs[PATH_MAX];
-    const char *want = path;
-    if (path[0] != '/' && getcwd(abs, sizeof abs) &&
-        strlen(abs) + 1 + strlen(path) < sizeof abs) {
-        strcat(abs, "/");
-        strcat(abs, path);
-        want = abs;
-    }
-    for (int i = 0; i < MAX_SCRATCH; i++)
-        if (scratch_used[i] && strcmp(scratch[i], want) == 0)
-            scratch_used[i] = 0;
-}
 
 /* settings to put back at exit: (path, old text, what platter left, ident) */
 #define MAX_RESTORE 16
@@ -157,15 +121,7 @@ static int restore_still_ours(const struct restore *r)
 
 void pl_scratch_cleanup(void)
 {
-    /* newest slots first (files made in a scratch directory usually come after it);
-       a directory goes only when it is empty */
-    for (int i = MAX_SCRATCH - 1; i >= 0; i--) {
-        if (scratch_used[i]) {
-            if (unlink(scratch[i]) < 0 && errno == EISDIR)
-                rmdir(scratch[i]);
-            scratch_used[i] = 0;
-        }
-    }
+    scratch_cleanup();
     for (int i = 0; i < MAX_RESTORE; i++) {
         if (restore_used[i]) {
             struct restore *r = &restore[i];
@@ -188,79 +144,394 @@ void pl_scratch_cleanup(void)
 
 /* ---- allow list ---------------------------------------------------------- */
 
+#define MAX_ALLOW 256
+
 struct root {
-    char *path;
+    char *name[2];          /* resolved absolute name; the name as given, normalised */
+    int fd;                 /* O_PATH: the tree, or the parent directory of `base` */
     int tree;
+    int exists;             /* file roots: the file existed when it was granted */
+    char base[NAME_MAX + 1];
 };
 
 static int allow_on;
 static int roots_ready;
 static struct root roots[MAX_ALLOW];
 static int nroots;
+static char cwd0[PATH_MAX];  /* relative paths are relative to where platter started */
 
 /*
- * The name `path` has or will have, with every existing directory resolved.
- * A missing last component must not be a symlink (O_CREAT would follow it).
+ * The absolute, normalised text of path: made absolute against the starting
+ * directory, "." and empty components dropped, ".." folded into its parent
+ * (at "/" it stays "/"). Pure text: no file system access, so nothing can
+ * change between this and the lookup, which the kernel then does beneath a
+ * root's descriptor, refusing any symlink that leads out.
  */
-static int resolve(const char *path, char *out)
+static int normalize(const char *path, char *out)
 {
-    if (realpath(path, out))
-        return 0;
-    if (errno != ENOENT)
-        return -errno;
-    struct stat st;
-    if (lstat(path, &st) == 0)  /* exists but unresolvable: a dangling symlink */
-        return -ELOOP;
-    char dir[PATH_MAX], base[NAME_MAX + 1];
-    const char *slash = strrchr(path, '/');
-    if (!slash) {
-        strcpy(dir, ".");
-        snprintf(base, sizeof base, "%s", path);
-    } else {
-        size_t dl = (size_t)(slash - path);
-        if (dl >= sizeof dir)
-            return -ENAMETOOLONG;
-        memcpy(dir, path, dl);
-        dir[dl] = '\0';
-        if (dl == 0)
-            strcpy(dir, "/");
-        snprintf(base, sizeof base, "%s", slash + 1);
-    }
-    if (!base[0] || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+    char buf[2 * PATH_MAX + 2];
+    if (!path[0])
         return -ENOENT;
-    char rdir[PATH_MAX];
-    if (!realpath(dir, rdir))
-        return -errno;
-    size_t rl = strlen(rdir), bl = strlen(base);
-    if (rl + 1 + bl >= PATH_MAX)
+    if (strlen(path) >= PATH_MAX)
         return -ENAMETOOLONG;
-    memcpy(out, rdir, rl);
-    if (strcmp(rdir, "/") != 0)
-        out[rl++] = '/';
-    memcpy(out + rl, base, bl + 1);
+    if (path[0] == '/')
+        snprintf(buf, sizeof buf, "%s", path);
+    else
+        snprintf(buf, sizeof buf, "%s/%s", cwd0, path);
+    size_t n = 0;
+    out[0] = '\0';
+    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (strcmp(c, ".") == 0)
+            continue;
+        if (strcmp(c, "..") == 0) {
+            while (n > 0 && out[n - 1] != '/')
+                n--;
+            if (n > 0)
+                n--;
+            out[n] = '\0';
+            continue;
+        }
+        size_t cl = strlen(c);
+        if (n + 1 + cl >= PATH_MAX)
+            return -ENAMETOOLONG;
+        out[n++] = '/';
+        memcpy(out + n, c, cl);
+        n += cl;
+        out[n] = '\0';
+    }
+    if (n == 0)
+        strcpy(out, "/");
     return 0;
 }
 
-static int add_root(const char *path, int tree)
+/* Is p the root's name, or (tree) below it? Returns the length matched, or 0. */
+static size_t match(const char *p, const char *name, int tree)
 {
-    char r[PATH_MAX];
-    int rc = resolve(path, r);
-    if (rc)
-        return rc;
-    struct stat st;
-    if (stat(r, &st) == 0 && S_ISDIR(st.st_mode))
-        tree = 1;
-    for (int i = 0; i < nroots; i++)
-        if (strcmp(roots[i].path, r) == 0) {
-            roots[i].tree |= tree;
-            return 0;
+    size_t n = strlen(name);
+    if (strcmp(p, name) == 0)
+        return n;
+    if (!tree || strncmp(p, name, n) != 0)
+        return 0;
+    if (strcmp(name, "/") == 0)
+        return 1;
+    return p[n] == '/' ? n : 0;
+}
+
+/*
+ * The refusal of a path outside every root. Where the path really leads is
+ * looked up for the message only (realpath), never for the decision.
+ */
+static void refuse_outside(const char *path, const char *norm, char *why, size_t len)
+{
+    char real[PATH_MAX];
+    const char *shown = realpath(path, real) ? real : norm;
+    int differs = strcmp(path, shown) != 0;
+    snprintf(why, len,
+             "%s%s%s is outside the current directory, $TMPDIR and the paths named on the "
+             "command line (run with --trust to lift the sandbox)",
+             path, differs ? " -> " : "", differs ? shown : "");
+}
+
+/*
+ * The root that covers the normalised path p and the rest of it relative to
+ * the root's descriptor ("." for the tree itself; a file root's own name).
+ * follow: the call follows a last symlink (open, stat), so a file granted by
+ * name is taken before a tree it lies in; else (remove, mkdir, rmdir) the
+ * tree is, so that a named symlink in the current directory is removed
+ * itself, not what it points to.
+ */
+static const struct root *find_root(const char *p, int follow, const char **rest)
+{
+    const struct root *best = NULL, *file = NULL;
+    size_t best_n = 0;
+    for (int i = 0; i < nroots; i++) {
+        const struct root *r = &roots[i];
+        for (int k = 0; k < 2; k++) {
+            if (!r->name[k])
+                continue;
+            size_t n = match(p, r->name[k], r->tree);
+            if (!n)
+                continue;
+            if (!r->tree)
+                file = file ? file : r;
+            else if (n > best_n || !best) {
+                best = r;
+                best_n = n;
+            }
         }
+    }
+    if (file && (follow || !best)) {
+        *rest = file->base;
+        return file;
+    }
+    if (best) {
+        const char *t = p + best_n;
+        while (*t == '/')
+            t++;
+        *rest = *t ? t : ".";
+    }
+    return best;
+}
+
+/* Where the kernel has no openat2 (before 5.6): a walk one name at a time from
+   dirfd that refuses every symlink and "..", which is stricter than openat2. */
+static int walk_open(int dirfd, const char *rest, int flags, unsigned mode)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", rest);
+    int cur = dirfd;
+    char *save = NULL, *c = strtok_r(buf, "/", &save);
+    if (!c || strcmp(rest, ".") == 0) {
+        int fd = openat(dirfd, ".", flags, mode);
+        return fd < 0 ? -errno : fd;
+    }
+    while (c) {
+        char *next = strtok_r(NULL, "/", &save);
+        int fd = -1, err = EXDEV;
+        if (strcmp(c, "..") != 0) {
+            fd = openat(cur, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+                                     : flags | O_NOFOLLOW, mode);
+            err = errno;
+        }
+        if (cur != dirfd)
+            close(cur);
+        if (fd < 0)
+            return err == ELOOP || err == EXDEV ? -EXDEV : -err;
+        cur = fd;
+        c = next;
+    }
+    return cur;
+}
+
+static int open_beneath(const struct root *r, const char *rest, int flags, unsigned mode)
+{
+    static int no_openat2;
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (unsigned)(flags | O_CLOEXEC);
+    how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    if (!r->tree)
+        how.resolve |= RESOLVE_NO_SYMLINKS;  /* a granted file is that inode, not a link */
+    for (int tries = 0; !no_openat2 && tries < 8; tries++) {
+        long fd = syscall(SYS_openat2, r->fd, rest, &how, sizeof how);
+        if (fd >= 0)
+            return (int)fd;
+        if (errno == ENOSYS) {
+            no_openat2 = 1;
+            break;
+        }
+        if (errno == EAGAIN)   /* a rename raced the lookup: look again */
+            continue;
+        if (errno == ELOOP && !r->tree)
+            return -EXDEV;
+        return -errno;
+    }
+    if (!no_openat2)
+        return -EAGAIN;
+    return walk_open(r->fd, rest, flags | O_CLOEXEC, mode);
+}
+
+/* realpath of path's directory, plus its last name (for messages). */
+static int parent_real(const char *path, char *out)
+{
+    char dir[PATH_MAX], rdir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash || strlen(path) >= PATH_MAX)
+        return -1;
+    memcpy(dir, path, (size_t)(slash - path));
+    dir[slash - path] = '\0';
+    if (!realpath(dir[0] ? dir : "/", rdir))
+        return -1;
+    size_t dl = strcmp(rdir, "/") ? strlen(rdir) : 0, bl = strlen(slash + 1);
+    if (dl + 1 + bl >= PATH_MAX)
+        return -1;
+    memcpy(out, rdir, dl);
+    out[dl] = '/';
+    memcpy(out + dl + 1, slash + 1, bl + 1);
+    return 0;
+}
+
+/* The reason for a lookup the kernel refused because it led out of the root
+   (again, where it leads is looked up for the message only). */
+static void refuse_escape(const char *path, const struct root *r, char *why, size_t len)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!r->tree)
+        snprintf(why, len, "%s is no longer the file named on the command line (it is a "
+                           "symlink now; refused in the sandbox)", path);
+    else if (realpath(path, real))
+        refuse_outside(path, real, why, len);
+    else if (lstat(path, &st) < 0 && parent_real(path, real) == 0)
+        refuse_outside(path, real, why, len);  /* a new name in a directory outside */
+    else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        snprintf(why, len, "%s is a dangling symlink leading outside %s (refused in the "
+                           "sandbox)", path, r->name[0]);
+    else
+        snprintf(why, len, "%s leads outside %s through a symlink or '..' (refused in the "
+                           "sandbox)", path, r->name[0]);
+}
+
+/*
+ * Resolve path beneath its root. want_parent: give the directory holding the
+ * last name (held open: *dirfd, to close) and that name; else open the path
+ * itself with flags. Returns a descriptor / 0, -errno, or PL_FS_REFUSED.
+ */
+static int resolve(const char *path, int follow, int want_parent, int flags, unsigned mode,
+                   int *dirfd, char *name, char *why, size_t len)
+{
+    char p[PATH_MAX];
+    int rc = normalize(path, p);
+    if (rc < 0) {
+        snprintf(why, len, "%s: %s", path, strerror(-rc));
+        return PL_FS_REFUSED;
+    }
+    const char *rest;
+    const struct root *r = find_root(p, follow, &rest);
+    if (!r) {
+        refuse_outside(path, p, why, len);
+        return PL_FS_REFUSED;
+    }
+    if (!want_parent) {
+        rc = open_beneath(r, rest, flags, mode);
+        if (rc == -EXDEV) {
+            refuse_escape(path, r, why, len);
+            return PL_FS_REFUSED;
+        }
+        return rc;
+    }
+    if (!r->tree) {  /* a granted file: its own directory, held since it was granted */
+        rc = fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
+        if (rc < 0)
+            return -errno;
+        *dirfd = rc;
+        strcpy(name, r->base);
+        return 0;
+    }
+    if (strcmp(rest, ".") == 0) {
+        snprintf(why, len, "%s is an allowed root itself: platter does not make, remove or "
+                           "track it in the sandbox", path);
+        return PL_FS_REFUSED;
+    }
+    const char *slash = strrchr(rest, '/');
+    char dir[PATH_MAX];
+    if (slash) {
+        memcpy(dir, rest, (size_t)(slash - rest));
+        dir[slash - rest] = '\0';
+    } else {
+        strcpy(dir, ".");
+    }
+    const char *last = slash ? slash + 1 : rest;
+    if (strlen(last) > NAME_MAX)
+        return -ENAMETOOLONG;
+    rc = open_beneath(r, dir, O_PATH | O_DIRECTORY, 0);
+    if (rc == -EXDEV) {
+        refuse_escape(path, r, why, len);
+        return PL_FS_REFUSED;
+    }
+    if (rc < 0)
+        return rc;
+    *dirfd = rc;
+    strcpy(name, last);
+    return 0;
+}
+
+/* The parent directory of path and its last name, for the *at() calls. With the
+   allow list off: the directory as the path names it. */
+static int parent_of(const char *path, int *dirfd, char *name, char *why, size_t len)
+{
+    if (allow_on)
+        return resolve(path, 0, 1, 0, 0, dirfd, name, why, len);
+    char dir[PATH_MAX], trimmed[PATH_MAX];
+    size_t pl = strlen(path);
+    if (pl >= PATH_MAX)
+        return -ENAMETOOLONG;
+    while (pl > 1 && path[pl - 1] == '/')
+        pl--;
+    memcpy(trimmed, path, pl);
+    trimmed[pl] = '\0';
+    path = trimmed;
+    const char *slash = strrchr(path, '/');
+    if (slash) {
+        size_t dl = (size_t)(slash - path);
+        memcpy(dir, path, dl ? dl : 1);
+        dir[dl ? dl : 1] = '\0';
+    } else {
+        strcpy(dir, ".");
+    }
+    const char *last = slash ? slash + 1 : path;
+    if (!*last || strlen(last) > NAME_MAX)
+        return !*last ? -EINVAL : -ENAMETOOLONG;
+    int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    *dirfd = fd;
+    strcpy(name, last);
+    return 0;
+}
+
+static int add_root(const char *given, int tree)
+{
+    char norm[PATH_MAX], real[PATH_MAX], base[NAME_MAX + 1];
+    int exists = 1, fd;
+    if (normalize(given, norm) < 0)
+        return -EINVAL;
+    if (realpath(given, real)) {
+        struct stat st;
+        if (stat(real, &st) < 0)
+            return -errno;
+        tree = tree || S_ISDIR(st.st_mode);
+    } else {
+        /* not there yet: its name in an existing parent, and not a dangling symlink */
+        struct stat st;
+        if (errno != ENOENT || lstat(given, &st) == 0)
+            return -ENOENT;
+        char *slash = strrchr(norm, '/');
+        char pdir[PATH_MAX];
+        memcpy(pdir, norm, (size_t)(slash - norm));
+        pdir[slash - norm] = '\0';
+        if (!pdir[0])
+            strcpy(pdir, "/");
+        if (!slash[1] || !realpath(pdir, real))
+            return -ENOENT;
+        size_t rl = strlen(real);
+        if (rl + 2 + strlen(slash + 1) >= PATH_MAX)
+            return -ENAMETOOLONG;
+        snprintf(real + rl, sizeof real - rl, "%s%s", rl > 1 ? "/" : "", slash + 1);
+        exists = 0;
+        tree = 0;
+    }
+    for (int i = 0; i < nroots; i++)
+        if (strcmp(roots[i].name[0], real) == 0 && roots[i].tree == tree)
+            return 0;
     if (nroots == MAX_ALLOW)
         return -ENOSPC;
-    roots[nroots].path = strdup(r);
-    if (!roots[nroots].path)
+    if (tree) {
+        fd = open(real, O_PATH | O_DIRECTORY | O_CLOEXEC);
+        base[0] = '\0';
+    } else {
+        char *slash = strrchr(real, '/');
+        snprintf(base, sizeof base, "%s", slash + 1);
+        *slash = '\0';
+        fd = open(real[0] ? real : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        *slash = '/';
+    }
+    if (fd < 0)
+        return -errno;
+    struct root *r = &roots[nroots];
+    r->name[0] = strdup(real);
+    r->name[1] = strcmp(norm, real) ? strdup(norm) : NULL;
+    if (!r->name[0]) {
+        close(fd);
+        free(r->name[1]);
         return -ENOMEM;
-    roots[nroots++].tree = tree;
+    }
+    r->fd = fd;
+    r->tree = tree;
+    r->exists = exists;
+    strcpy(r->base, base);
+    nroots++;
     return 0;
 }
 
@@ -269,6 +540,8 @@ static void default_roots(void)
     if (roots_ready)
         return;
     roots_ready = 1;
+    if (!getcwd(cwd0, sizeof cwd0))
+        strcpy(cwd0, "/nonexistent");
     add_root(".", 1);
     const char *tmp = getenv("TMPDIR");
     add_root(tmp && *tmp ? tmp : "/tmp", 1);
@@ -286,60 +559,191 @@ int pl_allow_enabled(void)
     return allow_on;
 }
 
-int pl_allow_add(const char *path, int tree)
+int pl_allow_add(const char *path)
 {
     default_roots();
-    return add_root(path, tree);
+    return add_root(path, 0);
 }
 
-static int under(const char *p, const struct root *r)
+int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud)
 {
-    size_t n = strlen(r->path);
-    if (strcmp(p, r->path) == 0)
-        return 1;
-    if (!r->tree || strncmp(p, r->path, n) != 0)
-        return 0;
-    return p[n] == '/' || strcmp(r->path, "/") == 0;
-}
-
-static int check_resolved(const char *shown, const char *r, char *why, size_t len)
-{
-    for (int i = 0; i < nroots; i++)
-        if (under(r, &roots[i]))
-            return 0;
-    snprintf(why, len,
-             "%s%s%s is outside the current directory, $TMPDIR and the paths named on the "
-             "command line (run with --trust to lift the sandbox)",
-             shown, strcmp(shown, r) ? " -> " : "", strcmp(shown, r) ? r : "");
-    return -EACCES;
+    for (int i = 0; i < nroots; i++) {
+        struct pl_allow_root a = {roots[i].name[0], roots[i].fd,
+                                  roots[i].tree ? NULL : roots[i].base, roots[i].exists};
+        fn(ud, &a);
+    }
+    return nroots;
 }
 
 int pl_allow_check(const char *path, char *why, size_t len)
 {
+    char p[PATH_MAX];
+    const char *rest;
     if (!allow_on)
         return 0;
-    char r[PATH_MAX];
-    int rc = resolve(path, r);
-    if (rc == -ELOOP) {
-        snprintf(why, len, "%s is a dangling symlink (refused in the sandbox)", path);
-        return -EACCES;
-    }
-    if (rc) {
+    int rc = normalize(path, p);
+    if (rc < 0) {
         snprintf(why, len, "%s: %s", path, strerror(-rc));
-        return rc;
+        return PL_FS_REFUSED;
     }
-    return check_resolved(path, r, why, len);
+    if (!find_root(p, 1, &rest)) {
+        refuse_outside(path, p, why, len);
+        return PL_FS_REFUSED;
+    }
+    return 0;
 }
 
-int pl_allow_check_fd(int fd, const char *path, char *why, size_t len)
+/* ---- the chokepoint ------------------------------------------------------ */
+
+int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len)
 {
-    if (!allow_on)
-        return 0;
-    char link[64], r[PATH_MAX];
+    if (!allow_on) {
+        int fd = open(path, flags | O_CLOEXEC, mode);
+        return fd < 0 ? -errno : fd;
+    }
+    return resolve(path, 1, 0, flags, mode, NULL, NULL, why, len);
+}
+
+int pl_fs_reopen(int fd, int flags)
+{
+    char link[64];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, r, sizeof r - 1);
-    if (n < 0)
-        return 0;  /* no /proc: the pre-open check stands alone */
-    r[n] = '\0';
-    return check_resolved(path, r, why, len);
+    int nfd = open(link, (flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC);
+    return nfd < 0 ? -errno : nfd;
+}
+
+int pl_fs_stat(const char *path, struct stat *st, char *why, size_t len)
+{
+    int fd = pl_fs_open(path, O_PATH, 0, why, len);
+    if (fd < 0)
+        return fd;
+    int rc = fstat(fd, st) < 0 ? -errno : 0;
+    close(fd);
+    return rc;
+}
+
+int pl_fs_mkdir(const char *path, unsigned mode, char *why, size_t len)
+{
+    char name[NAME_MAX + 1];
+    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    if (rc < 0)
+        return rc;
+    rc = mkdirat(dirfd, name, mode) < 0 ? -errno : 0;
+    close(dirfd);
+    return rc;
+}
+
+static void scratch_forget(int dirfd, const char *name);
+
+int pl_fs_rmdir(const char *path, char *why, size_t len)
+{
+    char name[NAME_MAX + 1];
+    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    if (rc < 0)
+        return rc;
+    rc = unlinkat(dirfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+    if (rc == 0)
+        scratch_forget(dirfd, name);
+    close(dirfd);
+    return rc;
+}
+
+int pl_fs_remove_file(const char *path, char *why, size_t len)
+{
+    char name[NAME_MAX + 1];
+    struct stat st;
+    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    if (rc < 0)
+        return rc;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
+        !S_ISLNK(st.st_mode)) {
+        close(dirfd);
+        snprintf(why, len, "%s is not a regular file (platter removes only files)", path);
+        return PL_FS_NOTFILE;
+    }
+    rc = unlinkat(dirfd, name, 0) < 0 ? -errno : 0;
+    if (rc == 0)
+        scratch_forget(dirfd, name);
+    close(dirfd);
+    return rc;
+}
+
+void pl_fs_unlink_if_same(const char *path, int fd)
+{
+    char name[NAME_MAX + 1], why[512];
+    struct stat a, b;
+    int dirfd;
+    if (fstat(fd, &a) < 0 || parent_of(path, &dirfd, name, why, sizeof why) < 0)
+        return;
+    if (fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        unlinkat(dirfd, name, 0);
+    close(dirfd);
+}
+
+/* ---- scratch entries: (directory descriptor, name) ---------------------- */
+
+#define MAX_SCRATCH 64
+
+struct scratch {
+    int dirfd;
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1];
+};
+static struct scratch scratch[MAX_SCRATCH];
+static volatile sig_atomic_t scratch_used[MAX_SCRATCH];
+
+int pl_scratch_add(const char *path, char *why, size_t len)
+{
+    char name[NAME_MAX + 1];
+    struct stat st;
+    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    if (rc < 0)
+        return rc;
+    if (fstat(dirfd, &st) < 0) {
+        rc = -errno;
+        close(dirfd);
+        return rc;
+    }
+    for (int i = 0; i < MAX_SCRATCH; i++) {
+        if (!scratch_used[i]) {
+            scratch[i].dirfd = dirfd;
+            scratch[i].dev = st.st_dev;
+            scratch[i].ino = st.st_ino;
+            strcpy(scratch[i].name, name);
+            scratch_used[i] = 1;
+            return 0;
+        }
+    }
+    close(dirfd);
+    return -ENOSPC;
+}
+
+/* The entry was removed on purpose: forget it (matched by directory and name). */
+static void scratch_forget(int dirfd, const char *name)
+{
+    struct stat st;
+    if (fstat(dirfd, &st) < 0)
+        return;
+    for (int i = 0; i < MAX_SCRATCH; i++)
+        if (scratch_used[i] && scratch[i].dev == st.st_dev && scratch[i].ino == st.st_ino &&
+            strcmp(scratch[i].name, name) == 0) {
+            scratch_used[i] = 0;
+            close(scratch[i].dirfd);
+        }
+}
+
+/* Newest first (files made in a scratch directory usually come after it); a
+   directory goes only when it is empty. Async-signal-safe. */
+static void scratch_cleanup(void)
+{
+    for (int i = MAX_SCRATCH - 1; i >= 0; i--) {
+        if (scratch_used[i]) {
+            scratch_used[i] = 0;
+            if (unlinkat(scratch[i].dirfd, scratch[i].name, 0) < 0 && errno == EISDIR)
+                unlinkat(scratch[i].dirfd, scratch[i].name, AT_REMOVEDIR);
+            close(scratch[i].dirfd);
+        }
+    }
 }

@@ -1,21 +1,27 @@
 /*
  * What keeps a run safe to stop and safe to share: the interrupt flag that
  * every loop and binding checks, the scratch files removed on every exit
- * path, and the path allow list of the sandbox (realpath-checked).
+ * path, the path allow list of the sandbox and the one place where a
+ * script's file system calls are resolved against it.
  */
 #ifndef PLATTER_CORE_GUARD_H
 #define PLATTER_CORE_GUARD_H
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* Set by the SIGINT/SIGTERM handler: 0, or the signal number. */
 extern volatile sig_atomic_t pl_interrupted;
 
-/* Remember a scratch file to unlink at exit. 0 or -ENOMEM/-ENOSPC (table full). */
-int pl_scratch_add(const char *path);
-/* Forget it (it was removed or kept on purpose). */
-void pl_scratch_forget(const char *path);
+/*
+ * Remember a scratch file or directory to remove at exit. The parent
+ * directory is resolved now (beneath an allowed root when the sandbox is on)
+ * and held open, so the cleanup removes that name in that directory and
+ * nothing else, whatever the path string leads to later. 0, PL_FS_REFUSED
+ * (why says which rule), or -errno (-ENOSPC: the table is full).
+ */
+int pl_scratch_add(const char *path, char *why, size_t len);
 /*
  * Remember to write `text` to `path` (a sysfs setting such as a device's
  * queue/read_ahead_kb) at exit: the value it had before platter changed it.
@@ -38,23 +44,62 @@ void pl_restore_wrote(const char *path, const char *text);
    setting; async-signal-safe. Runs at exit and on the second Ctrl-C. */
 void pl_scratch_cleanup(void);
 
+/* ---- the sandbox's allow list and the chokepoint for file system calls ---- */
+
 /* Turn the allow list on (sandboxed) or off (--trust); off by default. */
 void pl_allow_enable(int on);
 int pl_allow_enabled(void);
 /*
- * Allow a path named on the command line: the path itself and, when it is a
- * directory (or tree=1), everything under it. A path that does not exist
- * is allowed by the name it will have. 0, or -errno when it cannot be
- * resolved (ignored by callers: an unresolvable word is simply not a path).
+ * Allow a path named on the command line. An existing directory grants its
+ * tree; an existing file or device grants itself; a path that does not exist
+ * yet grants that name in its (existing) parent. The root is opened now and
+ * held as a descriptor; later calls resolve beneath it. 0, or -errno when it
+ * cannot be resolved (callers ignore that: such a word is simply not a path).
  */
-int pl_allow_add(const char *path, int tree);
+int pl_allow_add(const char *path);
 /*
- * 0 if the sandbox allows opening path, else -EACCES with the reason in why
- * ("/etc/passwd is outside the current directory, $TMPDIR and the paths
- * named on the command line").
+ * The lexical check alone (no file system access), for the simulated disk,
+ * whose files exist only in the model: 0, or PL_FS_REFUSED with the reason.
  */
 int pl_allow_check(const char *path, char *why, size_t len);
-/* Re-check an open descriptor by what /proc/self/fd says it is. */
-int pl_allow_check_fd(int fd, const char *path, char *why, size_t len);
+
+/* One allowed root, for the kernel layer (sandbox.c) and for messages. */
+struct pl_allow_root {
+    const char *path;   /* resolved absolute name */
+    int fd;             /* O_PATH: the directory (tree), or the parent of `name` */
+    const char *name;   /* NULL for a tree; else the file's name in fd */
+    int exists;         /* a file root that exists (0: it may be created) */
+};
+/* Call fn for every root; returns how many there are. */
+int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud);
+
+/*
+ * The chokepoint. Every file system operation made on behalf of a script
+ * goes through one of these. With the allow list on, the path is made
+ * absolute and normalised as text ("." and ".." folded), matched to an
+ * allowed root, and the rest is resolved by the kernel beneath that root's
+ * descriptor (openat2 RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS), so no
+ * symlink or ".." can lead out and no name is looked up twice; the call then
+ * acts on the descriptor it got, or with an *at() call relative to it. With
+ * the allow list off they are the plain calls.
+ *
+ * They return >= 0 on success (a descriptor where one is made), -errno when
+ * the operating system says no (the message is the caller's), or
+ * PL_FS_REFUSED when the sandbox does; `why` then holds the reason, naming
+ * the path.
+ */
+#define PL_FS_REFUSED (-4096)
+#define PL_FS_NOTFILE (-4097)   /* pl_fs_remove_file: not a regular file or symlink */
+
+int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len);
+/* Open the file a descriptor refers to again, with other flags (same inode). */
+int pl_fs_reopen(int fd, int flags);
+int pl_fs_stat(const char *path, struct stat *st, char *why, size_t len);
+int pl_fs_mkdir(const char *path, unsigned mode, char *why, size_t len);
+int pl_fs_rmdir(const char *path, char *why, size_t len);
+/* Unlink a regular file or symlink (never a directory, device or FIFO). */
+int pl_fs_remove_file(const char *path, char *why, size_t len);
+/* Unlink path only while it is still the file fd refers to (undoing a create). */
+void pl_fs_unlink_if_same(const char *path, int fd);
 
 #endif

@@ -18,8 +18,9 @@ and whether io_uring support was built in.
   platter [0-9]+\.[0-9]+\.[0-9]+ \((LuaJIT 2\.1\.[^)]+|Lua 5\.4\.[0-9]+)\) (re)
   clock: .*, [0-9]+\.[0-9] ns per reading (re)
   io_uring: (built in|not built in) (re)
+  sandbox: .* (re)
   $ platter -v --version | wc -l
-  3
+  4
 
 The first line agrees with what a script sees as p.version and p.lua.
 

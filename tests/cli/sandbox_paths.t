@@ -44,7 +44,7 @@ it points inside, since creating through it would follow it.
   opened
   $ ln -s nowhere dangling
   $ platter -e 'platter.open("dangling", { create = true, write = true })'
-  platter: (command line):1: open: dangling is a dangling symlink (refused in the sandbox)
+  platter: (command line):1: open: dangling is a dangling symlink (platter does not create a file through one)
   [1]
   $ ls nowhere
   ls: cannot access 'nowhere': No such file or directory

@@ -1,0 +1,30 @@
+/*
+ * Where the result writer puts --json and --csv: platter's own state, set
+ * from the command line before any script runs and never reachable from
+ * one. A sandboxed run cannot open those paths itself (the kernel layer
+ * grants only the script's roots), so a small keeper process, forked before
+ * the sandbox is applied, writes them on the writer's behalf; it takes the
+ * text and nothing else, and the paths are the ones it was started with.
+ */
+#ifndef PLATTER_CORE_RECORD_H
+#define PLATTER_CORE_RECORD_H
+
+#include <stddef.h>
+
+enum pl_record_kind { PL_RECORD_JSON, PL_RECORD_CSV, PL_RECORD_KINDS };
+
+/* Set the paths (NULL: not written). Made absolute now: the keeper and the
+   writer agree on them whatever happens later. 0 or -errno. */
+int pl_record_paths(const char *json, const char *csv);
+/* Fork the keeper (before the sandbox). 0 or -errno. */
+int pl_record_start_keeper(void);
+/* The path of a kind, as given (for messages), or NULL. */
+const char *pl_record_path(enum pl_record_kind k);
+/*
+ * Replace the file of kind k with text, atomically (a temporary file beside
+ * it, then a rename): through the keeper when there is one, else directly.
+ * 0 or -errno.
+ */
+int pl_record_write(enum pl_record_kind k, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,269 @@
+/*
+ * Landlock and seccomp, through their kernel interfaces and libseccomp.
+ *
+ * Landlock: one ruleset that handles every file system right this kernel
+ * knows (and TCP bind/connect, and signals and abstract sockets outside the
+ * process's own domain), with rules for the allowed roots, the read-only
+ * trees and the readahead setting of each root's disk. Its rights are
+ * checked when a path is opened, never per read or write.
+ *
+ * seccomp: everything is allowed but calls no workload needs (running
+ * programs, tracing, mounting, loading kernel code...), which fail with
+ * EPERM. The rules look at the call number only, so the kernel's action
+ * cache answers the allowed calls without running the filter.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <linux/landlock.h>
+#include <seccomp.h>
+
+#include "device.h"
+#include "guard.h"
+#include "sandbox.h"
+
+/* Rights and fields newer than the kernel headers Debian 12 builds with. */
+#define LL_FS_TRUNCATE   (1ULL << 14)   /* ABI 3 */
+#define LL_NET_BIND_TCP  (1ULL << 0)    /* ABI 4 */
+#define LL_NET_CONNECT_TCP (1ULL << 1)
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)   /* ABI 6 */
+#define LL_SCOPE_SIGNAL  (1ULL << 1)
+
+struct ll_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
+struct ll_path_beneath {
+    uint64_t allowed_access;
+    int32_t parent_fd;
+} __attribute__((packed));
+
+#define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+#define FS_FILE_RW (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE)
+
+static const char *mode = "off";
+
+const char *pl_sandbox_mode(void)
+{
+    return mode;
+}
+
+static int landlock_abi(void)
+{
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return v < 0 ? -errno : (int)v;
+}
+
+void pl_sandbox_support(char *buf, size_t len)
+{
+    int abi = landlock_abi();
+    int sec = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0;
+    if (abi > 0)
+        snprintf(buf, len, "Landlock ABI %d, %s", abi, sec ? "seccomp filter" : "no seccomp");
+    else
+        snprintf(buf, len, "no Landlock (%s), %s", abi == -EOPNOTSUPP ? "disabled at boot"
+                                                 : "not in this kernel",
+                 sec ? "seccomp filter" : "no seccomp");
+}
+
+struct rules {
+    int fd;
+    uint64_t fs_all;   /* every right the ruleset handles */
+    int destroy;
+    int err;           /* first failure, -errno */
+};
+
+static void add_rule(struct rules *r, int fd, uint64_t access)
+{
+    struct ll_path_beneath pb = {access & r->fs_all, fd};
+    if (pb.allowed_access &&
+        syscall(SYS_landlock_add_rule, r->fd, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0 &&
+        r->err == 0)
+        r->err = -errno;
+}
+
+static void add_path(struct rules *r, const char *path, uint64_t access)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0)
+        return;  /* not on this machine: nothing to grant */
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+        access &= LL_FS_TRUNCATE | FS_FILE_RW | LANDLOCK_ACCESS_FS_EXECUTE;
+    add_rule(r, fd, access);
+    close(fd);
+}
+
+/* The readahead setting of the disk a root lives on (or is), which f:readahead
+   may change and the exit puts back. */
+static void add_readahead(struct rules *r, dev_t dev)
+{
+    char q[PATH_MAX], knob[PATH_MAX + 32];
+    if (pl_device_queue_dir(major(dev), minor(dev), q, sizeof q) < 0)
+        return;
+    snprintf(knob, sizeof knob, "%s/read_ahead_kb", q);
+    add_path(r, knob, FS_FILE_RW);
+}
+
+static void add_root(void *ud, const struct pl_allow_root *a)
+{
+    struct rules *r = ud;
+    uint64_t tree = FS_READ | LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_TRUNCATE |
+                    LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                    LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                    LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER;
+    struct stat st;
+    if (!a->name) {  /* a directory: its tree */
+        add_rule(r, a->fd, tree);
+        if (fstat(a->fd, &st) == 0)
+            add_readahead(r, st.st_dev);
+        return;
+    }
+    if (!a->exists) {
+        /*
+         * A name that does not exist yet: Landlock can only name what exists,
+         * so the kernel layer grants making and using regular files in its
+         * directory; platter's own check still allows only that one name.
+         */
+        add_rule(r, a->fd, FS_FILE_RW | LL_FS_TRUNCATE | LANDLOCK_ACCESS_FS_MAKE_REG |
+                               LANDLOCK_ACCESS_FS_REMOVE_FILE);
+        if (fstat(a->fd, &st) == 0)
+            add_readahead(r, st.st_dev);
+        return;
+    }
+    int fd = openat(a->fd, a->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    uint64_t access = LANDLOCK_ACCESS_FS_READ_FILE;
+    if (!S_ISBLK(st.st_mode) || r->destroy)  /* a device is written only with --destroy */
+        access |= LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_TRUNCATE;
+    add_rule(r, fd, access);
+    add_readahead(r, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+    close(fd);
+    /* a named regular file may be removed (a scratch file left by an earlier run):
+       Landlock grants that on the directory only (platter's check names the file) */
+    if (S_ISREG(st.st_mode))
+        add_rule(r, a->fd, LANDLOCK_ACCESS_FS_REMOVE_FILE);
+}
+
+static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len)
+{
+    int abi = landlock_abi();
+    if (abi <= 0) {
+        snprintf(why, len, "Landlock is %s", abi == -EOPNOTSUPP ? "disabled at boot"
+                                            : "not available in this kernel");
+        return 0;
+    }
+    struct ll_ruleset_attr attr = {0};
+    attr.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;   /* ABI 1 */
+    if (abi >= 2)
+        attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3)
+        attr.handled_access_fs |= LL_FS_TRUNCATE;
+    if (abi >= 4)
+        attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+    if (abi >= 6)
+        attr.scoped = LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL;
+    size_t size = abi >= 6 ? 24 : abi >= 4 ? 16 : 8;
+    struct rules r = {-1, attr.handled_access_fs, o->destroy, 0};
+    r.fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+    if (r.fd < 0) {
+        int err = errno;
+        snprintf(why, len, "Landlock: cannot make a ruleset: %s", strerror(err));
+        return -err;
+    }
+    pl_allow_roots(add_root, &r);
+    add_path(&r, "/proc", FS_READ);
+    add_path(&r, "/sys", FS_READ);
+    add_path(&r, "/dev/null", FS_FILE_RW);        /* the simulated disk's placeholder */
+    add_path(&r, "/etc/localtime", FS_READ);      /* os.date */
+    add_path(&r, "/etc/os-release", FS_READ);     /* the result record's environment */
+    add_path(&r, "/usr/share/zoneinfo", FS_READ);
+    for (int i = 0; o->read_only && o->read_only[i]; i++)
+        add_path(&r, o->read_only[i], FS_READ);
+    if (r.err == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+        r.err = -errno;
+    if (r.err == 0 && syscall(SYS_landlock_restrict_self, r.fd, 0) < 0)
+        r.err = -errno;
+    close(r.fd);
+    if (r.err) {
+        snprintf(why, len, "Landlock: %s", strerror(-r.err));
+        return r.err;
+    }
+    return 1;
+}
+
+/* Calls no workload makes; each fails with EPERM. */
+static const char *const refused_calls[] = {
+    "execve", "execveat", "ptrace", "process_vm_readv", "process_vm_writev",
+    "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fsconfig", "move_mount",
+    "open_tree", "mount_setattr", "swapon", "swapoff", "reboot", "kexec_load",
+    "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
+    "perf_event_open", "keyctl", "add_key", "request_key", "unshare", "setns", "acct",
+    "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname",
+    "setdomainname", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "iopl",
+    "ioperm", "quotactl", "mknod", "mknodat", "syslog", "vhangup", "uselib", "socket",
+    "pidfd_getfd", "kcmp", "lookup_dcookie", "nfsservctl", NULL,
+};
+
+static int apply_seccomp(char *why, size_t len)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    int rc = 0;
+    if (!ctx) {
+        snprintf(why, len, "seccomp: cannot make a filter");
+        return 0;
+    }
+    for (int i = 0; refused_calls[i] && rc == 0; i++) {
+        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+    }
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc == -EINVAL || rc == -ENOSYS || rc == -EOPNOTSUPP) {
+        snprintf(why, len, "seccomp filters are not available: %s", strerror(-rc));
+        return 0;
+    }
+    if (rc < 0) {
+        snprintf(why, len, "seccomp: %s", strerror(-rc));
+        return rc;
+    }
+    return 1;
+}
+
+int pl_sandbox_apply(const struct pl_sandbox_opts *o, char *why, size_t len)
+{
+    why[0] = '\0';
+    mode = "checks-only";
+    if (o->checks_only) {
+        snprintf(why, len, "PLATTER_SANDBOX=checks");
+        return 0;
+    }
+    char lw[256] = "", sw[256] = "";
+    int ll = apply_landlock(o, lw, sizeof lw);
+    int sc = ll < 0 ? 0 : apply_seccomp(sw, sizeof sw);
+    snprintf(why, len, "%s%s%s", lw, lw[0] && sw[0] ? "; " : "", sw);
+    if (ll < 0)
+        return ll;
+    if (sc < 0)
+        return sc;
+    if (ll == 1 && sc == 1)
+        mode = "kernel";
+    return ll == 1 && sc == 1;
+}
