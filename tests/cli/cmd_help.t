@@ -13,6 +13,9 @@ platter --help (or -h) prints the usage on stdout and exits 0.
   Runs a storage benchmark written in Lua: a shipped workload by name
   (see 'platter list') or a script file. Options:
     --trust          lift the sandbox (full Lua libraries, any path)
+                     (sandboxed, a script may use the current directory, $TMPDIR
+                     and the paths named after it: a named directory grants its
+                     tree, a named file that file; see docs/sandbox.md)
     --destroy        allow writing to block devices
     --quiet          no progress or informational messages
     --seed N         seed of the random number generator (default 1)
