@@ -216,19 +216,34 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
         return rc;
     }
     /*
-     * First the file itself, as an O_PATH descriptor resolved through the
-     * sandbox (or made, as a new regular file), so that what it is decides
-     * what may be done before anything is opened for writing.
+     * Every name is resolved once, through the sandbox. A file to write is
+     * first looked at through an O_PATH descriptor, so that what it is (a block
+     * device in use?) decides before anything is opened for writing; the
+     * descriptor for I/O is then opened from that one. A new file (made here,
+     * so a regular file) and a file only read are opened for I/O at once.
      */
-    int made = 0;
-    int pfd = pl_fs_open(path, O_PATH, 0, e->msg, sizeof e->msg);
-    int exists = 0;
-    for (int tries = 0; pfd == -ENOENT && o->create && tries < 2; tries++) {
-        pfd = pl_fs_open(path, O_RDONLY | O_CREAT | O_EXCL, 0644, e->msg, sizeof e->msg);
+    int flags = o->write ? O_RDWR : O_RDONLY;
+    if (o->direct)
+        flags |= O_DIRECT;
+    if (o->sync)
+        flags |= O_SYNC;
+    if (o->dsync)
+        flags |= O_DSYNC;
+    int made = 0, exists = 0, fd = -1, pfd = -ENOENT;
+    if (o->create) {
+        /* a new file is a regular file: opened for I/O at once, in one lookup as
+           open(2) would (bonnie++'s create test times this) */
+        pfd = pl_fs_open(path, flags | O_CREAT | O_EXCL, 0644, e->msg, sizeof e->msg);
         made = pfd >= 0;
-        exists |= pfd == -EEXIST;
-        if (pfd == -EEXIST)  /* made meanwhile by someone else: theirs, opened as it is */
-            pfd = pl_fs_open(path, O_PATH, 0, e->msg, sizeof e->msg);
+        fd = made ? pfd : -1;
+        exists = pfd == -EEXIST;
+    }
+    if (!made && (!o->create || exists)) {
+        /* reading changes nothing: opened as it is; else first an O_PATH look */
+        int direct_open = !o->write && !o->size;
+        pfd = pl_fs_open(path, direct_open ? flags : O_PATH, 0, e->msg, sizeof e->msg);
+        if (direct_open && pfd >= 0)
+            fd = pfd;
     }
     if (pfd == -ENOENT && exists) {  /* there, and not: a symlink that leads nowhere */
         snprintf(e->msg, sizeof e->msg, "%s is a dangling symlink (platter does not create "
@@ -275,15 +290,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
             close(gfd);
         }
     }
-    int fd = -1;
-    if (rc == 0) {
-        int flags = o->write ? O_RDWR : O_RDONLY;
-        if (o->direct)
-            flags |= O_DIRECT;
-        if (o->sync)
-            flags |= O_SYNC;
-        if (o->dsync)
-            flags |= O_DSYNC;
+    if (rc == 0 && fd < 0) {
         fd = reopen(path, pfd, &st, flags, e);
         if (fd < 0) {
             rc = fd;
@@ -292,7 +299,8 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
     }
     if (rc < 0 && made)  /* leave no half-made file behind a refused or failed open */
         pl_fs_unlink_if_same(path, pfd);
-    close(pfd);
+    if (pfd != fd || rc < 0)
+        close(pfd);
     if (rc < 0)
         return rc;
     f->path = strdup(path);
