@@ -403,7 +403,11 @@ local installed = false
 function M.install(core, P)
   if installed then error("platter.results: already installed", 2) end
   installed = true
-  local cfg = core.config or {}
+  -- platter's own copy of the options and command line, made afresh from the C
+  -- configuration on each call. Never p.config: that is the read-only view scripts
+  -- get, and nothing a script can reach may decide where results go or what the
+  -- record says was run.
+  local cfg = core._config()
   local record = cfg.json ~= nil or cfg.csv ~= nil or (cfg.repeats or 1) > 1
     or (cfg.ci or 0) > 0
   local methods = core._file_methods or {}
@@ -747,7 +751,7 @@ function M.install(core, P)
   -- }------------------------------------------------------------------------
 
   local function build(status, msg)
-    local script = core._script and core._script() or {}
+    local script = core._script()
     local cl = M.split_command_line(cfg.argv or {})
     local seed = cl.options.seed or format("%.0f", cfg.seed or 1)
     local files = {}
@@ -785,7 +789,8 @@ function M.install(core, P)
   end
 
   core._hook("exit", function(status, msg)
-    local script = core._script and core._script() or {}
+    cfg = core._config()
+    local script = core._script()
     if script.name and script.name:find("^platter%.cmd_") then return end  -- a command
     -- the last repetition that started is done, or was cut short: count it if it left phases
     local last = 0
