@@ -273,17 +273,21 @@ M.CSV_COLUMNS = { "rep", "seq", "kind", "name", "occurrence", "ops", "bytes", "s
   "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "errors", "stopped", "cache_tainted",
   "resident_pct" }
 
+-- One CSV field (RFC 4180). Numbers and booleans are written bare; every text
+-- field is quoted, whatever it holds, with each quote doubled: phase names come
+-- from scripts, and a name such as `a,b`, one with a quote or a line break, or one
+-- that starts like a formula (=, +, -, @, |) must stay one field, byte for byte.
 local function csv_field(v)
   if v == nil then return "" end
   if type(v) == "boolean" then return v and "true" or "false" end
   if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then return "" end
     if v == floor(v) and math.abs(v) < 2 ^ 53 then return format("%d", v) end
     return format("%.10g", v)
   end
-  v = tostring(v)
-  if v:find('[,"\r\n]') then v = '"' .. v:gsub('"', '""') .. '"' end
-  return v
+  return '"' .. tostring(v):gsub('"', '""') .. '"'
 end
+M.csv_field = csv_field
 
 --- csv(phases) -> the text of the CSV file: a header, then one row per phase record
 function M.csv(phases)

@@ -97,13 +97,13 @@ T.test("core._script() and core._config() hand out copies", function()
 local core = require "platter.core"
 local s = core._script()
 s.text, s.name = "forged", "forged.lua"
+print(core._script().text == "forged", core._script().name)
 local c = core._config()
 c.json, c.argv[1] = "evil.json", "forged"
-print(core._script().text == "forged", core._script().name, core._config().json,
-  core._config().argv[1] == "forged", core._config() ~= core._config())
+print(core._config().json, core._config().argv[1] == "forged", core._config() ~= core._config())
 ]] }, { cwd = T.tmpdir() })
   T.eq(rc, 0, "status (" .. err .. ")")
-  T.eq(out, "false\t-e\tr.json\tfalse\ttrue\n", "fresh copies every call")
+  T.eq(out, "false\t-e\nr.json\tfalse\ttrue\n", "fresh copies every call")
 end)
 
 T.test("a sandboxed script cannot reach platter.core, the hooks or the result writer", function()
@@ -134,6 +134,114 @@ p.phase("kept", function() end)
   T.has(out, "registry\tfalse\t", "no debug (and so no registry)")
   local doc = cjson.decode((assert(read(d .. "/r.json"), "the exit hook still wrote r.json")))
   T.eq(doc.phases[1].name, "kept", "the record holds the phase")
+end)
+
+-- }------------------------------------------------------------------------------
+
+-- {--- text the script controls, in the CSV and the JSON ------------------------------
+
+-- A strict RFC 4180 reader: rows of { fields = {...}, quoted = {bool...} }. A quote
+-- inside an unquoted field, or anything but a comma or a line break after a closing
+-- quote, is an error.
+local function csv_read(s)
+  local rows, row, quoted, i, n = {}, {}, {}, 1, #s
+  while i <= n do
+    local val, q
+    if s:sub(i, i) == '"' then
+      local buf = {}
+      i = i + 1
+      while true do
+        local j = s:find('"', i, true)
+        if not j then error("unterminated quoted field") end
+        buf[#buf + 1] = s:sub(i, j - 1)
+        if s:sub(j + 1, j + 1) == '"' then
+          buf[#buf + 1] = '"'
+          i = j + 2
+        else
+          i = j + 1
+          break
+        end
+      end
+      val, q = table.concat(buf), true
+    else
+      local j = s:find('[,\r\n"]', i) or n + 1
+      if s:sub(j, j) == '"' then error("a quote inside an unquoted field at byte " .. j) end
+      val, q = s:sub(i, j - 1), false
+      i = j
+    end
+    row[#row + 1], quoted[#row + 1] = val, q
+    local c = s:sub(i, i)
+    if c == "," then
+      i = i + 1
+    elseif c == "\r" or c == "\n" or c == "" then
+      i = i + (s:sub(i, i + 1) == "\r\n" and 2 or 1)
+      rows[#rows + 1] = { fields = row, quoted = quoted }
+      row, quoted = {}, {}
+    else
+      error(string.format("%q after a field at byte %d", c, i))
+    end
+  end
+  if #row > 0 then rows[#rows + 1] = { fields = row, quoted = quoted } end
+  return rows
+end
+
+T.test("the RFC 4180 reader of these tests reads what it should and refuses the rest",
+  function()
+  local rows = csv_read('a,"b,""c""",\r\n"x\ny",2\n')
+  T.eq(#rows, 2, "rows")
+  T.eq(rows[1].fields[2], 'b,"c"', "doubled quotes")
+  T.eq(rows[1].fields[3], "", "empty last field")
+  T.eq(rows[2].fields[1], "x\ny", "line break inside quotes")
+  T.eq(rows[2].quoted[1], true, "quoted")
+  T.eq(rows[2].quoted[2], false, "bare")
+  T.raises(function() csv_read('a"b,c\n') end, "a quote inside an unquoted field")
+  T.raises(function() csv_read('"ab"c\n') end, "after a field")
+end)
+
+-- names a script may give its phases: separators, quotes, line breaks, and the
+-- leading characters spreadsheets take for formulas
+local NAMES = { "a,b", 'say "hi"', "two\nlines", "cr\rlf\r\n", "=SUM(A1:A2)", "|calc",
+  "+1", "-2", "@x", " padded ", '"', ",", "tab\there", "last" }
+
+T.test("CSV and JSON: phase names a script chose come back exactly, every text field quoted",
+  function()
+  local d = T.tmpdir()
+  local list = {}
+  for i, s in ipairs(NAMES) do list[i] = string.format("%q", s):gsub("\\\n", "\\n") end
+  write(d .. "/names.lua", "local p = require 'platter'\nlocal names = { "
+    .. table.concat(list, ", ") .. [[ }
+local f = assert(p.open("c.dat", { create = true, write = true, size = "64k" }))
+f:pwrite(0, 65536)
+for _, n in ipairs(names) do p.phase(n, function() f:pread(0, 4096) end) end
+f:close()
+]])
+  local _, err, rc = T.platter({ "--json", "r.json", "--csv", "r.csv", "names.lua" }, { cwd = d })
+  T.eq(rc, 0, "status (" .. err .. ")")
+  local text = assert(read(d .. "/r.csv"), "r.csv written")
+  local rows = csv_read(text)
+  local results = require "platter.results"
+  T.eq(#rows, #NAMES + 1, "a header and one row per phase")
+  local col = {}
+  for i, c in ipairs(rows[1].fields) do col[c] = i end
+  T.eq(#rows[1].fields, #results.CSV_COLUMNS, "header width")
+  for i, want in ipairs(NAMES) do
+    local r = rows[i + 1]
+    T.eq(#r.fields, #results.CSV_COLUMNS, "row " .. i .. " width")
+    T.eq(r.fields[col.name], want, "row " .. i .. " name")
+    T.eq(r.quoted[col.name], true, "row " .. i .. " name quoted")
+    T.eq(r.fields[col.kind], "phase", "row " .. i .. " kind")
+    T.eq(r.quoted[col.kind], true, "row " .. i .. " kind quoted")
+    T.eq(r.fields[col.seq], tostring(i), "row " .. i .. " seq")
+    T.eq(r.quoted[col.ops], false, "row " .. i .. " numbers bare")
+  end
+
+  local json = assert(read(d .. "/r.json"), "r.json written")
+  T.ok(not json:find("[%z\1-\31]"), "no raw control character in the JSON text")
+  local doc = cjson.decode(json)
+  for i, want in ipairs(NAMES) do T.eq(doc.phases[i].name, want, "JSON phases[" .. i .. "].name") end
+  -- the cache warning quotes a phase name: it reaches the record as text, escaped
+  T.ok(type(doc.warnings) == "table" and #doc.warnings == 1, "one cache warning")
+  T.has(doc.warnings[1], "phase 'a,b' used c.dat", "the warning names the phase exactly")
 end)
 
 -- }------------------------------------------------------------------------------
