@@ -245,3 +245,52 @@ f:close()
 end)
 
 -- }------------------------------------------------------------------------------
+
+-- {--- platter rerun: what a record grants -----------------------------------------
+
+T.test("rerun: a recorded block device is listed read only, read-write only with --destroy",
+  function()
+  local dev = T.sh("find /dev -maxdepth 1 -type b 2>/dev/null | sort | head -n 1"):match("[^\n]+")
+  if not dev then T.skip("no block device under /dev") end
+  local d = T.tmpdir()
+  local _, err, rc = T.platter({ "--json", "r.json", "-e", "print(1)" }, { cwd = d })
+  T.eq(rc, 0, "status (" .. err .. ")")
+  local doc = cjson.decode((assert(read(d .. "/r.json"))))
+  doc.args = { dev }
+  write(d .. "/dev.json", cjson.encode(doc))
+  local _, err1, rc1 = T.platter({ "rerun", "-n", "dev.json" }, { cwd = d })
+  T.eq(rc1, 0, "--dry-run status (" .. err1 .. ")")
+  T.has(err1, "rerun:   " .. dev .. ": a block device, read only (writing needs --destroy)  "
+    .. "[not named again]", "read only")
+  T.has(err1, "name it again after RESULT.json (platter rerun dev.json " .. dev .. ")",
+    "what to name")
+  local _, err2 = T.platter({ "rerun", "-n", "--destroy", "dev.json", dev }, { cwd = d })
+  T.has(err2, "rerun:   " .. dev .. ": a block device, read-write (--destroy: it may be "
+    .. "overwritten)\n", "read-write with --destroy, named again")
+  T.ok(not err2:find("a real run would stop here", 1, true), "nothing missing")
+  local _, err3, rc3 = T.platter({ "rerun", "dev.json" }, { cwd = d })
+  T.eq(rc3, 2, "refused without naming it")
+  T.has(err3, "--grant-recorded", "the flag is named")
+end)
+
+T.test("rerun: a forged argument cannot forge the listing (control characters are escaped)",
+  function()
+  local d = T.tmpdir()
+  local _, err, rc = T.platter({ "--json", "r.json", "-e", "print(1)" }, { cwd = d })
+  T.eq(rc, 0, "status (" .. err .. ")")
+  local doc = cjson.decode((assert(read(d .. "/r.json"))))
+  doc.args = { "/etc\nrerun: nothing is granted", "/\27[2Jx" }
+  write(d .. "/f.json", cjson.encode(doc))
+  local _, err1, rc1 = T.platter({ "rerun", "f.json" }, { cwd = d })
+  T.eq(rc1, 2, "refused")
+  T.ok(not err1:find("\nrerun: nothing", 1, true), "no line of the record's making")
+  T.ok(not err1:find("\27", 1, true), "no raw escape character")
+  T.has(err1, "'/\\027[2Jx'", "shown escaped")
+  doc.args = { "a\0/etc" }
+  write(d .. "/nul.json", cjson.encode(doc))
+  local _, err2, rc2 = T.platter({ "rerun", "--grant-recorded", "nul.json" }, { cwd = d })
+  T.eq(rc2, 1, "a NUL byte is refused")
+  T.has(err2, "nul.json: args[1] holds a NUL byte: refused", "its message")
+end)
+
+-- }------------------------------------------------------------------------------
