@@ -232,7 +232,9 @@ if refuse and not o.dry_run then p.usage_error("rerun", refuse) end
 local pipe = io.popen("readlink /proc/" .. p.pid() .. "/exe 2>/dev/null")
 local bin = pipe and pipe:read("*l")
 if pipe then pipe:close() end
-if not bin or bin == "" then bin = (p.config.argv or {})[1] or "platter" end
+-- platter's own copy of the global options (p.config is the read-only view for scripts)
+local cfg = core._config()
+if not bin or bin == "" then bin = cfg.argv[1] or "platter" end
 
 local words = { q(bin) }
 local function add(...)
@@ -248,9 +250,9 @@ if sim then add("--sim", tostring(sim)) end
 if o.trust then add("--trust") end
 if o.destroy then add("--destroy") end
 if o.quiet then add("--quiet") end
-local json = o.json or p.config.json
+local json = o.json or cfg.json
 if json then add("--json", json) end
-local csv = o.csv or p.config.csv
+local csv = o.csv or cfg.csv
 if csv then add("--csv", csv) end
 
 if opts.trusted and not o.trust then
