@@ -294,3 +294,27 @@ T.test("rerun: a forged argument cannot forge the listing (control characters ar
 end)
 
 -- }------------------------------------------------------------------------------
+
+T.test("a script cannot reach the stats metatable, so it cannot forge the record's figures",
+  function()
+  local d = T.tmpdir()
+  write(d .. "/s.lua", [[
+local p = require "platter"
+local s = p.phase("first", function() end)
+local mt = getmetatable(s)
+print(type(mt), mt)
+if type(mt) == "table" then  -- what a script could do with the real metatable
+  mt.methods.percentile = function() return 42 end
+  local index = mt.__index
+  mt.__index = function(o, k) if k == "ops" then return 1e6 end return index(o, k) end
+end
+p.phase("second", function() end)
+]])
+  local out, err, rc = T.platter({ "--json", "r.json", "s.lua" }, { cwd = d })
+  T.eq(rc, 0, "status (" .. err .. ")")
+  T.eq(out, "string\tplatter.stats\n", "getmetatable gives the type name")
+  local doc = cjson.decode((assert(read(d .. "/r.json"))))
+  T.eq(doc.phases[2].name, "second", "second phase")
+  T.eq(doc.phases[2].ops, 0, "ops as measured")
+  T.eq(doc.phases[2].lat_ns.p99, 0, "p99 as measured")
+end)
