@@ -10,7 +10,17 @@
 --   * with --json, --csv, --repeat N > 1 or --ci, the record: every finished
 --     phase (p.phase, p.run, p.parallel) is kept, and the exit hook writes
 --     the files on every exit path. See docs/results.md for the schema.
-local statmath = require "platter.statmath"
+-- This module's own instances of the pure modules it uses. A sandboxed script may
+-- require platter.statmath and cjson, and gets the tables in package.loaded; were
+-- they these, it could rewrite statmath.summary or cjson.new and so forge the
+-- record. Loaded when init.lua loads this module, before any script runs.
+local function private(name)
+  local loader = package and package.preload and package.preload[name]
+  if loader then return loader(name) end
+  return require(name)
+end
+local statmath = private("platter.statmath")
+local cjson = private("cjson")
 
 local M = {}
 
@@ -337,7 +347,7 @@ end
 
 --- decode(text, name) -> the decoded result record, or nil, message (name is for messages)
 function M.decode(text, path)
-  local json = require("cjson").new()
+  local json = cjson.new()
   local ok, doc = pcall(json.decode, text)
   if not ok then return nil, format("%s is not valid JSON: %s", path, tostring(doc)) end
   if type(doc) ~= "table" or doc.schema_version == nil then
@@ -815,7 +825,7 @@ function M.install(core, P)
     end
     local errs = {}
     if cfg.json then
-      local json = require("cjson").new()
+      local json = cjson.new()
       json.encode_number_precision(14)
       local ok, err = pcall(function() write_atomic(cfg.json, json.encode(doc)) end)
       if not ok then errs[#errs + 1] = format("--json %s: %s", cfg.json, tostring(err)) end

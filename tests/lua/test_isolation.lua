@@ -318,3 +318,27 @@ p.phase("second", function() end)
   T.eq(doc.phases[2].ops, 0, "ops as measured")
   T.eq(doc.phases[2].lat_ns.p99, 0, "p99 as measured")
 end)
+
+T.test("rewriting the statmath or cjson a script can require does not change the record",
+  function()
+  local d = T.tmpdir()
+  write(d .. "/s.lua", [[
+local p = require "platter"
+local sm, cj = require "platter.statmath", require "cjson"
+sm.summary = function() return { n = 1, mean = 123456789 } end
+sm.hist_merge_list = function() return { { 1, 2, 999 } } end
+cj.new = function()
+  return { encode_number_precision = function() end,
+           encode = function() return '{"forged":true}' end }
+end
+cj.encode = cj.new().encode
+p.phase("x", function() end)
+]])
+  local _, err, rc = T.platter({ "--json", "r.json", "s.lua" }, { cwd = d })
+  T.eq(rc, 0, "status (" .. err .. ")")
+  local doc = cjson.decode((assert(read(d .. "/r.json"))))
+  T.eq(doc.forged, nil, "the record is platter's, not the script's encoder's")
+  T.eq(doc.phases[1].name, "x", "the phase")
+  T.eq(doc.summary[1].figures.iops.mean, doc.phases[1].iops, "the summary's own mean")
+  T.eq(#doc.summary[1].hist, 0, "the summary's own (empty) histogram")
+end)
