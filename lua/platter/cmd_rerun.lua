@@ -98,8 +98,21 @@ if p.sha256(script.text) ~= script.sha256:lower() then
 end
 
 -- the recorded command line, for what the record lacks
-local cl = results.split_command_line(field(doc.command_line, "table") or {})
+local recorded_cl = field(doc.command_line, "table") or {}
+for i, w in ipairs(recorded_cl) do
+  if type(w) ~= "string" then
+    fail(format("%s: command_line[%d] is not a string: refused", o.result, i))
+  end
+end
+local cl = results.split_command_line(recorded_cl)
 local opts = field(doc.options, "table") or {}
+for _, k in ipairs({ "seed", "sim" }) do
+  local v = k == "seed" and doc.seed or opts[k]
+  if v ~= nil and type(v) ~= "string" and type(v) ~= "number" then
+    fail(format("%s: %s is a %s, not a string: refused", o.result,
+      k == "seed" and "seed" or "options." .. k, type(v)))
+  end
+end
 
 -- The script's arguments, as the new run will get them: a list of strings
 local args = field(doc.args, "table") or cl.args

@@ -146,6 +146,14 @@ before anything runs.
   $ platter rerun badargs.json
   platter: rerun: badargs.json: args[2] is not a string: refused
   [1]
+  $ platter --trust forge.lua real.json badcl.json 'args=null' 'command_line=["platter", {}]'
+  $ platter rerun badcl.json
+  platter: rerun: badcl.json: command_line[2] is not a string: refused
+  [1]
+  $ platter --trust forge.lua real.json badseed.json 'seed={"x":1}'
+  $ platter rerun badseed.json
+  platter: rerun: badseed.json: seed is a table, not a string: refused
+  [1]
 
 Bad input.
 
