@@ -165,14 +165,15 @@ local function under(r, root)
   return root.path == "/" or r:sub(1, #root.path + 1) == root.path .. "/"
 end
 
-local function root_of(path)
+local function root_of(path, tree)
   local r, kind = core._resolve(path)
-  return r and { path = r, tree = kind == "dir" } or nil
+  return r and { path = r, tree = tree or kind == "dir" } or nil
 end
 
--- granted to every sandboxed run anyway: the current directory and $TMPDIR (or /tmp)
+-- granted to every sandboxed run anyway, with their trees (default_roots() in
+-- src/core/guard.c): the current directory and $TMPDIR (or /tmp when unset or empty)
 local tmp = os.getenv("TMPDIR")
-local defaults = { root_of("."), root_of(tmp and tmp ~= "" and tmp or "/tmp") }
+local defaults = { root_of(".", true), root_of(tmp and tmp ~= "" and tmp or "/tmp", true) }
 local named = {}
 for k = 2, #o do
   local r = root_of(o[k])
