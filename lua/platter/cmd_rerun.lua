@@ -201,7 +201,8 @@ end
 local KIND = {
   dir = "a directory: its whole tree, read-write (files in it may be created and removed)",
   file = "a file, read-write", char = "a character device, read-write",
-  other = "a special file (fifo or socket), read-write", new = "does not exist yet: may be created, then read-write",
+  other = "a special file (fifo or socket), read-write",
+  new = "does not exist yet: may be created, then read-write",
 }
 local function describe(g)
   local what = KIND[g.kind] or KIND.other

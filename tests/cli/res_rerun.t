@@ -131,6 +131,18 @@ what is inside it. --dry-run shows the same and says what a real run needs.
 
 It ran, granted only what the record names: /etc itself is not among them.
 
+Paths are judged where they really lead, as the sandbox judges them: a
+symlink in the current directory that points outside is not "inside".
+
+  $ ln -s /usr ulink
+  $ platter --trust forge.lua real.json link.json 'args=["ulink/share"]'
+  $ platter rerun link.json
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /usr/share (from ulink/share): a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  platter: rerun: link.json: the recorded arguments would grant /usr/share, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun link.json /usr/share) or give --grant-recorded
+  Try 'platter rerun --help'.
+  [2]
+
 A record without script.sha256, or whose text does not match it, is refused
 before anything runs.
 
