@@ -10,7 +10,17 @@
 --   * with --json, --csv, --repeat N > 1 or --ci, the record: every finished
 --     phase (p.phase, p.run, p.parallel) is kept, and the exit hook writes
 --     the files on every exit path. See docs/results.md for the schema.
-local statmath = require "platter.statmath"
+-- This module's own instances of the pure modules it uses. A sandboxed script may
+-- require platter.statmath and cjson, and gets the tables in package.loaded; were
+-- they these, it could rewrite statmath.summary or cjson.new and so forge the
+-- record. Loaded when init.lua loads this module, before any script runs.
+local function private(name)
+  local loader = package and package.preload and package.preload[name]
+  if loader then return loader(name) end
+  return require(name)
+end
+local statmath = private("platter.statmath")
+local cjson = private("cjson")
 
 local M = {}
 
@@ -274,17 +284,21 @@ M.CSV_COLUMNS = { "rep", "seq", "kind", "name", "occurrence", "ops", "bytes", "s
   "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "errors", "stopped", "cache_tainted",
   "resident_pct" }
 
+-- One CSV field (RFC 4180). Numbers and booleans are written bare; every text
+-- field is quoted, whatever it holds, with each quote doubled: phase names come
+-- from scripts, and a name such as `a,b`, one with a quote or a line break, or one
+-- that starts like a formula (=, +, -, @, |) must stay one field, byte for byte.
 local function csv_field(v)
   if v == nil then return "" end
   if type(v) == "boolean" then return v and "true" or "false" end
   if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then return "" end
     if v == floor(v) and math.abs(v) < 2 ^ 53 then return format("%d", v) end
     return format("%.10g", v)
   end
-  v = tostring(v)
-  if v:find('[,"\r\n]') then v = '"' .. v:gsub('"', '""') .. '"' end
-  return v
+  return '"' .. tostring(v):gsub('"', '""') .. '"'
 end
+M.csv_field = csv_field
 
 --- csv(phases) -> the text of the CSV file: a header, then one row per phase record
 function M.csv(phases)
@@ -315,7 +329,7 @@ end
 
 --- decode(text, name) -> the decoded result record, or nil, message (name is for messages)
 function M.decode(text, path)
-  local json = require("cjson").new()
+  local json = cjson.new()
   local ok, doc = pcall(json.decode, text)
   if not ok then return nil, format("%s is not valid JSON: %s", path, tostring(doc)) end
   if type(doc) ~= "table" or doc.schema_version == nil then
@@ -385,7 +399,11 @@ local installed = false
 function M.install(core, P)
   if installed then error("platter.results: already installed", 2) end
   installed = true
-  local cfg = core.config or {}
+  -- platter's own copy of the options and command line, made afresh from the C
+  -- configuration on each call. Never p.config: that is the read-only view scripts
+  -- get, and nothing a script can reach may decide where results go or what the
+  -- record says was run.
+  local cfg = core._config()
   local record = cfg.json ~= nil or cfg.csv ~= nil or (cfg.repeats or 1) > 1
     or (cfg.ci or 0) > 0
   local methods = core._file_methods or {}
@@ -729,7 +747,7 @@ function M.install(core, P)
   -- }------------------------------------------------------------------------
 
   local function build(status, msg)
-    local script = core._script and core._script() or {}
+    local script = core._script()
     local cl = M.split_command_line(cfg.argv or {})
     local seed = cl.options.seed or format("%.0f", cfg.seed or 1)
     local files = {}
@@ -767,7 +785,8 @@ function M.install(core, P)
   end
 
   core._hook("exit", function(status, msg)
-    local script = core._script and core._script() or {}
+    cfg = core._config()
+    local script = core._script()
     if script.name and script.name:find("^platter%.cmd_") then return end  -- a command
     -- the last repetition that started is done, or was cut short: count it if it left phases
     local last = 0
@@ -788,7 +807,7 @@ function M.install(core, P)
     end
     local errs = {}
     if cfg.json then
-      local json = require("cjson").new()
+      local json = cjson.new()
       json.encode_number_precision(14)
       -- platter's own writer, to the path given on the command line (src/core/record.c)
       local ok, text = pcall(json.encode, doc)

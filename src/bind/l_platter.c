@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -445,16 +447,229 @@ static int l_hook(lua_State *L)
     return 0;
 }
 
-/* p._script() -> { name = ..., text = ... } of the script being run */
+/*
+ * core._script() -> a new table { name = ..., text = ... } of the script being
+ * run (empty before the host has loaded it). A copy: the registry entry the
+ * host made stays as it was, whatever the caller does with the result.
+ */
 static int l_script(lua_State *L)
 {
+    static const char *const fields[] = {"name", "text", NULL};
+    lua_createtable(L, 0, 2);
     lua_getfield(L, LUA_REGISTRYINDEX, "platter.script");
+    if (lua_istable(L, -1)) {
+        for (int i = 0; fields[i]; i++) {
+            lua_pushstring(L, fields[i]);
+            lua_rawget(L, -2);
+            if (lua_type(L, -1) == LUA_TSTRING)
+                lua_setfield(L, -3, fields[i]);
+            else
+                lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
     return 1;
 }
 
+/* {====================================================================
+** The configuration. Scripts see p.config, a read-only view made once;
+** platter's own code (the result writer) calls core._config(), which builds
+** a new plain table from pl_cfg on every call, so nothing a script does to
+** what it can reach changes where results go or what the record says.
+** ===================================================================== */
+
+/* Push a new plain table of the global options and the whole command line. */
+static void push_config(lua_State *L)
+{
+    lua_createtable(L, 0, 10);
+    if (pl_cfg.json_path) {
+        lua_pushstring(L, pl_cfg.json_path);
+        lua_setfield(L, -2, "json");
+    }
+    if (pl_cfg.csv_path) {
+        lua_pushstring(L, pl_cfg.csv_path);
+        lua_setfield(L, -2, "csv");
+    }
+    if (pl_cfg.sim) {
+        lua_pushstring(L, pl_cfg.sim);
+        lua_setfield(L, -2, "sim");
+    }
+    lua_pushinteger(L, pl_cfg.repeat);
+    lua_setfield(L, -2, "repeats");
+    lua_pushnumber(L, pl_cfg.ci_pct);
+    lua_setfield(L, -2, "ci");
+    pl_pushu64(L, pl_cfg.seed);
+    lua_setfield(L, -2, "seed");
+    lua_pushboolean(L, pl_cfg.seed_given);
+    lua_setfield(L, -2, "seed_given");
+    lua_pushboolean(L, pl_cfg.destroy);
+    lua_setfield(L, -2, "destroy");
+    lua_createtable(L, pl_cfg.argc, 0);
+    for (int i = 0; i < pl_cfg.argc; i++) {
+        lua_pushstring(L, pl_cfg.argv[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "argv");
+}
+
+/* core._config() -> a new plain copy of the configuration, for platter's own use */
+static int l_config(lua_State *L)
+{
+    push_config(L);
+    return 1;
+}
+
+/* __newindex of a read-only view: every write is an error at the writing line */
+static int ro_refuse(lua_State *L)
+{
+    return luaL_error(L, "attempt to change platter's configuration");
+}
+
+/* the iterator of a read-only view: next() over the hidden table (upvalue 1) */
+static int ro_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_next(L, lua_upvalueindex(1)))
+        return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+/* __pairs (Lua 5.4; LuaJIT 2.1 does not consult it): the hidden table stays hidden */
+static int ro_pairs(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, ro_next, 1);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* __len (Lua 5.4; LuaJIT 2.1 ignores __len on tables) */
+static int ro_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)pl_rawlen(L, lua_upvalueindex(1)));
+    return 1;
+}
+
+/*
+ * Push a read-only view of the table at idx: an empty table whose metatable
+ * reads through to a private copy (nested tables become views too), refuses
+ * every assignment, and is itself hidden from getmetatable.
+ */
+static void push_readonly(lua_State *L, int idx)
+{
+    if (idx < 0)
+        idx = lua_gettop(L) + idx + 1;
+    lua_newtable(L);  /* the private copy */
+    int copy = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_istable(L, -1)) {
+            push_readonly(L, lua_gettop(L));
+            lua_replace(L, -2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, copy);
+    }
+    lua_newtable(L);  /* the view */
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, copy);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, ro_refuse);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, copy);
+    lua_pushcclosure(L, ro_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushvalue(L, copy);
+    lua_pushcclosure(L, ro_len, 1);
+    lua_setfield(L, -2, "__len");
+    lua_pushliteral(L, "platter's configuration (read-only)");
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_remove(L, copy);
+}
+
+/*
+ * The name a path has, or will have once created, as the sandbox's allow
+ * list resolves it (resolve() in src/core/guard.c, which this mirrors; that
+ * one is private to the guard): realpath(3) when it exists; else, when the
+ * last name is not a dangling symlink and the parent directory resolves, the
+ * resolved parent plus the last name. 0 or -errno (-ELOOP: dangling symlink).
+ */
+static int resolve_like_allow_list(const char *path, char *out)
+{
+    if (realpath(path, out))
+        return 0;
+    if (errno != ENOENT)
+        return -errno;
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        return -ELOOP;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    const char *base = slash ? slash + 1 : path;
+    if (!slash) {
+        strcpy(dir, ".");
+    } else if (slash == path) {
+        strcpy(dir, "/");
+    } else {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir)
+            return -ENAMETOOLONG;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+        return -ENOENT;
+    if (strlen(base) > NAME_MAX)
+        return -ENAMETOOLONG;
+    char rdir[PATH_MAX];
+    if (!realpath(dir, rdir))
+        return -errno;
+    int n = snprintf(out, PATH_MAX, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base);
+    return n >= PATH_MAX ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * core._resolve(path) -> resolved, kind | nil, message. kind is "dir", "file",
+ * "block", "char", "other", or "new" (does not exist yet; may be created).
+ * For platter rerun, which shows what a recorded run will be granted.
+ */
+static int l_resolve(lua_State *L)
+{
+    size_t len;
+    const char *path = luaL_checklstring(L, 1, &len);
+    char r[PATH_MAX];
+    if (len == 0 || strlen(path) != len) {
+        lua_pushnil(L);
+        lua_pushstring(L, len == 0 ? "empty path" : "the path holds a NUL byte");
+        return 2;
+    }
+    int rc = resolve_like_allow_list(path, r);
+    if (rc) {
+        lua_pushnil(L);
+        lua_pushstring(L, rc == -ELOOP ? "a dangling symlink" : strerror(-rc));
+        return 2;
+    }
+    struct stat st;
+    const char *kind = "new";
+    if (stat(r, &st) == 0)
+        kind = S_ISDIR(st.st_mode) ? "dir" : S_ISREG(st.st_mode) ? "file"
+             : S_ISBLK(st.st_mode) ? "block" : S_ISCHR(st.st_mode) ? "char" : "other";
+    lua_pushstring(L, r);
+    lua_pushstring(L, kind);
+    return 2;
+}
+
+/* }==================================================================== */
+
 static const luaL_Reg core_funcs[] = {
+    {"_config", l_config},
     {"_hook", l_hook},
     {"_record_write", l_record_write},
+    {"_resolve", l_resolve},
     {"_script", l_script},
     {"clock_info", l_clock_info},
     {"cpu", l_cpu},
@@ -526,36 +741,10 @@ int luaopen_platter_core(lua_State *L)
     lua_pushboolean(L, PL_HAVE_URING);
     lua_setfield(L, t, "have_uring");
 
-    /* p.config: the global options and the whole command line, for result records */
-    lua_createtable(L, 0, 10);
-    if (pl_cfg.json_path) {
-        lua_pushstring(L, pl_cfg.json_path);
-        lua_setfield(L, -2, "json");
-    }
-    if (pl_cfg.csv_path) {
-        lua_pushstring(L, pl_cfg.csv_path);
-        lua_setfield(L, -2, "csv");
-    }
-    if (pl_cfg.sim) {
-        lua_pushstring(L, pl_cfg.sim);
-        lua_setfield(L, -2, "sim");
-    }
-    lua_pushinteger(L, pl_cfg.repeat);
-    lua_setfield(L, -2, "repeats");
-    lua_pushnumber(L, pl_cfg.ci_pct);
-    lua_setfield(L, -2, "ci");
-    pl_pushu64(L, pl_cfg.seed);
-    lua_setfield(L, -2, "seed");
-    lua_pushboolean(L, pl_cfg.seed_given);
-    lua_setfield(L, -2, "seed_given");
-    lua_pushboolean(L, pl_cfg.destroy);
-    lua_setfield(L, -2, "destroy");
-    lua_createtable(L, pl_cfg.argc, 0);
-    for (int i = 0; i < pl_cfg.argc; i++) {
-        lua_pushstring(L, pl_cfg.argv[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "argv");
+    /* p.config: a read-only view for scripts; platter's own code calls core._config() */
+    push_config(L);
+    push_readonly(L, -1);
+    lua_remove(L, -2);
     lua_setfield(L, t, "config");
     return 1;
 }

@@ -402,6 +402,11 @@ int luaopen_platter_stats(lua_State *L)
     lua_newtable(L);
     luaL_setfuncs(L, stats_methods, 0);
     lua_setfield(L, -2, "methods");
+    /* Every stats object shares this metatable, and the result writer reads phases
+       through it: a script that could reach it (getmetatable) could rewrite the
+       methods or __index and so forge the figures of the record. */
+    lua_pushliteral(L, PL_STATS_MT);
+    lua_setfield(L, -2, "__metatable");
     lua_pop(L, 1);
     luaL_newlib(L, stats_funcs);
     return 1;

@@ -24,8 +24,8 @@ with the phases that finished and the interruption in its status.
   run\tsecond\t16 (esc)
   $ cut -d, -f1-6 r.csv
   rep,seq,kind,name,occurrence,ops
-  1,1,phase,first,1,16
-  1,2,run,second,1,16
+  1,1,"phase","first",1,16
+  1,2,"run","second",1,16
 
 No temporary file is left behind, and the scratch file is gone.
 

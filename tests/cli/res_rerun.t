@@ -16,6 +16,7 @@ seed gives the same offsets.
   $ platter --seed 7 --json old.json offsets.lua data.dat 5 > old.out
   $ rm offsets.lua
   $ platter rerun old.json --json new.json > new.out
+  rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: data.dat, 5
   rerun: offsets.lua (seed 7, arguments: data.dat 5)
   $ cat new.out
   [0-9]+ [0-9]+ [0-9]+ [0-9]+ [0-9]+ (re)
@@ -33,9 +34,10 @@ finds nothing else changed.
   > print(doc.script.name, doc.seed, doc.rerun_of.file, doc.args[1], doc.args[2])'
   offsets.lua\t7\told.json\tdata.dat\t5 (esc)
 
---dry-run shows the command; another seed can be given.
+--dry-run shows the grants and the command; another seed can be given.
 
   $ platter rerun -n --seed 8 old.json | sed "s|'[^']*/platter'|PLATTER|"
+  rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: data.dat, 5
   PLATTER '--seed' '8' 'TMPDIR/offsets.lua' 'data.dat' '5'
 
 The rerun is sandboxed: a recorded script that reaches outside fails.
@@ -49,6 +51,121 @@ The rerun is sandboxed: a recorded script that reaches outside fails.
   [1]
   $ platter rerun --trust -q t.json
   trusted
+
+A record is a stranger's. Every path among its arguments is granted to the
+sandboxed run, as on any command line (the argument, the value of key=value,
+the value glued to a short option), so rerun lists them first and runs only
+when each one outside the current directory and $TMPDIR is named again, or
+with --grant-recorded. Here a forged record asks for the whole filesystem.
+
+  $ cat > peek.lua <<'LUA'
+  > local p = require "platter"
+  > print(p.stat("/etc").kind)
+  > LUA
+  $ platter --json real.json peek.lua
+  platter: peek.lua:2: stat: /etc is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox)
+  [1]
+  $ cat > forge.lua <<'LUA'
+  > -- forge.lua IN OUT FIELD=JSON...: a copy of record IN with fields replaced
+  > local cjson = require "cjson"
+  > local a = { ... }
+  > local doc = cjson.decode(assert(io.open(a[1])):read("*a"))
+  > for i = 3, #a do
+  >   local k, v = a[i]:match("^([^=]+)=(.*)$")
+  >   local t, last = doc, nil
+  >   for part in k:gmatch("[^.]+") do
+  >     if last then t = t[last] end
+  >     last = part
+  >   end
+  >   t[last] = cjson.decode(v)
+  >   if v == "null" then t[last] = nil end
+  > end
+  > assert(io.open(a[2], "w")):write(cjson.encode(doc))
+  > LUA
+  $ platter --trust forge.lua real.json forged.json 'args=["/"]'
+  $ platter rerun forged.json
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  Try 'platter rerun --help'.
+  [2]
+  $ platter rerun -q forged.json
+  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  Try 'platter rerun --help'.
+  [2]
+
+Naming another path does not count; naming / again, or --grant-recorded, does.
+
+  $ platter rerun forged.json /usr
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  Try 'platter rerun --help'.
+  [2]
+  $ platter rerun forged.json /
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)
+  rerun: peek.lua (seed 1, arguments: /)
+  dir
+  $ platter rerun --grant-recorded -q forged.json
+  dir
+
+The three word forms, as the sandbox reads them: a path given as key=value,
+glued to a short option, a file, a path that does not exist yet, and a path
+whose parent is missing (which grants nothing). A named directory covers
+what is inside it. --dry-run shows the same and says what a real run needs.
+
+  $ platter --trust forge.lua real.json forms.json \
+  >   'args=["if=/etc/hostname", "-d/usr/share", "/usr/no-such-file", "/no/such/dir/x", "5"]'
+  $ platter rerun -n forms.json | sed "s|'[^']*/platter'|PLATTER|"
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /etc/hostname (from if=/etc/hostname): a file, read-write  [not named again]
+  rerun:   /usr/share (from -d/usr/share): a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  rerun:   /usr/no-such-file: does not exist yet: may be created, then read-write  [not named again]
+  rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: 5
+  rerun: a real run would stop here: forms.json: the recorded arguments would grant /etc/hostname, /usr/share, /usr/no-such-file, outside the current directory and $TMPDIR; to agree, name each again after RESULT.json (platter rerun forms.json /etc/hostname /usr/share /usr/no-such-file) or give --grant-recorded
+  PLATTER '--seed' '1' 'TMPDIR/peek.lua' 'if=/etc/hostname' '-d/usr/share' '/usr/no-such-file' '/no/such/dir/x' '5'
+  $ platter rerun -q forms.json /usr /etc/hostname
+  platter: .*/peek.lua:2: stat: /etc is outside the current directory, \$TMPDIR and the paths named on the command line \(run with --trust to lift the sandbox\) (re)
+  [1]
+
+It ran, granted only what the record names: /etc itself is not among them.
+
+Paths are judged where they really lead, as the sandbox judges them: a
+symlink in the current directory that points outside is not "inside".
+
+  $ ln -s /usr ulink
+  $ platter --trust forge.lua real.json link.json 'args=["ulink/share"]'
+  $ platter rerun link.json
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /usr/share (from ulink/share): a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  platter: rerun: link.json: the recorded arguments would grant /usr/share, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun link.json /usr/share) or give --grant-recorded
+  Try 'platter rerun --help'.
+  [2]
+
+A record without script.sha256, or whose text does not match it, is refused
+before anything runs.
+
+  $ platter --trust forge.lua real.json nosha.json 'script.sha256=null'
+  $ platter rerun nosha.json /
+  platter: rerun: nosha.json: the record has no script.sha256, so its script text cannot be checked: refused
+  [1]
+  $ platter --trust forge.lua real.json edited.json 'script.text="print(1)"'
+  $ platter rerun --grant-recorded edited.json
+  platter: rerun: edited.json: the script text does not match its script.sha256 (edited by hand?): refused
+  [1]
+  $ platter --trust forge.lua real.json badargs.json 'args=["a", 5]'
+  $ platter rerun badargs.json
+  platter: rerun: badargs.json: args[2] is not a string: refused
+  [1]
+  $ platter --trust forge.lua real.json badcl.json 'args=null' 'command_line=["platter", {}]'
+  $ platter rerun badcl.json
+  platter: rerun: badcl.json: command_line[2] is not a string: refused
+  [1]
+  $ platter --trust forge.lua real.json badseed.json 'seed={"x":1}'
+  $ platter rerun badseed.json
+  platter: rerun: badseed.json: seed is a table, not a string: refused
+  [1]
 
 Bad input.
 

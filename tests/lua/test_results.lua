@@ -242,7 +242,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   for l in read(d .. "/r.csv"):gmatch("[^\n]+") do lines[#lines + 1] = l end
   T.eq(#lines, 5, "CSV: a header and one row per phase")
   T.eq(lines[1], table.concat(results.CSV_COLUMNS, ","), "CSV header")
-  T.ok(lines[2]:match('^1,1,phase,phase one,1,32,131072,'), "CSV row")
+  T.ok(lines[2]:match('^1,1,"phase","phase one",1,32,131072,'), "CSV row (text quoted)")
 end)
 
 T.test("--repeat: every sample kept, mean ± half-width printed at the end", function()
@@ -306,7 +306,7 @@ p.phase("bad", function() error("boom") end)
   T.eq(doc.phases[1].name, "good", "its name")
   T.eq(doc.status.exit, 1, "status.exit")
   T.eq(doc.status.complete, false, "status.complete")
-  T.ok(read(d .. "/e.csv"):find("\n1,1,phase,good,"), "CSV row")
+  T.ok(read(d .. "/e.csv"):find('\n1,1,"phase","good",', 1, true), "CSV row")
 end)
 
 T.test("an unwritable --json is an error after the run, the script's output intact", function()
