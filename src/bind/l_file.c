@@ -658,6 +658,8 @@ int luaopen_platter_file(lua_State *L)
     lua_setfield(L, -3, "__index");
     lua_pushliteral(L, PL_FILE_MT);
     lua_setfield(L, -3, "__name");
+    lua_pushliteral(L, PL_FILE_MT);  /* getmetatable(f): a name, not the methods the writer uses */
+    lua_setfield(L, -3, "__metatable");
     luaL_newlib(L, file_funcs);
     lua_insert(L, -2);
     lua_setfield(L, -2, "_file_methods");  /* fast.lua may put fast paths in front */

@@ -191,3 +191,18 @@ T.test("the result file outside every root is written by platter, not by the scr
   local doc = require("cjson").decode((assert(read(json), "the record was written")))
   T.eq(doc.phases[1].name, "a", "the phase")
 end)
+
+T.test("a script cannot reach the file methods that the result writer and fast paths use",
+  function()
+    local L = layout()
+    local out, err, rc = run(L, [[
+      local p = require "platter"
+      local f = assert(p.open("x", { create = true, write = true, size = 4096 }))
+      print(getmetatable(f))
+      print(pcall(setmetatable, f, {}))
+      f.pread = function() return 1 end   -- a userdata: no field to set
+    ]])
+    T.eq(rc, 1, "exit status")
+    T.has(out, "platter.file\n", "getmetatable gives the name only")
+    T.has(out, "false", "setmetatable refused")
+  end)
