@@ -30,18 +30,46 @@ const char *pl_host_lua_release(void)
 }
 
 /* {====================================================================
-** Signals: the first SIGINT/SIGTERM asks the script to stop at the next C
-** boundary (and, on PUC Lua, at the next hook); the second exits at once.
+** Signals. The first SIGINT/SIGTERM sets pl_interrupted: every platter call
+** raises "interrupted" from then on, and a count hook raises it again at each
+** Lua instruction of the script, so a script that catches errors cannot run on.
+** The hook stays set until host.c runs the exit hook. It does not raise inside
+** platter's own Lua code (lua/platter/, workloads/), which finishes its
+** bookkeeping (recording a phase, printing dd's statistics) and then returns
+** to the script, where the hook raises again. The second signal exits at once
+** (a loop that LuaJIT compiled never sees the hook).
 ** ===================================================================== */
+
+#define STOP_MASK (LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT)
+
+/* Chunk names of the library and workloads built into the binary ("@" e->path). */
+static int is_platter_code(const char *source)
+{
+    return strncmp(source, "@lua/platter/", 13) == 0 || strncmp(source, "@workloads/", 11) == 0;
+}
 
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
-    (void)ar;
-    lua_sethook(L, NULL, 0, 0);
+    if (!pl_interrupted) {  /* the exit hook cleared the flag: stand down */
+        lua_sethook(L, NULL, 0, 0);
+        return;
+    }
+    /* a C function is left to finish (platter's own ones check the flag) */
+    if (lua_getinfo(L, "S", ar) && (ar->what[0] == 'C' || is_platter_code(ar->source)))
+        return;
     luaL_error(L, "interrupted");
 }
 
+static void arm_stop_hook(lua_State *L)
+{
+    if (lua_gethook(L) != stop_hook)
+        lua_sethook(L, stop_hook, STOP_MASK, 1);
+}
+
 static volatile sig_atomic_t signals_seen;
+/* The coroutine the sandbox's resume or wrap is running (Lua 5.4 keeps a hook
+   per thread; LuaJIT has one for all). */
+static lua_State *volatile running_co;
 
 static void on_signal(int sig)
 {
@@ -51,7 +79,10 @@ static void on_signal(int sig)
     }
     pl_interrupted = sig;
     if (global_L)
-        lua_sethook(global_L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+        lua_sethook(global_L, stop_hook, STOP_MASK, 1);
+    lua_State *co = running_co;
+    if (co)
+        lua_sethook(co, stop_hook, STOP_MASK, 1);
 }
 
 void pl_host_signals(void)
@@ -210,6 +241,91 @@ static int sandbox_os_undefined(lua_State *L)
     return 0;
 }
 
+/*
+ * Bounded nesting. LuaJIT resumes a coroutine, and runs a string.gsub or load
+ * callback, on the C stack without counting it: a chain of coroutines each
+ * resuming the next crashes it at about 105,000 deep, nested gsub callbacks
+ * (8 KiB buffer a level) at about 950. The sandbox's coroutine.resume and
+ * coroutine.wrap, string.gsub (in the shared string table, which method calls
+ * reach) and load's reader count how deeply they are nested, all in one count,
+ * and raise "stack overflow" past PL_MAX_NESTING. PUC Lua 5.4 stops these at
+ * its own C-call limit (200 levels, "C stack overflow"), often first.
+ */
+#define PL_MAX_NESTING 150
+
+static int nesting;
+
+/* Call the function at index base with the values above it as arguments, for
+   nres results (or LUA_MULTRET), counted; co is the coroutine it runs, if any.
+   Errors pass through, the count undone. Returns the number of values from base. */
+static int counted_call(lua_State *L, int base, int nres, lua_State *co, const char *what)
+{
+    if (nesting >= PL_MAX_NESTING)
+        return luaL_error(L, "stack overflow (%s nested too deeply)", what);
+    lua_State *prev = running_co;
+    nesting++;
+    if (co) {
+        running_co = co;
+        if (pl_interrupted)
+            arm_stop_hook(co);
+    }
+    int rc = lua_pcall(L, lua_gettop(L) - base, nres, 0);
+    running_co = prev;
+    nesting--;
+    if (pl_interrupted)
+        arm_stop_hook(L);  /* Lua 5.4: the resuming thread may not have the hook yet */
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L) - base + 1;
+}
+
+/* coroutine.resume(co, ...): upvalue 1 is the real one */
+static int sandbox_resume(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTHREAD);  /* checked here: the real one would not know its name */
+    lua_State *co = lua_tothread(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, co, "coroutines");
+}
+
+/* the function coroutine.wrap returns: upvalue 1 is the real wrap's, 2 its thread */
+static int sandbox_wrapped(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, lua_tothread(L, lua_upvalueindex(2)), "coroutines");
+}
+
+/* coroutine.wrap(f): upvalue 1 is the real one */
+static int sandbox_wrap(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    /* the real wrap's function is a C closure over its thread, in both flavours */
+    if (!lua_getupvalue(L, 1, 1))
+        lua_pushnil(L);
+    lua_pushcclosure(L, sandbox_wrapped, 2);
+    return 1;
+}
+
+/* string.gsub(s, pattern, repl [, n]): upvalue 1 is the real one */
+static int counted_gsub(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    int t = lua_type(L, 3);
+    luaL_argcheck(L, t == LUA_TNUMBER || t == LUA_TSTRING || t == LUA_TTABLE ||
+                         t == LUA_TFUNCTION, 3, "string/function/table expected");
+    luaL_optinteger(L, 4, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, NULL, "string.gsub calls");
+}
+
 /* Text-only load bound to the sandbox: load(chunk [, name [, mode [, env]]]) */
 static int sandbox_load(lua_State *L)
 {
@@ -220,7 +336,7 @@ static int sandbox_load(lua_State *L)
         luaL_buffinit(L, &b);
         for (;;) {
             lua_pushvalue(L, 1);
-            lua_call(L, 0, 1);
+            counted_call(L, lua_gettop(L), 1, NULL, "load readers");
             if (lua_isnil(L, -1) || (lua_type(L, -1) == LUA_TSTRING && pl_rawlen(L, -1) == 0)) {
                 lua_pop(L, 1);
                 break;
@@ -290,6 +406,58 @@ static int sandbox_require(lua_State *L)
     return 1;
 }
 
+/*
+ * xpcall's message handler runs where the error was raised: for the stop
+ * hook's "interrupted", inside the hook, where hooks are off, so a handler
+ * that loops would never be stopped. The sandbox's xpcall hands the real one
+ * this guard, which passes an interruption on without calling the script's
+ * handler (upvalue 1).
+ */
+static int xpcall_guard(lua_State *L)
+{
+    if (pl_interrupted)
+        return 1;  /* the message as it is */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* xpcall(f, handler, ...): upvalue 1 is the real one */
+static int sandbox_xpcall(lua_State *L)
+{
+    luaL_checkany(L, 2);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, xpcall_guard, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Give the sandbox's coroutine table (at the top) counted resume and wrap, and
+   the shared string table a counted gsub (once: it is shared by every state user). */
+static void bound_nesting(lua_State *L)
+{
+    lua_getfield(L, -1, "resume");
+    lua_pushcclosure(L, sandbox_resume, 1);
+    lua_setfield(L, -2, "resume");
+    lua_getfield(L, -1, "wrap");
+    lua_pushcclosure(L, sandbox_wrap, 1);
+    lua_setfield(L, -2, "wrap");
+
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "gsub");
+    if (lua_tocfunction(L, -1) != counted_gsub && lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, counted_gsub, 1);
+        lua_setfield(L, -2, "gsub");
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 static void copy_table(lua_State *L, int src)
 {
     lua_newtable(L);
@@ -314,6 +482,8 @@ static void push_sandbox(lua_State *L)
         lua_getglobal(L, copied_libs[i]);
         if (lua_istable(L, -1)) {
             copy_table(L, lua_gettop(L));
+            if (strcmp(copied_libs[i], "coroutine") == 0)
+                bound_nesting(L);
             lua_setfield(L, env, copied_libs[i]);
         }
         lua_pop(L, 1);
@@ -338,6 +508,9 @@ static void push_sandbox(lua_State *L)
     lua_setfield(L, env, "loadstring");
     lua_pushcfunction(L, sandbox_require);
     lua_setfield(L, env, "require");
+    lua_getglobal(L, "xpcall");
+    lua_pushcclosure(L, sandbox_xpcall, 1);
+    lua_setfield(L, env, "xpcall");
     lua_getglobal(L, "platter");
     lua_setfield(L, env, "platter");
     lua_pushvalue(L, env);
