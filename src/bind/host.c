@@ -99,6 +99,79 @@ void pl_host_signals(void)
 /* }==================================================================== */
 
 /* {====================================================================
+** The bounded heap (--max-memory): the state's own allocator (LuaJIT's, or
+** libc's on PUC Lua), wrapped to count the bytes in use. An allocation that
+** would go past the bound fails, and Lua raises its memory error.
+** ===================================================================== */
+
+static struct heap {
+    lua_Alloc real;
+    void *real_ud;
+    uint64_t used;   /* bytes the state holds */
+    uint64_t limit;  /* 0: none */
+    int reached;     /* an allocation was refused */
+} heap;
+
+static void *bounded_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct heap *h = ud;
+    size_t old = ptr ? osize : 0;  /* without ptr, osize is a type tag (5.4) */
+    if (nsize > old && h->limit && h->used - old + nsize > h->limit) {
+        h->reached = 1;
+        return NULL;
+    }
+    void *p = h->real(h->real_ud, ptr, osize, nsize);
+    if (p || nsize == 0)
+        h->used = h->used - old + nsize;
+    return p;
+}
+
+uint64_t pl_host_default_max_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return 0;
+    return (uint64_t)pages * (uint64_t)size / 4;
+}
+
+const char *pl_host_format_size(uint64_t b, char *buf, unsigned len)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double v = (double)b;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0 || v == (double)(uint64_t)v)
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+/* Room given back for the result writer once the script has hit the bound. */
+static void heap_headroom(lua_State *L)
+{
+    if (heap.reached && heap.limit) {
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        uint64_t more = heap.limit / 4;
+        heap.limit += more < (32u << 20) ? (32u << 20) : more;
+    }
+}
+
+static void bound_heap(lua_State *L)
+{
+    heap.real = lua_getallocf(L, &heap.real_ud);
+    heap.used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
+    heap.limit = pl_cfg.max_memory;
+    heap.reached = 0;
+    lua_setallocf(L, bounded_alloc, &heap);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
 ** Embedded sources, optionally overridden from a source tree
 ** ===================================================================== */
 
@@ -585,6 +658,13 @@ static void report_error(lua_State *L, struct job *j)
         return;
     }
     const char *msg = lua_tostring(L, -1);
+    if (heap.reached && msg && strcmp(msg, "not enough memory") == 0) {
+        char size[32];
+        fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
+                pl_host_format_size(pl_cfg.max_memory, size, sizeof size));
+        j->status = PL_EXIT_ERROR;
+        return;
+    }
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
     if (pl_cfg.verbose) {
@@ -667,6 +747,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;
+    heap_headroom(L);
     lua_sethook(L, NULL, 0, 0);
     pl_interrupted = 0;
     lua_pushinteger(L, j->status);
@@ -833,16 +914,19 @@ static int sanitize_panic(lua_State *L)
 }
 #endif
 
+
 lua_State *pl_host_new_state(void)
 {
 #if defined(PL_SANITIZE) && LUA_VERSION_NUM == 501
     lua_State *L = lua_newstate(sanitize_alloc, NULL);
     if (L)
         lua_atpanic(L, sanitize_panic);
-    return L;
 #else
-    return luaL_newstate();
+    lua_State *L = luaL_newstate();
 #endif
+    if (L)
+        bound_heap(L);
+    return L;
 }
 
 static int run(struct job *j)

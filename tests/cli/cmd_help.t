@@ -21,6 +21,8 @@ platter --help (or -h) prints the usage on stdout and exits 0.
     --repeat N       run the whole workload N times; report mean, stddev, 95% CI
     --ci P%          repeat until the 95% CI half-width is under P% of the mean
     --sim PRESET     run on a simulated disk with a virtual clock
+    --max-memory SIZE
+                     bound the Lua heap (default: a quarter of RAM; 0: no bound)
     --verbose, -v    tracebacks with errors; more detail with --version
     --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)
     -e CODE          run CODE instead of a script
