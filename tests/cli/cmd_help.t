@@ -49,7 +49,7 @@ exits 0.
   
   options:
     -s, --size SIZE      size of the scratch file made when no TARGET is given (default 64m)
-    --min SIZE           smallest block size (default 512)
+    --min SIZE           smallest block size, doubled up to --max (at least 1) (default 512)
     --max SIZE           largest block size (default 512k)
     -t, --tests LIST     tests to run, comma-separated (default random,reread,linear)
     -m, --modes LIST     cooked, raw or both (default cooked,raw)
