@@ -42,10 +42,19 @@ const char *pl_host_lua_release(void)
 
 #define STOP_MASK (LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT)
 
-/* Chunk names of the library and workloads built into the binary ("@" e->path). */
+/* A script file given by path (its chunk is "@" and the path as given). */
+static const char *script_path;
+
+/* The chunk name of a module or workload built into the binary ("@" e->path),
+   unless it is also the script file's: that one is not platter's code. */
 static int is_platter_code(const char *source)
 {
-    return strncmp(source, "@lua/platter/", 13) == 0 || strncmp(source, "@workloads/", 11) == 0;
+    if (source[0] != '@' || (script_path && strcmp(source + 1, script_path) == 0))
+        return 0;
+    for (const struct pl_embedded *e = pl_embedded; e->name; e++)
+        if (strcmp(source + 1, e->path) == 0)
+            return 1;
+    return 0;
 }
 
 static void stop_hook(lua_State *L, lua_Debug *ar)
@@ -423,6 +432,8 @@ static int sandbox_load(lua_State *L)
     }
     text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, text);
+    if (is_platter_code(name))  /* same text shown, but the stop hook is not fooled */
+        name = lua_pushfstring(L, "=%s", name + 1);
     if (len > 0 && text[0] == LUA_SIGNATURE[0]) {
         lua_pushnil(L);
         lua_pushliteral(L, "load: binary (bytecode) chunks are refused in the sandbox");
@@ -952,6 +963,7 @@ static int run(struct job *j)
 
 int pl_host_run_script(const char *script, int argc, char **argv)
 {
+    script_path = is_path(script) ? script : NULL;
     struct job j = {.script = script, .argc = argc, .argv = argv};
     return run(&j);
 }

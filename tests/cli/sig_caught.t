@@ -33,6 +33,19 @@ Inside coroutines, which Lua 5.4 gives hooks of their own.
   platter: interrupted
   [130]
 
+Only the library and workloads built into platter are left to finish: a
+script file that shares a shipped workload's path, or a chunk loaded under
+such a name, is stopped like any other script.
+
+  $ mkdir workloads; echo "while true do pcall(function() $spin end) end" > workloads/dd.lua
+  $ timeout --preserve-status --foreground -s INT -k 10 1 platter workloads/dd.lua
+  platter: interrupted
+  [130]
+  $ rm -r workloads
+  $ stop INT "load('while true do pcall(function() $spin end) end', '@lua/platter/init.lua')()"
+  platter: interrupted
+  [130]
+
 platter's own code still does its bookkeeping: a p.run that the Ctrl-C
 cut short is recorded in --json (the result writer runs inside the script),
 though the script catches the error and would run again.
