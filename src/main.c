@@ -11,6 +11,7 @@
 #include "clock.h"
 #include "sandbox.h"
 #include "sim.h"
+#include "units.h"
 #include "config.h"
 
 static const char usage_text[] =
@@ -37,6 +38,8 @@ static const char usage_text[] =
     "  --repeat N       run the whole workload N times; report mean, stddev, 95% CI\n"
     "  --ci P%          repeat until the 95% CI half-width is under P% of the mean\n"
     "  --sim PRESET     run on a simulated disk with a virtual clock\n"
+    "  --max-memory SIZE\n"
+    "                   bound the Lua heap (default: a quarter of RAM; 0: no bound)\n"
     "  --verbose, -v    tracebacks with errors; more detail with --version\n"
     "  --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)\n"
     "  -e CODE          run CODE instead of a script\n"
@@ -88,6 +91,7 @@ int main(int argc, char **argv)
 {
     const char *code = NULL;
     int want_version = 0;
+    int max_memory_given = 0;
     int i;
     pl_cfg.argv0 = argv[0];
     pl_cfg.argc = argc;
@@ -153,6 +157,19 @@ int main(int argc, char **argv)
             if (!v || !*v || *end || !(pct > 0 && pct < 100))
                 return usage("bad --ci '%s': expected a percentage such as 2%%", v ? v : "");
             pl_cfg.ci_pct = pct;
+        } else if (matches(a, "--max-memory")) {
+            const char *v = optval(argc, argv, &i, "--max-memory");
+            const char *why;
+            uint64_t n;
+            if (!v)
+                return usage("option '--max-memory' needs a size, such as 256m", "");
+            if (pl_units_parse_size(v, &n, &why) < 0)
+                return usage("bad --max-memory '%s': expected a size such as 256m or 2g", v);
+            if (n != 0 && n < (8u << 20))
+                return usage("bad --max-memory '%s': the Lua heap needs at least 8 MiB (0 for "
+                             "no bound)", v);
+            pl_cfg.max_memory = n;
+            max_memory_given = 1;
         } else if (matches(a, "--lua-dir")) {
             const char *v = optval(argc, argv, &i, "--lua-dir");
             if (!v)
@@ -168,6 +185,8 @@ int main(int argc, char **argv)
             return usage("unknown option '%s'", a);
         }
     }
+    if (!max_memory_given)
+        pl_cfg.max_memory = pl_host_default_max_memory();
     if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
         pl_cfg.repeat = 30;  /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();

@@ -14,7 +14,8 @@ local o = p.args({
   options = {
     { "-s", "--size", arg = "SIZE", type = "size", default = "64m",
       help = "size of the scratch file made when no TARGET is given" },
-    { "--min", arg = "SIZE", type = "size", default = "512", help = "smallest block size" },
+    { "--min", arg = "SIZE", type = "size", default = "512",
+      help = "smallest block size, doubled up to --max (at least 1)" },
     { "--max", arg = "SIZE", type = "size", default = "512k", help = "largest block size" },
     { "-t", "--tests", arg = "LIST", default = "random,reread,linear",
       help = "tests to run, comma-separated" },
@@ -27,6 +28,10 @@ local o = p.args({
   epilog = "TARGET is a file or block device to read; without one, a scratch file of\n"
     .. "--size bytes is made in the current directory and removed at the end.",
 }, ...)
+
+-- the block size doubles from --min up to --max: from 0 it would never grow
+if o.min < 1 then p.usage_error("sweep", "--min must be at least 1 byte") end
+if o.max < o.min then p.usage_error("sweep", "--max must be at least --min") end
 
 local function split(list, known, what)
   local out = {}

@@ -581,11 +581,12 @@ function M.strerror(msg, path)
   return (text:gsub(" %(O_DIRECT needs.*%)$", ""))
 end
 
---- protected(fn, ...) -> ok, err: pcall(fn, ...) inside a second pcall. The
---- first Ctrl-C raises "interrupted" twice: from the platter call it cut short
---- and from a one-shot hook at the next Lua instruction, which may come just
---- after the inner pcall returned. The outer layer catches that one, so a
---- workload can still print its statistics (as dd and ioping do when stopped).
+--- protected(fn, ...) -> ok, err: pcall(fn, ...) inside a second pcall. After
+--- the first Ctrl-C every platter call raises "interrupted", and so does the
+--- host's stop hook at each Lua instruction of code that is not platter's own
+--- (a script's callback), which may come just after the inner pcall returned.
+--- The outer layer catches that one, so a workload can still print its
+--- statistics (as dd and ioping do when stopped).
 function M.protected(fn, ...)
   local args = { n = select("#", ...), ... }
   local unpack = table.unpack or unpack

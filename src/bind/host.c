@@ -33,18 +33,55 @@ const char *pl_host_lua_release(void)
 }
 
 /* {====================================================================
-** Signals: the first SIGINT/SIGTERM asks the script to stop at the next C
-** boundary (and, on PUC Lua, at the next hook); the second exits at once.
+** Signals. The first SIGINT/SIGTERM sets pl_interrupted: every platter call
+** raises "interrupted" from then on, and a count hook raises it again at each
+** Lua instruction of the script, so a script that catches errors cannot run on.
+** The hook stays set until host.c runs the exit hook. It does not raise inside
+** platter's own Lua code (lua/platter/, workloads/), which finishes its
+** bookkeeping (recording a phase, printing dd's statistics) and then returns
+** to the script, where the hook raises again. The second signal exits at once
+** (a loop that LuaJIT compiled never sees the hook).
 ** ===================================================================== */
+
+#define STOP_MASK (LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT)
+
+/* A script file given by path (its chunk is "@" and the path as given). */
+static const char *script_path;
+
+/* The chunk name of a module or workload built into the binary ("@" e->path),
+   unless it is also the script file's: that one is not platter's code. */
+static int is_platter_code(const char *source)
+{
+    if (source[0] != '@' || (script_path && strcmp(source + 1, script_path) == 0))
+        return 0;
+    for (const struct pl_embedded *e = pl_embedded; e->name; e++)
+        if (strcmp(source + 1, e->path) == 0)
+            return 1;
+    return 0;
+}
 
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
-    (void)ar;
-    lua_sethook(L, NULL, 0, 0);
+    if (!pl_interrupted) {  /* the exit hook cleared the flag: stand down */
+        lua_sethook(L, NULL, 0, 0);
+        return;
+    }
+    /* a C function is left to finish (platter's own ones check the flag) */
+    if (lua_getinfo(L, "S", ar) && (ar->what[0] == 'C' || is_platter_code(ar->source)))
+        return;
     luaL_error(L, "interrupted");
 }
 
+static void arm_stop_hook(lua_State *L)
+{
+    if (lua_gethook(L) != stop_hook)
+        lua_sethook(L, stop_hook, STOP_MASK, 1);
+}
+
 static volatile sig_atomic_t signals_seen;
+/* The coroutine the sandbox's resume or wrap is running (Lua 5.4 keeps a hook
+   per thread; LuaJIT has one for all). */
+static lua_State *volatile running_co;
 
 static void on_signal(int sig)
 {
@@ -54,7 +91,10 @@ static void on_signal(int sig)
     }
     pl_interrupted = sig;
     if (global_L)
-        lua_sethook(global_L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+        lua_sethook(global_L, stop_hook, STOP_MASK, 1);
+    lua_State *co = running_co;
+    if (co)
+        lua_sethook(co, stop_hook, STOP_MASK, 1);
 }
 
 void pl_host_signals(void)
@@ -66,6 +106,79 @@ void pl_host_signals(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     atexit(pl_scratch_cleanup);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The bounded heap (--max-memory): the state's own allocator (LuaJIT's, or
+** libc's on PUC Lua), wrapped to count the bytes in use. An allocation that
+** would go past the bound fails, and Lua raises its memory error.
+** ===================================================================== */
+
+static struct heap {
+    lua_Alloc real;
+    void *real_ud;
+    uint64_t used;   /* bytes the state holds */
+    uint64_t limit;  /* 0: none */
+    int reached;     /* an allocation was refused */
+} heap;
+
+static void *bounded_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    struct heap *h = ud;
+    size_t old = ptr ? osize : 0;  /* without ptr, osize is a type tag (5.4) */
+    if (nsize > old && h->limit && h->used - old + nsize > h->limit) {
+        h->reached = 1;
+        return NULL;
+    }
+    void *p = h->real(h->real_ud, ptr, osize, nsize);
+    if (p || nsize == 0)
+        h->used = h->used - old + nsize;
+    return p;
+}
+
+uint64_t pl_host_default_max_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return 0;
+    return (uint64_t)pages * (uint64_t)size / 4;
+}
+
+const char *pl_host_format_size(uint64_t b, char *buf, unsigned len)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+    int u = 0;
+    double v = (double)b;
+    while (v >= 1024 && u < 4) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0 || v == (double)(uint64_t)v)
+        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+    return buf;
+}
+
+/* Room given back for the result writer once the script has hit the bound. */
+static void heap_headroom(lua_State *L)
+{
+    if (heap.reached && heap.limit) {
+        lua_gc(L, LUA_GCCOLLECT, 0);
+        uint64_t more = heap.limit / 4;
+        heap.limit += more < (32u << 20) ? (32u << 20) : more;
+    }
+}
+
+static void bound_heap(lua_State *L)
+{
+    heap.real = lua_getallocf(L, &heap.real_ud);
+    heap.used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
+    heap.limit = pl_cfg.max_memory;
+    heap.reached = 0;
+    lua_setallocf(L, bounded_alloc, &heap);
 }
 
 /* }==================================================================== */
@@ -213,6 +326,91 @@ static int sandbox_os_undefined(lua_State *L)
     return 0;
 }
 
+/*
+ * Bounded nesting. LuaJIT resumes a coroutine, and runs a string.gsub or load
+ * callback, on the C stack without counting it: a chain of coroutines each
+ * resuming the next crashes it at about 105,000 deep, nested gsub callbacks
+ * (8 KiB buffer a level) at about 950. The sandbox's coroutine.resume and
+ * coroutine.wrap, string.gsub (in the shared string table, which method calls
+ * reach) and load's reader count how deeply they are nested, all in one count,
+ * and raise "stack overflow" past PL_MAX_NESTING. PUC Lua 5.4 stops these at
+ * its own C-call limit (200 levels, "C stack overflow"), often first.
+ */
+#define PL_MAX_NESTING 150
+
+static int nesting;
+
+/* Call the function at index base with the values above it as arguments, for
+   nres results (or LUA_MULTRET), counted; co is the coroutine it runs, if any.
+   Errors pass through, the count undone. Returns the number of values from base. */
+static int counted_call(lua_State *L, int base, int nres, lua_State *co, const char *what)
+{
+    if (nesting >= PL_MAX_NESTING)
+        return luaL_error(L, "stack overflow (%s nested too deeply)", what);
+    lua_State *prev = running_co;
+    nesting++;
+    if (co) {
+        running_co = co;
+        if (pl_interrupted)
+            arm_stop_hook(co);
+    }
+    int rc = lua_pcall(L, lua_gettop(L) - base, nres, 0);
+    running_co = prev;
+    nesting--;
+    if (pl_interrupted)
+        arm_stop_hook(L);  /* Lua 5.4: the resuming thread may not have the hook yet */
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L) - base + 1;
+}
+
+/* coroutine.resume(co, ...): upvalue 1 is the real one */
+static int sandbox_resume(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTHREAD);  /* checked here: the real one would not know its name */
+    lua_State *co = lua_tothread(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, co, "coroutines");
+}
+
+/* the function coroutine.wrap returns: upvalue 1 is the real wrap's, 2 its thread */
+static int sandbox_wrapped(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, lua_tothread(L, lua_upvalueindex(2)), "coroutines");
+}
+
+/* coroutine.wrap(f): upvalue 1 is the real one */
+static int sandbox_wrap(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    /* the real wrap's function is a C closure over its thread, in both flavours */
+    if (!lua_getupvalue(L, 1, 1))
+        lua_pushnil(L);
+    lua_pushcclosure(L, sandbox_wrapped, 2);
+    return 1;
+}
+
+/* string.gsub(s, pattern, repl [, n]): upvalue 1 is the real one */
+static int counted_gsub(lua_State *L)
+{
+    luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    int t = lua_type(L, 3);
+    luaL_argcheck(L, t == LUA_TNUMBER || t == LUA_TSTRING || t == LUA_TTABLE ||
+                         t == LUA_TFUNCTION, 3, "string/function/table expected");
+    luaL_optinteger(L, 4, 0);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    return counted_call(L, 1, LUA_MULTRET, NULL, "string.gsub calls");
+}
+
 /* Text-only load bound to the sandbox: load(chunk [, name [, mode [, env]]]) */
 static int sandbox_load(lua_State *L)
 {
@@ -223,7 +421,7 @@ static int sandbox_load(lua_State *L)
         luaL_buffinit(L, &b);
         for (;;) {
             lua_pushvalue(L, 1);
-            lua_call(L, 0, 1);
+            counted_call(L, lua_gettop(L), 1, NULL, "load readers");
             if (lua_isnil(L, -1) || (lua_type(L, -1) == LUA_TSTRING && pl_rawlen(L, -1) == 0)) {
                 lua_pop(L, 1);
                 break;
@@ -237,6 +435,8 @@ static int sandbox_load(lua_State *L)
     }
     text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, text);
+    if (is_platter_code(name))  /* same text shown, but the stop hook is not fooled */
+        name = lua_pushfstring(L, "=%s", name + 1);
     if (len > 0 && text[0] == LUA_SIGNATURE[0]) {
         lua_pushnil(L);
         lua_pushliteral(L, "load: binary (bytecode) chunks are refused in the sandbox");
@@ -293,6 +493,58 @@ static int sandbox_require(lua_State *L)
     return 1;
 }
 
+/*
+ * xpcall's message handler runs where the error was raised: for the stop
+ * hook's "interrupted", inside the hook, where hooks are off, so a handler
+ * that loops would never be stopped. The sandbox's xpcall hands the real one
+ * this guard, which passes an interruption on without calling the script's
+ * handler (upvalue 1).
+ */
+static int xpcall_guard(lua_State *L)
+{
+    if (pl_interrupted)
+        return 1;  /* the message as it is */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+/* xpcall(f, handler, ...): upvalue 1 is the real one */
+static int sandbox_xpcall(lua_State *L)
+{
+    luaL_checkany(L, 2);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, xpcall_guard, 1);
+    lua_replace(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Give the sandbox's coroutine table (at the top) counted resume and wrap, and
+   the shared string table a counted gsub (once: it is shared by every state user). */
+static void bound_nesting(lua_State *L)
+{
+    lua_getfield(L, -1, "resume");
+    lua_pushcclosure(L, sandbox_resume, 1);
+    lua_setfield(L, -2, "resume");
+    lua_getfield(L, -1, "wrap");
+    lua_pushcclosure(L, sandbox_wrap, 1);
+    lua_setfield(L, -2, "wrap");
+
+    lua_getglobal(L, "string");
+    lua_getfield(L, -1, "gsub");
+    if (lua_tocfunction(L, -1) != counted_gsub && lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, counted_gsub, 1);
+        lua_setfield(L, -2, "gsub");
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 static void copy_table(lua_State *L, int src)
 {
     lua_newtable(L);
@@ -317,6 +569,8 @@ static void push_sandbox(lua_State *L)
         lua_getglobal(L, copied_libs[i]);
         if (lua_istable(L, -1)) {
             copy_table(L, lua_gettop(L));
+            if (strcmp(copied_libs[i], "coroutine") == 0)
+                bound_nesting(L);
             lua_setfield(L, env, copied_libs[i]);
         }
         lua_pop(L, 1);
@@ -341,6 +595,9 @@ static void push_sandbox(lua_State *L)
     lua_setfield(L, env, "loadstring");
     lua_pushcfunction(L, sandbox_require);
     lua_setfield(L, env, "require");
+    lua_getglobal(L, "xpcall");
+    lua_pushcclosure(L, sandbox_xpcall, 1);
+    lua_setfield(L, env, "xpcall");
     lua_getglobal(L, "platter");
     lua_setfield(L, env, "platter");
     lua_pushvalue(L, env);
@@ -415,6 +672,13 @@ static void report_error(lua_State *L, struct job *j)
         return;
     }
     const char *msg = lua_tostring(L, -1);
+    if (heap.reached && msg && strcmp(msg, "not enough memory") == 0) {
+        char size[32];
+        fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
+                pl_host_format_size(pl_cfg.max_memory, size, sizeof size));
+        j->status = PL_EXIT_ERROR;
+        return;
+    }
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
     if (pl_cfg.verbose) {
@@ -497,6 +761,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;
+    heap_headroom(L);
     lua_sethook(L, NULL, 0, 0);
     pl_interrupted = 0;
     lua_pushinteger(L, j->status);
@@ -695,16 +960,19 @@ static int sanitize_panic(lua_State *L)
 }
 #endif
 
+
 lua_State *pl_host_new_state(void)
 {
 #if defined(PL_SANITIZE) && LUA_VERSION_NUM == 501
     lua_State *L = lua_newstate(sanitize_alloc, NULL);
     if (L)
         lua_atpanic(L, sanitize_panic);
-    return L;
 #else
-    return luaL_newstate();
+    lua_State *L = luaL_newstate();
 #endif
+    if (L)
+        bound_heap(L);
+    return L;
 }
 
 static int run(struct job *j)
@@ -730,6 +998,7 @@ static int run(struct job *j)
 
 int pl_host_run_script(const char *script, int argc, char **argv)
 {
+    script_path = is_path(script) ? script : NULL;
     struct job j = {.script = script, .argc = argc, .argv = argv};
     return run(&j);
 }

@@ -21,6 +21,7 @@ struct pl_config {
     int repeat;             /* --repeat N (default 1) */
     double ci_pct;          /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
     const char *sim;        /* --sim PRESET: run on the simulated device */
+    uint64_t max_memory;    /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
     const char *argv0;
     int argc;           /* the whole command line, for the record */
     char **argv;
@@ -51,6 +52,10 @@ struct lua_State *pl_host_new_state(void);
 /* Put the embedded modules (from --lua-dir when given), platter.core and cjson
    in package.preload of L (its standard libraries open). */
 void pl_host_preload(struct lua_State *L);
+/* The default --max-memory: a quarter of the machine's RAM (not --sim's). */
+uint64_t pl_host_default_max_memory(void);
+/* "64 MiB", "1.5 GiB": a --max-memory value as messages show it. */
+const char *pl_host_format_size(uint64_t bytes, char *buf, unsigned len);
 /* Install SIGINT/SIGTERM handlers and the exit-time scratch cleanup. */
 void pl_host_signals(void);
 

@@ -80,8 +80,6 @@ uint64_t pl_scale_u64(lua_Number v, double scale)
 
 PL_HOT void pl_checkintr(lua_State *L)
 {
-    if (pl_interrupted) {
-        lua_sethook(L, NULL, 0, 0);  /* raised here: the signal's one-shot hook must not raise again */
-        luaL_error(L, "interrupted");
-    }
+    if (pl_interrupted)
+        luaL_error(L, "interrupted");  /* the host's stop hook stays set: it raises again */
 }

@@ -24,6 +24,8 @@ platter --help (or -h) prints the usage on stdout and exits 0.
     --repeat N       run the whole workload N times; report mean, stddev, 95% CI
     --ci P%          repeat until the 95% CI half-width is under P% of the mean
     --sim PRESET     run on a simulated disk with a virtual clock
+    --max-memory SIZE
+                     bound the Lua heap (default: a quarter of RAM; 0: no bound)
     --verbose, -v    tracebacks with errors; more detail with --version
     --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)
     -e CODE          run CODE instead of a script
@@ -50,7 +52,7 @@ exits 0.
   
   options:
     -s, --size SIZE      size of the scratch file made when no TARGET is given (default 64m)
-    --min SIZE           smallest block size (default 512)
+    --min SIZE           smallest block size, doubled up to --max (at least 1) (default 512)
     --max SIZE           largest block size (default 512k)
     -t, --tests LIST     tests to run, comma-separated (default random,reread,linear)
     -m, --modes LIST     cooked, raw or both (default cooked,raw)

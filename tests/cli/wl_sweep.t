@@ -67,3 +67,22 @@ Bad lists are usage errors.
   platter: sweep: unknown test 'zigzag'
   Try 'platter sweep --help'.
   [2]
+
+The block size doubles from --min up to --max, so --min must be at least
+1 byte (from 0 it would never grow: platter used to loop there forever,
+its memory growing) and --max at least --min. timeout stops a regression.
+
+  $ timeout 10 platter sweep --min 0 -s 1m -d 0.01
+  platter: sweep: --min must be at least 1 byte
+  Try 'platter sweep --help'.
+  [2]
+  $ timeout 10 platter sweep --min 0.5 -s 1m -d 0.01
+  platter: sweep: --min must be at least 1 byte
+  Try 'platter sweep --help'.
+  [2]
+  $ platter sweep --min 8k --max 4k -s 1m -d 0.01
+  platter: sweep: --max must be at least --min
+  Try 'platter sweep --help'.
+  [2]
+  $ ls
+  target.dat
