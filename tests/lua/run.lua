@@ -54,6 +54,22 @@ function T.raises(fn, sub, what)
   return err
 end
 
+-- Write text to a file (replacing it).
+function T.write(path, text)
+  local fh = assert(io.open(path, "wb"))
+  fh:write(text)
+  fh:close()
+end
+
+-- A file's text, or nil when it cannot be read.
+function T.read(path)
+  local fh = io.open(path, "rb")
+  if not fh then return nil end
+  local s = fh:read("*a")
+  fh:close()
+  return s
+end
+
 -- Run a shell command; returns stdout, stderr and the exit status.
 function T.sh(cmd)
   local errf = os.tmpname()

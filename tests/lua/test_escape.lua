@@ -11,19 +11,7 @@
 --   * the result record: what the record says about the sandbox.
 local T = ...
 
-local function write(path, text)
-  local fh = assert(io.open(path, "wb"))
-  fh:write(text)
-  fh:close()
-end
-
-local function read(path)
-  local fh = io.open(path, "rb")
-  if not fh then return nil end
-  local s = fh:read("*a")
-  fh:close()
-  return s
-end
+local write, read = T.write, T.read
 
 -- D/cwd (current directory), D/tmp ($TMPDIR), D/outside (the canaries)
 local function layout()

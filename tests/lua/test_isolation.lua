@@ -5,19 +5,7 @@
 local T = ...
 local cjson = require "cjson"
 
-local function write(path, text)
-  local f = assert(io.open(path, "w"))
-  f:write(text)
-  f:close()
-end
-
-local function read(path)
-  local f = io.open(path)
-  if not f then return nil end
-  local s = f:read("*a")
-  f:close()
-  return s
-end
+local write, read = T.write, T.read
 
 local function exists(path) return read(path) ~= nil end
 

@@ -4,11 +4,7 @@
 -- work; --trust lifts it all.
 local T = ...
 
-local function write(path, text)
-  local fh = assert(io.open(path, "wb"))
-  fh:write(text)
-  fh:close()
-end
+local write = T.write
 
 local function exists(path)
   local fh = io.open(path, "rb")
