@@ -523,8 +523,34 @@ static int sandbox_xpcall(lua_State *L)
     return lua_gettop(L);
 }
 
+/*
+ * string.rep(s, n [, sep]): LuaJIT cuts n to 32 bits, so a count of 2^31 or
+ * more gave "" (or a short string) without a word; Lua 5.4 copies an empty
+ * string n times, so rep("", 2^40) ran for hours inside one C call, where no
+ * Ctrl-C reaches. Here such a count raises, as Lua 5.4 does, and nothing
+ * repeated is "" at once. Upvalue 1 is the real one.
+ */
+static int checked_rep(lua_State *L)
+{
+    size_t len, seplen = 0;
+    luaL_checklstring(L, 1, &len);
+    lua_Number n = luaL_checknumber(L, 2);
+    luaL_optlstring(L, 3, "", &seplen);
+    if (len == 0 && seplen == 0) {
+        lua_pushliteral(L, "");
+        return 1;
+    }
+    if (n >= 2147483648.0)
+        return luaL_error(L, "resulting string too large");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
 /* Give the sandbox's coroutine table (at the top) counted resume and wrap, and
-   the shared string table a counted gsub (once: it is shared by every state user). */
+   the shared string table a counted gsub and a checked rep (once:
+   the string table is shared by all the state's code). */
 static void bound_nesting(lua_State *L)
 {
     lua_getfield(L, -1, "resume");
@@ -539,6 +565,13 @@ static void bound_nesting(lua_State *L)
     if (lua_tocfunction(L, -1) != counted_gsub && lua_iscfunction(L, -1)) {
         lua_pushcclosure(L, counted_gsub, 1);
         lua_setfield(L, -2, "gsub");
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_getfield(L, -1, "rep");
+    if (lua_tocfunction(L, -1) != checked_rep && lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, checked_rep, 1);
+        lua_setfield(L, -2, "rep");
     } else {
         lua_pop(L, 1);
     }

@@ -75,3 +75,16 @@ is removed, as on every error.
   [1]
   $ ls
   deep.lua
+
+string.rep with a huge count raises in both flavours (LuaJIT used to cut
+the count to 32 bits and return "" without a word), and an empty string
+repeated 2^40 times is "" at once (Lua 5.4 used to copy nothing for hours
+inside one C call, where no Ctrl-C reaches). timeout stops a regression.
+
+  $ timeout 10 platter -e 'for _, n in ipairs { 2^31, 2^40, 2^53 } do print(pcall(string.rep, "x", n)) end
+  > print(pcall(string.rep, "x", 2^31, ",")) print(#string.rep("", 2^40), #("ab"):rep(3, ","))'
+  false\tresulting string too large (esc)
+  false\tresulting string too large (esc)
+  false\tresulting string too large (esc)
+  false\tresulting string too large (esc)
+  0\t8 (esc)
