@@ -457,12 +457,13 @@ local function close_all()
   if not ok then die("closing output file " .. q(ofile) .. ": " .. emsg(m, ofile)) end
 end
 
+-- status=progress is dd's own live line: platter's stays off then.
 local ok, err = classic.protected(p.phase, "dd", function()
   start = p.now()
   copy()
   close_all()
   finish = p.now()
-end)
+end, { progress = status ~= "progress" })
 if not ok then
   if p.interrupted() then
     -- dd prints its statistics when interrupted, then dies of the signal

@@ -16,6 +16,7 @@
 #include "embedded.h"
 #include "cache.h"
 #include "guard.h"
+#include "out.h"
 #include "record.h"
 #include "sandbox.h"
 #include "host.h"
@@ -401,14 +402,14 @@ static void report_error(lua_State *L, struct job *j)
         lua_pushliteral(L, "platter_usage");
         lua_rawget(L, -2);
         if (lua_isstring(L, -1)) {
-            fflush(stdout);
+            pl_out_boundary();
             fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
             j->status = PL_EXIT_USAGE;
             return;
         }
         lua_pop(L, 1);
     }
-    fflush(stdout);
+    pl_out_boundary();  /* the message starts a line; held text goes first */
     if (pl_interrupted) {
         fprintf(stderr, "platter: interrupted\n");
         j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
@@ -544,6 +545,8 @@ static int pmain(lua_State *L)
     struct job *j = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_openlibs(L);
+    lua_pushcfunction(L, pl_print);  /* through the line state (src/core/out.h) */
+    lua_setglobal(L, "print");
     pl_host_preload(L);
 
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
@@ -660,7 +663,7 @@ static int pmain(lua_State *L)
             break;
         }
         if (pl_interrupted) {
-            fflush(stdout);
+            pl_out_boundary();
             fprintf(stderr, "platter: interrupted\n");
             j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
             break;
