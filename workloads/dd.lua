@@ -326,7 +326,10 @@ local function copy()
 
   local next_time = start + 1e9
   local partread = 0
+  -- platter's progress line counts what dd counts: bytes copied (not reads plus writes)
+  local total = max_records < math.huge and max_records * ibs + max_bytes or nil
   while true do
+    p.progress(w_bytes, total)
     if status == "progress" then
       local now = p.now()
       if next_time <= now then

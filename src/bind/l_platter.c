@@ -21,6 +21,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "out.h"
+#include "progress.h"
 #include "record.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -224,6 +225,19 @@ int pl_print(lua_State *L)
         lua_pop(L, 1);
     }
     pl_out_write(PL_STDOUT, "\n", 1);
+    return 0;
+}
+
+/*
+ * p.progress(bytes [, total]): the workload's own count for the progress line
+ * of the innermost phase (dd: bytes copied), shown as MB/s, with a percentage
+ * and ETA when total is given, instead of the phase's IOPS and MB/s
+ */
+static int l_progress(lua_State *L)
+{
+    uint64_t done = pl_checkoffset(L, 1, "bytes");
+    uint64_t total = lua_isnoneornil(L, 2) ? 0 : pl_checkoffset(L, 2, "total");
+    pl_progress_count('B', done, total);
     return 0;
 }
 
@@ -732,6 +746,7 @@ static const luaL_Reg core_funcs[] = {
     {"parse_size", l_parse_size},
     {"parse_time", l_parse_time},
     {"pid", l_pid},
+    {"progress", l_progress},
     {"ram", l_ram},
     {"mkdir", l_mkdir},
     {"random", l_random},

@@ -28,6 +28,8 @@ struct frame {
     const struct pl_stats *st;
     uint64_t t0;
     int hidden;             /* the workload shows its own live output */
+    char unit;              /* 0: the stats' IOPS and MB/s; 'B' or 'c': pl_progress_count's */
+    uint64_t done, total;   /* pl_progress_count's figures */
     char name[64];
 };
 
@@ -40,7 +42,7 @@ static char text[512];      /* the innermost frame's latest line, for a redraw *
 static size_t text_len;     /* 0 = nothing to redraw */
 static uint64_t first_ns = FIRST_NS, every_ns = EVERY_NS;
 static unsigned width = 80;
-static uint64_t last_t, last_ops, last_bytes;   /* for the current rate */
+static uint64_t last_t, last_ops, last_bytes, last_done;   /* for the current rate */
 static uint64_t last_poll;
 static uint32_t batch = 1;
 
@@ -86,6 +88,7 @@ static void restart(uint64_t now, uint64_t due)
     last_t = now;
     last_ops = f->st ? f->st->ops : 0;
     last_bytes = f->st ? f->st->bytes : 0;
+    last_done = f->done;
     last_poll = now;
     batch = 1;
     text_len = 0;
@@ -109,6 +112,8 @@ void pl_progress_begin(const void *key, const char *name, const struct pl_stats 
     f->st = st;
     f->t0 = now;
     f->hidden = hide || (nframes > 1 && f[-1].hidden);
+    f->unit = 0;
+    f->done = f->total = 0;
     snprintf(f->name, sizeof f->name, "%s", name ? name : "");
     restart(now, now + first_ns);
 }
@@ -182,10 +187,21 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
     size_t n = 0;
     seconds(el, sizeof el, (double)(now - f->t0) / 1e9);
     n += (size_t)snprintf(line + n, sizeof line - n, "%s: ", name);
+    if (f->unit && f->total)
+        frac = f->done >= f->total ? 1 : (double)f->done / (double)f->total;
     if (frac >= 0)
         n += (size_t)snprintf(line + n, sizeof line - n, "%3.0f%%, ", frac * 100);
     n += (size_t)snprintf(line + n, sizeof line - n, "%s", el);
-    if (st) {
+    if (f->unit) {
+        double dt = (double)(now - last_t) / 1e9;
+        if (dt > 0 && f->unit == 'c')
+            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f chars/s",
+                                  (double)(f->done - last_done) / dt);
+        else if (dt > 0)
+            n += (size_t)snprintf(line + n, sizeof line - n, ", %.1f MB/s",
+                                  (double)(f->done - last_done) / dt / 1e6);
+        last_done = f->done;
+    } else if (st) {
         double dt = (double)(now - last_t) / 1e9;
         if (dt > 0) {
             double iops = (double)(st->ops - last_ops) / dt;
@@ -208,6 +224,32 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
     last_t = now;
     pl_progress_due = now + every_ns;
     pl_progress_redraw();
+}
+
+void pl_progress_count(char unit, uint64_t done, uint64_t total)
+{
+    if (!enabled || nframes == 0)
+        return;
+    struct frame *f = &frames[nframes - 1];
+    if (!f->unit)
+        last_done = 0;
+    f->unit = unit;
+    f->done = done;
+    f->total = total;
+    if (f->hidden)
+        return;
+    uint64_t now = pl_clock_ns();
+    if (now >= pl_progress_due)
+        pl_progress_report(now, NULL, -1);
+}
+
+void pl_progress_add(char unit, uint64_t n)
+{
+    if (!enabled || nframes == 0)
+        return;
+    const struct frame *f = &frames[nframes - 1];
+    int same = f->unit == unit;
+    pl_progress_count(unit, (same ? f->done : 0) + n, same ? f->total : 0);
 }
 
 void pl_progress_redraw(void)

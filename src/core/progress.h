@@ -46,6 +46,16 @@ void pl_progress_poll(void);
 void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac);
 /* Erase the line if it is showing (before other output, and at exit). */
 void pl_progress_clear(void);
+/*
+ * The workload's own count for the innermost frame: done units so far, of
+ * total (0 = unknown; it gives the percentage and ETA). unit 'B' (bytes,
+ * shown as MB/s) or 'c' (characters, shown as chars/s); from then on the line
+ * shows that instead of the frame's IOPS and MB/s. Reads the clock and reports
+ * when due.
+ */
+void pl_progress_count(char unit, uint64_t done, uint64_t total);
+/* n more units (the same unit keeps the count and total; another starts afresh). */
+void pl_progress_add(char unit, uint64_t n);
 /* Draw the latest report again if there is one and the line is empty (out.c, after a newline). */
 void pl_progress_redraw(void);
 

@@ -54,7 +54,8 @@ CASES = [
     ("iozone-2r", SIM + ["iozone", "-s", "8m", "-r", "4k", "-r", "16k", "-i", "0", "-i", "1"],
      set()),
     ("iozone-I", SIM + ["iozone", "-I", "-s", "32m", "-r", "4k", "-i", "0", "-i", "1"], set()),
-    ("dd", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k", "count=1000"], {"prog"}),
+    ("dd", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k", "count=1000"],
+     {"prog", "bytes"}),
     ("dd-progress", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=1M", "count=100",
                            "status=progress"], {"noprog"}),
     ("hdparm", SIM + ["hdparm", "-tT", "/dev/hda"], set()),
@@ -67,9 +68,15 @@ CASES = [
     ("real-iozone", ["iozone", "-I", "-s", "4m", "-r", "4k", "-i", "0", "-i", "1", "-f",
                      "iozone.tmp"], {"real"}),
     ("real-ioping", ["ioping", "-c", "3", "-i", "0", "."], {"real", "noprog"}),
+    ("real-putc", ["putc.lua"], {"real", "prog", "chars", "setup"}),
 ]
 
 SETUP = 'assert(platter.open("disk.img", { create = true, write = true, size = "16m" })):close()'
+PUTC = """local p = require "platter"
+local f = assert(p.open(p.scratch("putc.dat"), { create = true, write = true }))
+local s = p.phase("Putc", function() assert(f:putc(20000000)) end)
+print("ops", s.ops, "bytes", s.bytes)
+"""
 
 
 def env_for(src):
@@ -153,6 +160,8 @@ def check(name, args, flags, binary, src):
     with tempfile.TemporaryDirectory(prefix="platter-term.") as d:
         if "setup" in flags:
             subprocess.run([binary, "--trust", "-e", SETUP], cwd=d, env=env, check=True)
+            with open(os.path.join(d, "putc.lua"), "w") as f:
+                f.write(PUTC)
         argv = [binary] + args
         rc_t, tty = run_pty(argv, d, env)
         merged = subprocess.run(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
@@ -168,6 +177,12 @@ def check(name, args, flags, binary, src):
         errors.append("no progress line was drawn on the terminal")
     if "noprog" in flags and drawn:
         errors.append("a progress line was drawn where the workload shows its own output")
+    reports = [r for r in re.split(rb"[\r\n]", tty) if r.endswith(b"\x1b[K") and b": " in r]
+    want = {"bytes": (b" MB/s", b"IOPS"), "chars": (b" chars/s", b"IOPS")}
+    for k, (has, hasnt) in want.items():
+        if k in flags and not all(has in r and hasnt not in r for r in reports):
+            errors.append("progress does not show the workload's own rate (%r): %r"
+                          % (has, reports[:3]))
     if b"\x1b" in merged.stdout:
         errors.append("an escape sequence reached a pipe")
     screen, piped = render(tty, False), render(merged.stdout, True)
