@@ -484,6 +484,7 @@ static int call_repeat_hook(lua_State *L, int rep)
     lua_pushinteger(L, rep);
     lua_pushinteger(L, pl_cfg.repeat);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        pl_out_boundary();
         fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 0;
@@ -503,6 +504,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
     lua_pushinteger(L, j->status);
     lua_pushstring(L, intr ? "interrupted" : "");
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        pl_out_boundary();
         fprintf(stderr, "platter: writing results: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
         if (j->status == PL_EXIT_OK)
@@ -722,6 +724,7 @@ static int run(struct job *j)
     lua_pushlightuserdata(L, j);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
+        pl_out_boundary();
         fprintf(stderr, "platter: %s\n", msg ? msg : "(error object is not a string)");
         j->status = PL_EXIT_ERROR;
     }
