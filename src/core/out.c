@@ -23,7 +23,10 @@ static int partial[3];  /* [PL_STDOUT], [PL_STDERR]: the stream's last byte was 
 static int last;        /* the stream that wrote last, 0 = none yet */
 static struct held *head, **tail = &head;
 
-static void at_exit(void);
+static void at_exit(void)
+{
+    pl_out_finish();
+}
 
 static void init(void)
 {
@@ -144,8 +147,20 @@ void pl_out_boundary(void)
     fflush(stdout);
 }
 
-static void at_exit(void)
+void pl_out_finish(void)
 {
     if (head)
         pl_out_boundary();
+}
+
+void pl_out_forked(void)
+{
+    while (head) {
+        struct held *h = head;
+        head = h->next;
+        free(h);
+    }
+    tail = &head;
+    partial[PL_STDOUT] = partial[PL_STDERR] = 0;  /* its own text goes straight out: it */
+    last = 0;                                      /* cannot wait for the parent's lines */
 }

@@ -32,6 +32,15 @@ void pl_out_notice(const char *p, size_t n);
  * starts a line. stdout is flushed.
  */
 void pl_out_boundary(void);
+/* At the end of a process (also a worker's, which skips atexit): write what still waits. */
+void pl_out_finish(void);
+/*
+ * In a forked child (a p.parallel worker): forget the text the parent holds
+ * (the parent writes it) and the line state, so the child's own text is
+ * written at once; a worker that prints while the parent's line is partial
+ * does land in that line, as nothing ties the two processes' writes.
+ */
+void pl_out_forked(void);
 /* Can a line be drawn on stderr now: its line (shared with stdout or not) is empty. */
 int pl_out_line_free(void);
 /* stdout and stderr go to the same terminal, pipe or file. */
