@@ -41,7 +41,8 @@ OLD = ["--sim", "hitachi-85mb-1988"]
 QUICK = ["--settle", "0", "--pause", "0", "--cached-time", "0.3s", "--disk-time", "0.3s"]
 
 # name, argv after "platter", flags: real (numbers vary), prog (progress must
-# show at least once), noprog (progress must never show), setup (a Lua line run first).
+# show at least once), noprog (progress must never show), setup (a Lua line run first),
+# warns (the cache warning must come, mid-phase, while a row is being filled in).
 # hdparm, iozone and Bonnie keep a partial line on the screen during their
 # phases ("Timing cached reads:", a row, "Writing with putc()..."), so no
 # progress line may be drawn there at all.
@@ -50,9 +51,9 @@ CASES = [
     ("bonnie", SIM + ["bonnie", "-s", "100", "-m", "sim"], set()),
     ("bonnie++", SIM + ["bonnie++", "-s", "300", "-r", "128", "-n", "1", "-m", "sim"], set()),
     ("iozone", SIM + ["iozone", "-s", "64m", "-r", "64k", "-i", "0", "-i", "1", "-i", "2"],
-     set()),
+     {"warns"}),
     ("iozone-2r", SIM + ["iozone", "-s", "8m", "-r", "4k", "-r", "16k", "-i", "0", "-i", "1"],
-     set()),
+     {"warns"}),
     ("iozone-I", SIM + ["iozone", "-I", "-s", "32m", "-r", "4k", "-i", "0", "-i", "1"], set()),
     ("dd", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k", "count=1000"],
      {"prog", "bytes"}),
@@ -183,6 +184,8 @@ def check(name, args, flags, binary, src):
         if k in flags and not all(has in r and hasnt not in r for r in reports):
             errors.append("progress does not show the workload's own rate (%r): %r"
                           % (has, reports[:3]))
+    if "warns" in flags and b"\nplatter: warning: " not in merged.stdout:
+        errors.append("the cache warning did not come on a line of its own")
     if b"\x1b" in merged.stdout:
         errors.append("an escape sequence reached a pipe")
     screen, piped = render(tty, False), render(merged.stdout, True)
