@@ -326,7 +326,10 @@ local function copy()
 
   local next_time = start + 1e9
   local partread = 0
+  -- platter's progress line counts what dd counts: bytes copied (not reads plus writes)
+  local total = max_records < math.huge and max_records * ibs + max_bytes or nil
   while true do
+    p.progress(w_bytes, total)
     if status == "progress" then
       local now = p.now()
       if next_time <= now then
@@ -457,12 +460,13 @@ local function close_all()
   if not ok then die("closing output file " .. q(ofile) .. ": " .. emsg(m, ofile)) end
 end
 
+-- status=progress is dd's own live line: platter's stays off then.
 local ok, err = classic.protected(p.phase, "dd", function()
   start = p.now()
   copy()
   close_all()
   finish = p.now()
-end)
+end, { progress = status ~= "progress" })
 if not ok then
   if p.interrupted() then
     -- dd prints its statistics when interrupted, then dies of the signal

@@ -247,6 +247,7 @@ local function one_request()
   end
 end
 
+-- The request lines are ioping's live output: no progress line over them (-q has none).
 local ok, err = classic.protected(p.phase, "ioping", function()
   while true do
     one_request()
@@ -257,7 +258,7 @@ local ok, err = classic.protected(p.phase, "ioping", function()
       p.sleep((time_next - time_now) / 1e9)
     end
   end
-end)
+end, { progress = quiet and true or false })
 -- Like ioping, the first Ctrl-C ends the pings and still prints the summary
 -- (platter then reports the interruption and exits 130).
 if not ok and not p.interrupted() then error(err, 0) end

@@ -433,7 +433,7 @@ function M.install(core, P)
       pcall(fn, ...)
       error("interrupted", 0)
     end
-    core.ewrite("platter: results: ", what, ": ", tostring(err), "\n")
+    core._notice("platter: results: ", what, ": ", tostring(err), "\n")
   end
 
   -- p.parallel's workers are forks of this process: they neither warn nor record
@@ -604,7 +604,7 @@ function M.install(core, P)
         .. "with direct = true, or use a data set over twice RAM)",
         r.name or "?", e.path or "?", M.size_text(worst.size), M.size_text(ram), why)
       S.warnings[#S.warnings + 1] = msg
-      core.ewrite("platter: warning: ", msg, "\n")
+      core._notice("platter: warning: ", msg, "\n")  -- at a line boundary, never mid-row
     end
   end
 
@@ -730,7 +730,7 @@ function M.install(core, P)
       if not worst or worst.pct < cfg.ci then
         S.ci_met = true
         if not core.quiet then
-          core.ewrite(format("platter: --ci %g%%: every phase is within it after %d repetitions\n",
+          core._notice(format("platter: --ci %g%%: every phase is within it after %d repetitions\n",
             cfg.ci, rep - 1))
         end
         return false
@@ -739,7 +739,7 @@ function M.install(core, P)
     S.rep = rep
     S.occ = {}
     if rep > 1 and not core.quiet then
-      core.ewrite(format("platter: repetition %d of %s\n", rep,
+      core._notice(format("platter: repetition %d of %s\n", rep,
         (cfg.ci or 0) > 0 and format("at most %d", repeats) or tostring(repeats)))
     end
     return true
@@ -796,7 +796,7 @@ function M.install(core, P)
       local worst = ci_status()
       S.ci_met = S.reps_done >= 2 and worst ~= nil and worst.pct < cfg.ci
       if not S.ci_met and not core.quiet and S.reps_done >= 2 then
-        core.ewrite(format("platter: --ci %g%%: not reached after %d repetitions%s\n", cfg.ci,
+        core._notice(format("platter: --ci %g%%: not reached after %d repetitions%s\n", cfg.ci,
           S.reps_done, worst and format(" (widest: '%s', ±%.1f%%)", worst.name, worst.pct) or ""))
       end
     end

@@ -16,6 +16,7 @@
 #include "embedded.h"
 #include "cache.h"
 #include "guard.h"
+#include "out.h"
 #include "record.h"
 #include "sandbox.h"
 #include "host.h"
@@ -691,14 +692,14 @@ static void report_error(lua_State *L, struct job *j)
         lua_pushliteral(L, "platter_usage");
         lua_rawget(L, -2);
         if (lua_isstring(L, -1)) {
-            fflush(stdout);
+            pl_out_boundary();
             fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
             j->status = PL_EXIT_USAGE;
             return;
         }
         lua_pop(L, 1);
     }
-    fflush(stdout);
+    pl_out_boundary();  /* the message starts a line; held text goes first */
     if (pl_interrupted) {
         fprintf(stderr, "platter: interrupted\n");
         j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
@@ -780,6 +781,7 @@ static int call_repeat_hook(lua_State *L, int rep)
     lua_pushinteger(L, rep);
     lua_pushinteger(L, pl_cfg.repeat);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
+        pl_out_boundary();
         fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
         return 0;
@@ -800,6 +802,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
     lua_pushinteger(L, j->status);
     lua_pushstring(L, intr ? "interrupted" : "");
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        pl_out_boundary();
         fprintf(stderr, "platter: writing results: %s\n", lua_tostring(L, -1));
         lua_pop(L, 1);
         if (j->status == PL_EXIT_OK)
@@ -842,6 +845,8 @@ static int pmain(lua_State *L)
     struct job *j = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_openlibs(L);
+    lua_pushcfunction(L, pl_print);  /* through the line state (src/core/out.h) */
+    lua_setglobal(L, "print");
     pl_host_preload(L);
 
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
@@ -958,7 +963,7 @@ static int pmain(lua_State *L)
             break;
         }
         if (pl_interrupted) {
-            fflush(stdout);
+            pl_out_boundary();
             fprintf(stderr, "platter: interrupted\n");
             j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
             break;
@@ -1020,6 +1025,7 @@ static int run(struct job *j)
     lua_pushlightuserdata(L, j);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
         const char *msg = lua_tostring(L, -1);
+        pl_out_boundary();
         fprintf(stderr, "platter: %s\n", msg ? msg : "(error object is not a string)");
         j->status = PL_EXIT_ERROR;
     }

@@ -20,6 +20,8 @@
 #include "guard.h"
 #include "host.h"
 #include "l_util.h"
+#include "out.h"
+#include "progress.h"
 #include "record.h"
 #include "rng.h"
 #include "sandbox.h"
@@ -153,13 +155,14 @@ static int l_parse_time(lua_State *L)
     return 1;
 }
 
-static int write_to(lua_State *L, FILE *out)
+/* Every string argument, in order, through the line state (src/core/out.h). */
+static int write_to(lua_State *L, enum pl_stream to)
 {
     int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         size_t len;
         const char *s = luaL_checklstring(L, i, &len);
-        fwrite(s, 1, len, out);
+        pl_out_write(to, s, len);
     }
     return 0;
 }
@@ -167,15 +170,74 @@ static int write_to(lua_State *L, FILE *out)
 /* p.write(...) writes strings to stdout, as io.write does */
 static int l_write(lua_State *L)
 {
-    return write_to(L, stdout);
+    return write_to(L, PL_STDOUT);
 }
 
-/* p.ewrite(...) writes strings to stderr (flushing stdout first, so they interleave) */
+/*
+ * p.ewrite(...) writes strings to stderr, after what stdout has buffered; when
+ * both go to one terminal or file, not into a partial stdout line (it waits
+ * for that line's end)
+ */
 static int l_ewrite(lua_State *L)
 {
-    fflush(stdout);
-    write_to(L, stderr);
-    fflush(stderr);
+    return write_to(L, PL_STDERR);
+}
+
+/*
+ * core._notice(...) -> platter's own stderr line(s) (a warning): written on an
+ * empty line, or held until the workload ends the current one. For the result
+ * writer.
+ */
+static int l_notice(lua_State *L)
+{
+    int n = lua_gettop(L);  /* before luaL_buffinit: 5.4's buffer may take a stack slot */
+    for (int i = 1; i <= n; i++)
+        luaL_checkstring(L, i);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (int i = 1; i <= n; i++) {
+        lua_pushvalue(L, i);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    size_t len;
+    const char *s = lua_tolstring(L, -1, &len);
+    pl_out_notice(s, len);
+    return 0;
+}
+
+/* print(...) as Lua's own (tostring of each, tabs, a newline), written to stdout like p.write */
+int pl_print(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_getglobal(L, "tostring");
+    for (int i = 1; i <= n; i++) {
+        size_t len;
+        lua_pushvalue(L, -1);
+        lua_pushvalue(L, i);
+        lua_call(L, 1, 1);
+        const char *s = lua_tolstring(L, -1, &len);
+        if (!s)
+            return luaL_error(L, "'tostring' must return a string to 'print'");
+        if (i > 1)
+            pl_out_write(PL_STDOUT, "\t", 1);
+        pl_out_write(PL_STDOUT, s, len);
+        lua_pop(L, 1);
+    }
+    pl_out_write(PL_STDOUT, "\n", 1);
+    return 0;
+}
+
+/*
+ * p.progress(bytes [, total]): the workload's own count for the progress line
+ * of the innermost phase (dd: bytes copied), shown as MB/s, with a percentage
+ * and ETA when total is given, instead of the phase's IOPS and MB/s
+ */
+static int l_progress(lua_State *L)
+{
+    uint64_t done = pl_checkoffset(L, 1, "bytes");
+    uint64_t total = lua_isnoneornil(L, 2) ? 0 : pl_checkoffset(L, 2, "total");
+    pl_progress_count('B', done, total);
     return 0;
 }
 
@@ -668,6 +730,7 @@ static int l_resolve(lua_State *L)
 static const luaL_Reg core_funcs[] = {
     {"_config", l_config},
     {"_hook", l_hook},
+    {"_notice", l_notice},
     {"_record_write", l_record_write},
     {"_resolve", l_resolve},
     {"_script", l_script},
@@ -683,6 +746,7 @@ static const luaL_Reg core_funcs[] = {
     {"parse_size", l_parse_size},
     {"parse_time", l_parse_time},
     {"pid", l_pid},
+    {"progress", l_progress},
     {"ram", l_ram},
     {"mkdir", l_mkdir},
     {"random", l_random},

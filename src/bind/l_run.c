@@ -15,8 +15,8 @@
 
 static const char *const run_keys[] = {
     "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
-    "fsync_every", "gen", "name", "offsets", "on_error", "op", "pattern", "qd", "ramp",
-    "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma", "stride",
+    "fsync_every", "gen", "name", "offsets", "on_error", "op", "pattern", "progress",
+    "qd", "ramp", "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma", "stride",
     "theta", "think_us", "weights", NULL,
 };
 
@@ -203,6 +203,15 @@ static void check_keys(lua_State *L, int t)
                                                           ? lua_tostring(L, -1)
                                                           : luaL_typename(L, -1));
     }
+}
+
+/* progress = false in the p.run table at 1: the workload shows its own live output */
+static int hide_progress(lua_State *L)
+{
+    lua_getfield(L, 1, "progress");
+    int hide = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return hide;
 }
 
 static struct pl_file *checkfile(lua_State *L, int idx, const char *what)
@@ -474,7 +483,7 @@ static int l_run(lua_State *L)
     if (!r)
         return luaL_error(L, "run: not enough memory");
     const char *why = NULL;
-    pl_progress_begin(r, name, NULL);
+    pl_progress_begin(r, name, NULL, hide_progress(L));
     int rc = pl_job_run(&s, r, &why);
     pl_progress_end(r);
     if (rc < 0) {
@@ -575,7 +584,7 @@ static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *spec
         close_job(j);
         return NULL;
     }
-    pl_progress_begin(j, j->name, NULL);
+    pl_progress_begin(j, j->name, NULL, hide_progress(L));
     return j;
 }
 

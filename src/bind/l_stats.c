@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -97,7 +98,7 @@ void pl_phase_start(lua_State *L, int arg)
     if (arg < 0)
         arg = lua_gettop(L) + arg + 1;
     hook_phase_start(L, arg);
-    pl_progress_begin(ph, ph->name, &ph->st);
+    pl_progress_begin(ph, ph->name, &ph->st, ph->noprogress);
     lua_pushvalue(L, arg);
     ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
     ph->active = 1;
@@ -363,8 +364,19 @@ static int l_phase(lua_State *L)
     int has_fn = !lua_isnoneornil(L, 2);
     if (has_fn)
         luaL_checktype(L, 2, LUA_TFUNCTION);
+    int hide = 0;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        lua_getfield(L, 3, "progress");
+        luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3,
+                      "'progress' must be a boolean");
+        hide = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
     pl_checkintr(L);
     struct pl_phase *ph = pl_phase_new(L, name);
+    ph->noprogress = hide;
     int s = lua_gettop(L);
     pl_phase_start(L, s);
     if (!has_fn)
@@ -394,7 +406,9 @@ static const luaL_Reg stats_funcs[] = {
 
 int luaopen_platter_stats(lua_State *L)
 {
-    pl_progress_init(isatty(2) && !pl_cfg.quiet && !pl_cfg.sim);  /* --sim: virtual time */
+    /* --sim: virtual time, so no line unless a test asks for one (progress.c) */
+    pl_progress_init(isatty(2) && !pl_cfg.quiet &&
+                     (!pl_cfg.sim || getenv("PLATTER_PROGRESS_MS") != NULL));
     luaL_newmetatable(L, PL_STATS_MT);
     lua_pushliteral(L, PL_STATS_MT);  /* LuaJIT does not set it: type errors name it */
     lua_setfield(L, -2, "__name");

@@ -76,6 +76,7 @@ struct pl_phase {
     struct pl_stats st;
     double ru_user0, ru_sys0;   /* getrusage at start: self + children */
     int active;                 /* in the recording list */
+    int noprogress;             /* p.phase(..., {progress = false}): no progress line */
     int ref;                    /* registry ref while active */
     int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
     uint64_t shorts;            /* p.run: transfers shorter than asked */
@@ -116,5 +117,7 @@ int luaopen_platter_worker(lua_State *L);
 int luaopen_platter_stats(lua_State *L);
 int luaopen_platter_file(lua_State *L);
 int luaopen_platter_core(lua_State *L);
+/* The global print: Lua's own, but written through the line state (src/core/out.h). */
+int pl_print(lua_State *L);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * The progress line on stderr (see progress.h). Uses clock and stats.
+ * The progress line on stderr (see progress.h). Uses clock, stats and out (the
+ * line state: it is drawn only on an empty line).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +9,13 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "out.h"
 #include "progress.h"
 
 #define MAX_FRAMES   16
 #define FIRST_NS     1000000000ull  /* a line only for phases longer than 1 s */
 #define EVERY_NS     500000000ull   /* then rewritten twice a second */
+/* PLATTER_PROGRESS_MS=N (tests): first report after N ms and every N ms, even under --sim */
 #define POLL_MIN_NS  20000000ull    /* countdown batches aim at one clock read per 20..200 ms */
 #define POLL_MAX_NS  200000000ull
 #define BATCH_MAX    65536u
@@ -24,6 +27,9 @@ struct frame {
     const void *key;
     const struct pl_stats *st;
     uint64_t t0;
+    int hidden;             /* the workload shows its own live output */
+    char unit;              /* 0: the stats' IOPS and MB/s; 'B' or 'c': pl_progress_count's */
+    uint64_t done, total;   /* pl_progress_count's figures */
     char name[64];
 };
 
@@ -32,8 +38,11 @@ static int nframes;
 static int enabled;
 static pid_t owner;         /* forked workers inherit the state but stay silent */
 static int shown;           /* the line is on the screen */
+static char text[512];      /* the innermost frame's latest line, for a redraw */
+static size_t text_len;     /* 0 = nothing to redraw */
+static uint64_t first_ns = FIRST_NS, every_ns = EVERY_NS;
 static unsigned width = 80;
-static uint64_t last_t, last_ops, last_bytes;   /* for the current rate */
+static uint64_t last_t, last_ops, last_bytes, last_done;   /* for the current rate */
 static uint64_t last_poll;
 static uint32_t batch = 1;
 
@@ -62,6 +71,9 @@ void pl_progress_init(int on)
     owner = getpid();
     if (!on)
         return;
+    const char *ms = getenv("PLATTER_PROGRESS_MS");
+    if (ms && atoi(ms) > 0)
+        first_ns = every_ns = (uint64_t)atoi(ms) * 1000000ull;
     struct winsize ws;
     if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
         width = ws.ws_col;
@@ -76,13 +88,20 @@ static void restart(uint64_t now, uint64_t due)
     last_t = now;
     last_ops = f->st ? f->st->ops : 0;
     last_bytes = f->st ? f->st->bytes : 0;
+    last_done = f->done;
     last_poll = now;
     batch = 1;
+    text_len = 0;
+    if (f->hidden) {
+        pl_progress_countdown = 0;
+        pl_progress_due = UINT64_MAX;
+        return;
+    }
     pl_progress_countdown = f->st ? 1 : 0;
     pl_progress_due = due;
 }
 
-void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st)
+void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st, int hide)
 {
     if (!enabled || nframes == MAX_FRAMES)
         return;
@@ -92,8 +111,11 @@ void pl_progress_begin(const void *key, const char *name, const struct pl_stats 
     f->key = key;
     f->st = st;
     f->t0 = now;
+    f->hidden = hide || (nframes > 1 && f[-1].hidden);
+    f->unit = 0;
+    f->done = f->total = 0;
     snprintf(f->name, sizeof f->name, "%s", name ? name : "");
-    restart(now, now + FIRST_NS);
+    restart(now, now + first_ns);
 }
 
 void pl_progress_end(const void *key)
@@ -112,8 +134,8 @@ void pl_progress_end(const void *key)
         pl_progress_countdown = 0;
         return;
     }
-    uint64_t now = pl_clock_ns(), first = frames[nframes - 1].t0 + FIRST_NS;
-    restart(now, first > now + EVERY_NS / 2 ? first : now + EVERY_NS / 2);
+    uint64_t now = pl_clock_ns(), first = frames[nframes - 1].t0 + first_ns;
+    restart(now, first > now + every_ns / 2 ? first : now + every_ns / 2);
 }
 
 void pl_progress_poll(void)
@@ -151,6 +173,11 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
         return;
     }
     const struct frame *f = &frames[nframes - 1];
+    if (f->hidden) {
+        pl_progress_due = UINT64_MAX;
+        pl_progress_countdown = 0;
+        return;
+    }
     const char *name = f->name;
     if (nframes > 1 && strcmp(name, "run") == 0)
         name = frames[nframes - 2].name;  /* an unnamed p.run inside a phase */
@@ -160,10 +187,21 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
     size_t n = 0;
     seconds(el, sizeof el, (double)(now - f->t0) / 1e9);
     n += (size_t)snprintf(line + n, sizeof line - n, "%s: ", name);
+    if (f->unit && f->total)
+        frac = f->done >= f->total ? 1 : (double)f->done / (double)f->total;
     if (frac >= 0)
         n += (size_t)snprintf(line + n, sizeof line - n, "%3.0f%%, ", frac * 100);
     n += (size_t)snprintf(line + n, sizeof line - n, "%s", el);
-    if (st) {
+    if (f->unit) {
+        double dt = (double)(now - last_t) / 1e9;
+        if (dt > 0 && f->unit == 'c')
+            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f chars/s",
+                                  (double)(f->done - last_done) / dt);
+        else if (dt > 0)
+            n += (size_t)snprintf(line + n, sizeof line - n, ", %.1f MB/s",
+                                  (double)(f->done - last_done) / dt / 1e6);
+        last_done = f->done;
+    } else if (st) {
         double dt = (double)(now - last_t) / 1e9;
         if (dt > 0) {
             double iops = (double)(st->ops - last_ops) / dt;
@@ -181,10 +219,45 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
         n = sizeof line - 1;
     if (n > width - 1)
         n = width - 1;  /* a wrapped line could not be erased with \r */
+    memcpy(text, line, n);
+    text_len = n;
+    last_t = now;
+    pl_progress_due = now + every_ns;
+    pl_progress_redraw();
+}
+
+void pl_progress_count(char unit, uint64_t done, uint64_t total)
+{
+    if (!enabled || nframes == 0)
+        return;
+    struct frame *f = &frames[nframes - 1];
+    if (!f->unit)
+        last_done = 0;
+    f->unit = unit;
+    f->done = done;
+    f->total = total;
+    if (f->hidden)
+        return;
+    uint64_t now = pl_clock_ns();
+    if (now >= pl_progress_due)
+        pl_progress_report(now, NULL, -1);
+}
+
+void pl_progress_add(char unit, uint64_t n)
+{
+    if (!enabled || nframes == 0)
+        return;
+    const struct frame *f = &frames[nframes - 1];
+    int same = f->unit == unit;
+    pl_progress_count(unit, (same ? f->done : 0) + n, same ? f->total : 0);
+}
+
+void pl_progress_redraw(void)
+{
+    if (!enabled || nframes == 0 || text_len == 0 || getpid() != owner || !pl_out_line_free())
+        return;
     put("\r", 1);
-    put(line, n);
+    put(text, text_len);
     put("\033[K", 3);
     shown = 1;
-    last_t = now;
-    pl_progress_due = now + EVERY_NS;
 }

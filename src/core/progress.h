@@ -2,7 +2,9 @@
  * The progress line: on a terminal, a phase or run that lasts longer than a
  * second shows one line on stderr (name, percent or elapsed time, current
  * rate, ETA), rewritten in place a few times a second and erased when it
- * ends. Nothing is printed unless pl_progress_init enabled it.
+ * ends. Nothing is printed unless pl_progress_init enabled it, and only on
+ * an empty line (out.h): while a workload's text is on the line the report is
+ * kept and drawn after the workload's next newline.
  *
  * Costs nothing measurable per I/O: the hot loop compares the clock reading
  * it already has against pl_progress_due (UINT64_MAX while nothing is due or
@@ -28,9 +30,10 @@ void pl_progress_init(int enabled);
 /*
  * A phase or run begins: key identifies it for pl_progress_end; st (may be
  * NULL) is read at each report when the caller does not pass its own stats.
- * Nested frames stack; the innermost one is shown.
+ * Nested frames stack; the innermost one is shown. hide: the workload prints
+ * its own live output during it, so no line is drawn (nor for frames inside).
  */
-void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st);
+void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st, int hide);
 /* It ended: erase the line if shown; drops this frame and any above it (no-op if absent). */
 void pl_progress_end(const void *key);
 /* pl_progress_countdown reached 0: read the clock, report when due, set the next batch. */
@@ -43,5 +46,17 @@ void pl_progress_poll(void);
 void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac);
 /* Erase the line if it is showing (before other output, and at exit). */
 void pl_progress_clear(void);
+/*
+ * The workload's own count for the innermost frame: done units so far, of
+ * total (0 = unknown; it gives the percentage and ETA). unit 'B' (bytes,
+ * shown as MB/s) or 'c' (characters, shown as chars/s); from then on the line
+ * shows that instead of the frame's IOPS and MB/s. Reads the clock and reports
+ * when due.
+ */
+void pl_progress_count(char unit, uint64_t done, uint64_t total);
+/* n more units (the same unit keeps the count and total; another starts afresh). */
+void pl_progress_add(char unit, uint64_t n);
+/* Draw the latest report again if there is one and the line is empty (out.c, after a newline). */
+void pl_progress_redraw(void);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "out.h"
 #include "worker.h"
 
 static int full_write(int fd, const void *p, size_t n)
@@ -61,6 +62,7 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
             goto fail;
         }
         if (pid == 0) {
+            pl_out_forked();
             close(res[0]);
             close(ws->ready[0]);
             close(ws->go[1]);
@@ -121,6 +123,7 @@ int pl_worker_send(struct pl_workers *ws, const void *data, size_t len)
 
 void pl_worker_exit(int code)
 {
+    pl_out_finish();
     fflush(NULL);
     _exit(code);
 }

@@ -105,8 +105,8 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   \tFile stride size set to 17 * record size. (esc)
                                                                 random    random     bkwd    record    stride                                    
                 kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
-             65536      64platter: warning: phase 'rewrite 65536 64' used iozone.tmp (64 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
-     240472   240472   240472   240472   239572   239572                                                                
+             65536      64   240472   240472   240472   240472   239572   239572                                                                
+  platter: warning: phase 'rewrite 65536 64' used iozone.tmp (64 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
   
   iozone test complete.
   $ platter --sim ata-5400-1999 dd if=/dev/zero of=big.dat bs=1M count=64 conv=fdatasync 2>&1

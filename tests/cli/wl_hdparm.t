@@ -77,12 +77,16 @@ clock, so the defaults are used and two runs print the same bytes.
   $ rm sim1 sim2
 
 A device smaller than one 2 MiB read: hdparm's message, and exit status EIO.
+The message goes to stderr, which here is the same file as stdout: it waits
+for the partial stdout line, which never ends, so it starts a line of its own
+at exit instead of being written into that line (src/core/out.h).
 
   $ platter --trust -e 'assert(platter.open("small.img", { create = true, write = true, size = "1m" })):close()'
   $ w platter hdparm -t $QUICK small.img
   
   small.img:
-   Timing buffered disk reads: read(2097152) returned 1048576 bytes
+   Timing buffered disk reads: 
+  read(2097152) returned 1048576 bytes
   [5]
   $ w platter hdparm -t $QUICK nope.img
   nope.img: No such file or directory

@@ -1,0 +1,49 @@
+/*
+ * The terminal line state: every byte a script prints (p.write, p.ewrite,
+ * print, p.printf, p.log) and every line platter adds while it runs (the
+ * progress line, warnings, the final error) goes through here, so platter
+ * knows whether the line stdout and stderr write to is empty (the last byte
+ * was '\n') and keeps three promises by construction:
+ *
+ *   - the progress line is drawn only on an empty line (progress.c asks
+ *     pl_out_line_free) and erased before any other byte is written;
+ *   - platter's own lines (pl_out_notice) start on an empty line: one that
+ *     arrives mid-line is held until the workload ends that line;
+ *   - when stdout and stderr are the same terminal, pipe or file, stderr text
+ *     is never put into a partial stdout line (it waits for the newline), and
+ *     stdout's buffer is flushed before any stderr byte.
+ *
+ * Uses stdio for stdout (buffered as before) and progress.h. No Lua.
+ */
+#ifndef PLATTER_CORE_OUT_H
+#define PLATTER_CORE_OUT_H
+
+#include <stddef.h>
+
+enum pl_stream { PL_STDOUT = 1, PL_STDERR = 2 };
+
+/* A workload's text for stream s, in order; stderr text may wait (see above). */
+void pl_out_write(enum pl_stream s, const char *p, size_t n);
+/* platter's own stderr text (whole lines): now if the line is empty, else at its end. */
+void pl_out_notice(const char *p, size_t n);
+/*
+ * Before platter's last words (an error, "interrupted") and at exit: write all
+ * held text, ending a partial line with '\n' on stderr first, so what follows
+ * starts a line. stdout is flushed.
+ */
+void pl_out_boundary(void);
+/* At the end of a process (also a worker's, which skips atexit): write what still waits. */
+void pl_out_finish(void);
+/*
+ * In a forked child (a p.parallel worker): forget the text the parent holds
+ * (the parent writes it) and the line state, so the child's own text is
+ * written at once; a worker that prints while the parent's line is partial
+ * does land in that line, as nothing ties the two processes' writes.
+ */
+void pl_out_forked(void);
+/* Can a line be drawn on stderr now: its line (shared with stdout or not) is empty. */
+int pl_out_line_free(void);
+/* stdout and stderr go to the same terminal, pipe or file. */
+int pl_out_shared(void);
+
+#endif

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Output as a terminal renders it.
+
+Every shipped workload runs three times: under a pseudo-terminal (stdout and
+stderr both on it, the progress line forced on and redrawn every few ms with
+PLATTER_PROGRESS_MS), with stdout and stderr merged into one pipe (2>&1), and
+with them apart. The pty bytes and the merged bytes go through a terminal
+emulator (pyte) and the two screens must be equal line for line: the
+progress line erased nothing and left nothing behind, and no warning split a
+line. The merged text, less platter's own "platter: ..." lines, must be the
+stdout and stderr of the separate run interleaved by whole lines. Deterministic
+cases run on the simulated disk (--sim); a few real-disk ones compare with
+every number replaced by N.
+
+Usage: render.py PLATTER_BINARY SOURCE_DIR [CASE-SUBSTRING...]
+Exit 77 (skip) when python3-pyte is missing.
+"""
+import fcntl
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+
+try:
+    import pyte
+except ImportError:  # a python3 of its own (pyenv, venv) does not see Debian's packages
+    sys.path.append("/usr/lib/python3/dist-packages")
+try:
+    import pyte
+except ImportError:
+    print("skip: python3-pyte is not installed (apt-get install python3-pyte)")
+    sys.exit(77)
+
+COLS, ROWS = 200, 300
+SIM = ["--sim", "ata-5400-1999"]
+OLD = ["--sim", "hitachi-85mb-1988"]
+QUICK = ["--settle", "0", "--pause", "0", "--cached-time", "0.3s", "--disk-time", "0.3s"]
+
+# name, argv after "platter", flags: real (numbers vary), prog (progress must
+# show at least once), noprog (progress must never show), setup (a Lua line run first),
+# warns (the cache warning must come, mid-phase, while a row is being filled in).
+# hdparm, iozone and Bonnie keep a partial line on the screen during their
+# phases ("Timing cached reads:", a row, "Writing with putc()..."), so no
+# progress line may be drawn there at all.
+CASES = [
+    ("sweep", OLD + ["sweep", "-s", "4m", "-d", "0.5", "--max", "16k"], {"prog"}),
+    ("bonnie", SIM + ["bonnie", "-s", "100", "-m", "sim"], set()),
+    ("bonnie++", SIM + ["bonnie++", "-s", "300", "-r", "128", "-n", "1", "-m", "sim"], set()),
+    ("iozone", SIM + ["iozone", "-s", "64m", "-r", "64k", "-i", "0", "-i", "1", "-i", "2"],
+     {"warns"}),
+    ("iozone-2r", SIM + ["iozone", "-s", "8m", "-r", "4k", "-r", "16k", "-i", "0", "-i", "1"],
+     {"warns"}),
+    ("iozone-I", SIM + ["iozone", "-I", "-s", "32m", "-r", "4k", "-i", "0", "-i", "1"], set()),
+    ("dd", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k", "count=1000"],
+     {"prog", "bytes"}),
+    ("dd-progress", SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=1M", "count=100",
+                           "status=progress"], {"noprog"}),
+    ("hdparm", SIM + ["hdparm", "-tT", "/dev/hda"], set()),
+    ("ioping", SIM + ["ioping", "-c", "5", "-i", "0", "/dev/hda"], {"noprog"}),
+    ("zones", SIM + ["zones", "/dev/hda"], {"prog"}),
+    ("readahead", OLD + ["readahead"], set()),
+    ("quiet", ["--quiet"] + SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k",
+                                   "count=1000"], {"noprog"}),
+    ("real-hdparm", ["hdparm", "-tT"] + QUICK + ["disk.img"], {"real", "setup"}),
+    ("real-iozone", ["iozone", "-I", "-s", "4m", "-r", "4k", "-i", "0", "-i", "1", "-f",
+                     "iozone.tmp"], {"real"}),
+    ("real-ioping", ["ioping", "-c", "3", "-i", "0", "."], {"real", "noprog"}),
+    ("real-putc", ["putc.lua"], {"real", "prog", "chars", "setup"}),
+]
+
+SETUP = 'assert(platter.open("disk.img", { create = true, write = true, size = "16m" })):close()'
+PUTC = """local p = require "platter"
+local f = assert(p.open(p.scratch("putc.dat"), { create = true, write = true }))
+local s = p.phase("Putc", function() assert(f:putc(20000000)) end)
+print("ops", s.ops, "bytes", s.bytes)
+"""
+
+
+def env_for(src):
+    env = dict(os.environ)
+    env["PLATTER_LUA_DIR"] = src
+    env["PLATTER_PROGRESS_MS"] = "3"
+    env.pop("COLUMNS", None)
+    env["TERM"] = "xterm"
+    return env
+
+
+def run_pty(argv, cwd, env):
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+    p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=slave,
+                         stderr=slave, start_new_session=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        r, _, _ = select.select([master], [], [], 60)
+        if not r:
+            p.kill()
+            raise RuntimeError("no output for 60 s")
+        try:
+            b = os.read(master, 65536)
+        except OSError:  # EIO: the last writer closed the terminal
+            break
+        if not b:
+            break
+        chunks.append(b)
+    os.close(master)
+    return p.wait(), b"".join(chunks)
+
+
+def render(data, onlcr):
+    """The screen's lines after data, right-stripped, trailing blank lines dropped."""
+    screen = pyte.Screen(COLS, ROWS)
+    stream = pyte.ByteStream(screen)
+    if onlcr:  # what the pty's line discipline does on the way to a terminal
+        data = data.replace(b"\n", b"\r\n")
+    stream.feed(data)
+    lines = [line.rstrip() for line in screen.display]
+    while lines and not lines[-1]:
+        lines.pop()
+    if screen.cursor.y >= ROWS - 1:
+        raise RuntimeError("output longer than the emulated screen")
+    return lines
+
+
+NUM = re.compile(r"[0-9][0-9.]*( ?(ns|us|ms|s|[kKMGT]i?B|k|M)\b)?")  # a real run's figure and unit
+
+
+def norm(lines):
+    return [re.sub(r" +", " ", NUM.sub("N", line)) for line in lines]
+
+
+def interleaves(merged, a, b):
+    """merged is a and b interleaved, keeping the order of each."""
+    n, m = len(a), len(b)
+    reach = {(0, 0)}
+    for line in merged:
+        nxt = set()
+        for i, j in reach:
+            if i < n and a[i] == line:
+                nxt.add((i + 1, j))
+            if j < m and b[j] == line:
+                nxt.add((i, j + 1))
+        if not nxt:
+            return False
+        reach = nxt
+    return (n, m) in reach
+
+
+def own(line):
+    return line.startswith(b"platter: ")
+
+
+def check(name, args, flags, binary, src):
+    errors = []
+    env = env_for(src)
+    with tempfile.TemporaryDirectory(prefix="platter-term.") as d:
+        if "setup" in flags:
+            subprocess.run([binary, "--trust", "-e", SETUP], cwd=d, env=env, check=True)
+            with open(os.path.join(d, "putc.lua"), "w") as f:
+                f.write(PUTC)
+        argv = [binary] + args
+        rc_t, tty = run_pty(argv, d, env)
+        merged = subprocess.run(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        apart = subprocess.run(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if rc_t != 0 or merged.returncode != 0 or apart.returncode != 0:
+        errors.append("exit status %d (pty), %d (2>&1), %d (apart); 2>&1 ends:\n%s"
+                      % (rc_t, merged.returncode, apart.returncode,
+                         b"\n".join(merged.stdout.split(b"\n")[-4:]).decode(errors="replace")))
+    drawn = b"\x1b[K" in tty
+    if "prog" in flags and not drawn:
+        errors.append("no progress line was drawn on the terminal")
+    if "noprog" in flags and drawn:
+        errors.append("a progress line was drawn where the workload shows its own output")
+    reports = [r for r in re.split(rb"[\r\n]", tty) if r.endswith(b"\x1b[K") and b": " in r]
+    want = {"bytes": (b" MB/s", b"IOPS"), "chars": (b" chars/s", b"IOPS")}
+    for k, (has, hasnt) in want.items():
+        if k in flags and not all(has in r and hasnt not in r for r in reports):
+            errors.append("progress does not show the workload's own rate (%r): %r"
+                          % (has, reports[:3]))
+    if "warns" in flags and b"\nplatter: warning: " not in merged.stdout:
+        errors.append("the cache warning did not come on a line of its own")
+    if b"\x1b" in merged.stdout:
+        errors.append("an escape sequence reached a pipe")
+    screen, piped = render(tty, False), render(merged.stdout, True)
+    if "real" in flags:
+        screen, piped = norm(screen), norm(piped)
+    if screen != piped:
+        errors.append("the terminal shows something else than the piped output:\n"
+                      + "\n".join("  tty  : %r\n  piped: %r" % (s, p)
+                                  for s, p in zip(screen + [""] * len(piped),
+                                                  piped + [""] * len(screen))
+                                  if s != p))
+    if "real" not in flags:
+        lines = [ln for ln in merged.stdout.split(b"\n") if not own(ln)]
+        out = apart.stdout.split(b"\n")
+        err = [ln for ln in apart.stderr.split(b"\n") if not own(ln)]
+        # the final "" of each split is the text after the last newline
+        if not interleaves(lines[:-1], out[:-1], err[:-1]) or lines[-1] != out[-1] + err[-1]:
+            errors.append("2>&1 less platter's own lines is not stdout and stderr by whole "
+                          "lines:\n" + merged.stdout.decode(errors="replace"))
+        for ln in merged.stdout.split(b"\n"):
+            if b"platter: " in ln and not own(ln):
+                errors.append("platter's text inside a line: %r" % ln)
+    return errors
+
+
+def main():
+    binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    only = sys.argv[3:]
+    failed = 0
+    for name, args, flags in CASES:
+        if only and not any(o in name for o in only):
+            continue
+        errors = check(name, args, flags, binary, src)
+        print("%s %s" % ("FAIL" if errors else "ok  ", name))
+        for e in errors:
+            print("    " + e.replace("\n", "\n    "))
+        failed += bool(errors)
+    print("%d failed" % failed)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
