@@ -2,7 +2,7 @@
  * bench/sccost.c: what a seccomp filter costs per system call, the way
  * platter's kernel layer installs one (allow by default, ~50 calls refused
  * by number only, so the kernel's action cache answers every allowed call).
- * One process times 4 KiB preads of a cached file before and after loading
+ * (The list is src/core/sandbox_calls.h.) One process times 4 KiB preads of a cached file before and after loading
  * the filter, alternating, and prints the median of each.
  *
  *   cc -O2 -o sccost bench/sccost.c -lseccomp && ./sccost FILE [ROUNDS]
@@ -18,6 +18,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../src/core/sandbox_calls.h"   /* the filter platter loads */
 
 #define STEPS 1000000
 
@@ -41,16 +43,6 @@ static int cmp(const void *x, const void *y)
 
 int main(int argc, char **argv)
 {
-    static const char *const names[] = {
-        "execve", "execveat", "ptrace", "process_vm_readv", "process_vm_writev", "mount",
-        "umount2", "pivot_root", "chroot", "fsopen", "fsmount", "fsconfig", "move_mount",
-        "open_tree", "mount_setattr", "swapon", "swapoff", "reboot", "kexec_load",
-        "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
-        "perf_event_open", "keyctl", "add_key", "request_key", "unshare", "setns", "acct",
-        "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname",
-        "setdomainname", "open_by_handle_at", "name_to_handle_at", "userfaultfd", "iopl",
-        "ioperm", "quotactl", "mknod", "mknodat", "syslog", "vhangup", "uselib", "socket",
-        "pidfd_getfd", "kcmp", NULL};
     if (argc < 2) {
         fprintf(stderr, "usage: sccost FILE [ROUNDS]\n");
         return 2;
@@ -79,8 +71,8 @@ int main(int argc, char **argv)
         _exit(0);
     }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    for (int i = 0; names[i]; i++) {
-        int nr = seccomp_syscall_resolve_name(names[i]);
+    for (int i = 0; refused_calls[i]; i++) {
+        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
         if (nr != __NR_SCMP_ERROR)
             seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
     }
