@@ -18,6 +18,7 @@
 #include "device.h"
 #include "file.h"
 #include "guard.h"
+#include "progress.h"
 #include "rng.h"
 #include "safety.h"
 #include "sim.h"
@@ -147,6 +148,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
     uint64_t off = have;
     int rc = 0;
+    pl_progress_begin(&grow, "filling the file (size=)", NULL, 0);  /* a long fill shows */
     while (off < o->size) {
         if (pl_interrupted) {
             rc = -EINTR;
@@ -164,7 +166,9 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
             break;
         }
         off += (uint64_t)w;
+        pl_progress_count('B', off - have, grow);
     }
+    pl_progress_end(&grow);
     free(buf);
     if (rc)
         (void)ftruncate(fd, (off_t)have);

@@ -54,3 +54,17 @@ would take the frames of the phases after it with it.
   false\tgen stop (esc)
   live: N s, N IOPS, N MB/s<EL>
   <EL>done
+
+A long `size=` fill in p.open shows its own line: bytes written of the size
+asked for, with a percentage and ETA (PLATTER_PROGRESS_MS makes it draw at
+once, so a small fill is enough), and it is erased before the script goes on.
+
+  $ cat > fill.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("fill.dat"), { create = true, write = true, size = "64m" }))
+  > print(f:size())
+  > LUA
+  $ PLATTER_PROGRESS_MS=1 script -qec "platter fill.lua" /dev/null < /dev/null > tty3.out
+  $ tr '\r' '\n' < tty3.out | grep -a . | sed -e 's/[0-9][0-9.]*/N/g' -e 's/\x1b\[K/<EL>/g' -e 's/  */ /g' | uniq | sed -n '1p;$p'
+  filling the file (size=): N%, N s, N MB/s, ETA N s<EL>
+  <EL>N
