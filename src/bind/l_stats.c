@@ -12,6 +12,7 @@
 
 #include "clock.h"
 #include "host.h"
+#include "guard.h"
 #include "l_util.h"
 #include "progress.h"
 #include "hot.h"
@@ -358,6 +359,14 @@ static int l_stats__gc(lua_State *L)
 }
 
 /* p.phase(name [, fn]) -> stats: with fn, runs it and stops; without, starts */
+/* pl_hook_phase under a pcall (the phase at 1): an interrupted phase is recorded
+   on the way out of p.phase, whose own error must go on unchanged. */
+static int hook_phase_protected(lua_State *L)
+{
+    pl_hook_phase(L, 1, "phase", 0);
+    return 0;
+}
+
 static int l_phase(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
@@ -385,6 +394,15 @@ static int l_phase(lua_State *L)
     lua_pushvalue(L, s);
     int rc = lua_pcall(L, 1, 0, 0);
     pl_phase_stop(L, ph);
+    if (rc != LUA_OK && pl_interrupted) {
+        /* Ctrl-C: the phase so far is a result too (stopped = "interrupted", as a
+           p.run cut short), recorded before the error goes on */
+        snprintf(ph->stopped, sizeof ph->stopped, "interrupted");
+        lua_pushcfunction(L, hook_phase_protected);
+        lua_pushvalue(L, s);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK)
+            lua_pop(L, 1);
+    }
     if (rc != LUA_OK)
         return lua_error(L);  /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);

@@ -1,5 +1,6 @@
 Ctrl-C in the middle of a run: the result file is still written, valid,
-with the phases that finished and the interruption in its status.
+with the phases that finished, the phase that was running (as far as it
+got, stopped = "interrupted") and the interruption in its status.
 
   $ cat > wait.lua <<'LUA'
   > local p = require "platter"
@@ -18,14 +19,16 @@ with the phases that finished and the interruption in its status.
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
   > local d = function(x) return string.format("%d", x) end
   > print(d(doc.status.exit), doc.status.message, doc.status.interrupted, doc.status.complete)
-  > for _, r in ipairs(doc.phases) do print(r.kind, r.name, d(r.ops)) end'
+  > for _, r in ipairs(doc.phases) do print(r.kind, r.name, d(r.ops), r.stopped) end'
   130\tinterrupted\ttrue\tfalse (esc)
-  phase\tfirst\t16 (esc)
-  run\tsecond\t16 (esc)
+  phase\tfirst\t16\tnil (esc)
+  run\tsecond\t16\tcount (esc)
+  phase\tthird\t0\tinterrupted (esc)
   $ cut -d, -f1-6 r.csv
   rep,seq,kind,name,occurrence,ops
   1,1,"phase","first",1,16
   1,2,"run","second",1,16
+  1,3,"phase","third",1,0
 
 No temporary file is left behind, and the scratch file is gone.
 
