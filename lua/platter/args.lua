@@ -24,6 +24,30 @@ local function key_of(opt)
   return best and (best:gsub("%-", "_"))
 end
 
+-- platter's own options (src/main.c), true when they take a value. Given after
+-- the workload name, one the workload does not define gets a hint rather than
+-- being honoured: they take effect before the script's first line (--sim
+-- starts the virtual clock, --json/--csv start the result keeper before the
+-- sandbox closes, --seed seeds the generator), so a workload parsing its
+-- arguments is too late for them; and --trust or --destroy read from a
+-- script's own arguments would let a script grant itself what the sandbox
+-- keeps from it (docs/sandbox.md).
+local GLOBAL = {
+  ["--trust"] = false, ["--destroy"] = false, ["--quiet"] = false, ["--verbose"] = false,
+  ["--seed"] = true, ["--json"] = true, ["--csv"] = true, ["--repeat"] = true, ["--ci"] = true,
+  ["--sim"] = true, ["--max-memory"] = true, ["--lua-dir"] = true,
+}
+
+local function unknown_option(spec, name, value)
+  if GLOBAL[name] ~= nil then
+    local given = name
+    if GLOBAL[name] then given = name .. " " .. (value or "...") end
+    usage_error(spec, string.format("%s is a global option: put it before the workload name " ..
+      "(platter %s %s ...)", name, given, type(spec) == "table" and spec.name or "script"))
+  end
+  usage_error(spec, "unknown option '" .. name .. "'")
+end
+
 local converters = {
   string = function(v) return v end,
   size = function(v)
@@ -163,14 +187,14 @@ function M.parse(spec, ...)
     elseif a:match("^%-%-[^=]+=") then
       local name, value = a:match("^(%-%-[^=]+)=(.*)$")
       opt = by_name[name]
-      if not opt then usage_error(spec, "unknown option '" .. name .. "'") end
+      if not opt then unknown_option(spec, name, value) end
       if not opt.arg then usage_error(spec, "option '" .. name .. "' takes no value") end
       set(opt, name, value)
     elseif a:match("^[%w_]+=") and by_name[a:match("^([%w_]+=)")] then
       local name, value = a:match("^([%w_]+=)(.*)$")
       set(by_name[name], name, value)
     elseif a:match("^%-%-") then
-      usage_error(spec, "unknown option '" .. a .. "'")
+      unknown_option(spec, a, argv[i + 1])
     elseif a:match("^%-.") and not tonumber(a) then
       -- "-s100" or bundled flags "-tT"
       local k = 2

@@ -4,6 +4,7 @@
  * only load, embedded-only require, path allow list in guard.c), every call
  * under pcall with a traceback, signals, and the exit status.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -678,6 +679,46 @@ static int msghandler(lua_State *L)
     return 1;
 }
 
+/*
+ * An error raised inside platter's own Lua code (a shipped workload, a
+ * command, lua/platter/) is about the user's input or the system, not about a
+ * line of a file the user never wrote: without --verbose its position
+ * ("workloads/sweep.lua:55: ") gives way to the name of what ran ("sweep: ",
+ * unless the message already starts so; name NULL: no prefix). Positions in
+ * the user's own script (a file or -e) are left as they are.
+ */
+static const char *user_message(lua_State *L, const char *msg, const char *name)
+{
+    if (pl_cfg.verbose)
+        return msg;
+    for (const struct pl_embedded *e = pl_embedded; e->name; e++) {
+        size_t n = strlen(e->path);
+        if (strncmp(msg, e->path, n) != 0 || msg[n] != ':' || !isdigit((unsigned char)msg[n + 1])
+            || (script_path && strcmp(e->path, script_path) == 0))
+            continue;
+        const char *rest = msg + n + 1;
+        while (isdigit((unsigned char)*rest))
+            rest++;
+        if (rest[0] != ':' || rest[1] != ' ')
+            continue;
+        rest += 2;
+        size_t k = name ? strlen(name) : 0;
+        if (!name || (strncmp(rest, name, k) == 0 && rest[k] == ':'))
+            return rest;
+        return lua_pushfstring(L, "%s: %s", name, rest);
+    }
+    return msg;
+}
+
+/* What ran, as a user names it: "sweep", "compare", a script path; NULL for -e. */
+static const char *job_name(const struct job *j)
+{
+    if (j->command)
+        return strncmp(j->command->name, "platter.cmd_", 12) == 0 ? j->command->name + 12
+                                                                  : j->command->name;
+    return j->script;
+}
+
 static void report_error(lua_State *L, struct job *j)
 {
     if (lua_istable(L, -1)) {
@@ -720,7 +761,7 @@ static void report_error(lua_State *L, struct job *j)
         if (lua_isstring(L, -1))
             msg = lua_tostring(L, -1);
     }
-    fprintf(stderr, "platter: %s\n", msg);
+    fprintf(stderr, "platter: %s\n", user_message(L, msg, job_name(j)));
     j->status = PL_EXIT_ERROR;
 }
 
@@ -776,14 +817,17 @@ static int get_hook(lua_State *L, const char *name)
 
 static int call_repeat_hook(lua_State *L, int rep)
 {
+    int top = lua_gettop(L);
     if (!get_hook(L, "repeat"))
         return 1;
     lua_pushinteger(L, rep);
     lua_pushinteger(L, pl_cfg.repeat);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
         pl_out_boundary();
-        fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
-        lua_pop(L, 1);
+        const char *msg = lua_tostring(L, -1);
+        fprintf(stderr, "platter: %s\n",
+                msg ? user_message(L, msg, NULL) : "(error object is not a string)");
+        lua_settop(L, top);
         return 0;
     }
     int go = lua_isnil(L, -1) || lua_toboolean(L, -1);
@@ -793,6 +837,7 @@ static int call_repeat_hook(lua_State *L, int rep)
 
 static void call_exit_hook(lua_State *L, struct job *j)
 {
+    int top = lua_gettop(L);
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;
@@ -803,8 +848,10 @@ static void call_exit_hook(lua_State *L, struct job *j)
     lua_pushstring(L, intr ? "interrupted" : "");
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
         pl_out_boundary();
-        fprintf(stderr, "platter: writing results: %s\n", lua_tostring(L, -1));
-        lua_pop(L, 1);
+        const char *msg = lua_tostring(L, -1);
+        fprintf(stderr, "platter: writing results: %s\n",
+                msg ? user_message(L, msg, NULL) : "(error object is not a string)");
+        lua_settop(L, top);
         if (j->status == PL_EXIT_OK)
             j->status = PL_EXIT_ERROR;
     }
@@ -849,6 +896,14 @@ static int pmain(lua_State *L)
     lua_setglobal(L, "print");
     pl_host_preload(L);
 
+    /* a result that cannot be written is a usage error, found before anything runs */
+    const char *opt[] = {"--json", "--csv"}, *path[] = {pl_cfg.json_path, pl_cfg.csv_path};
+    for (int k = 0; k < 2; k++) {
+        int err = path[k] ? pl_record_writable(path[k]) : 0;
+        if (err < 0)
+            return usage_error(j, lua_pushfstring(L, "%s %s: cannot write the result there: %s",
+                                                  opt[k], path[k], strerror(-err)));
+    }
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);
     allow_args(j->argc, j->argv);

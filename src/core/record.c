@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record.h"
@@ -48,6 +49,31 @@ int pl_record_paths(const char *json, const char *csv)
         if (!given[k] || !absolute[k])
             return -ENOMEM;
     }
+    return 0;
+}
+
+int pl_record_writable(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return -EISDIR;
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else
+        return -ENAMETOOLONG;
+    if (stat(dir, &st) < 0)
+        return -errno;
+    if (!S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    /* access() answers for the real uid, which is the one platter runs as */
+    if (access(dir, W_OK | X_OK) < 0)
+        return -errno;
     return 0;
 }
 

@@ -16,6 +16,10 @@ enum pl_record_kind { PL_RECORD_JSON, PL_RECORD_CSV, PL_RECORD_KINDS };
 /* Set the paths (NULL: not written). Made absolute now: the keeper and the
    writer agree on them whatever happens later. 0 or -errno. */
 int pl_record_paths(const char *json, const char *csv);
+/* Can a result file be written at path? The file is replaced through a
+   temporary file beside it, so its directory must exist and be writable and
+   the path must not be a directory. 0 or -errno (checked before a run). */
+int pl_record_writable(const char *path);
 /* Fork the keeper (before the sandbox). 0 or -errno. */
 int pl_record_start_keeper(void);
 /* The path of a kind, as given (for messages), or NULL. */

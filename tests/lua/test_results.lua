@@ -309,12 +309,24 @@ p.phase("bad", function() error("boom") end)
   T.ok(read(d .. "/e.csv"):find('\n1,1,"phase","good",', 1, true), "CSV row")
 end)
 
-T.test("an unwritable --json is an error after the run, the script's output intact", function()
+T.test("an unwritable --json is a usage error before the run", function()
   local d = T.tmpdir()
   local out, err, rc = T.platter({ "--json", d .. "/no/such/dir/r.json", "-e", "print('hi')" })
+  T.eq(out, "", "nothing ran")
+  T.eq(rc, 2, "status")
+  T.has(err, "platter: --json " .. d .. "/no/such/dir/r.json: cannot write the result there: "
+    .. "No such file or directory", "message")
+end)
+
+T.test("a --json that becomes unwritable is an error after the run, the output intact", function()
+  local d = T.tmpdir()
+  local sub = d .. "/sub"
+  T.ok(os.execute("mkdir " .. sub), "mkdir")
+  local out, err, rc = T.platter({ "--trust", "--json", sub .. "/r.json", "-e",
+    "print('hi'); assert(os.remove('" .. sub .. "'))" })
   T.eq(out, "hi\n", "output")
   T.eq(rc, 1, "status")
-  T.has(err, "platter: writing results: --json " .. d .. "/no/such/dir/r.json", "message")
+  T.has(err, "platter: writing results: --json " .. sub .. "/r.json", "message")
 end)
 
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()
