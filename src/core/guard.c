@@ -223,13 +223,22 @@ static size_t match(const char *p, const char *name, int tree)
  */
 static void refuse_outside(const char *path, const char *norm, char *why, size_t len)
 {
-    char real[PATH_MAX];
+    char real[PATH_MAX], dir[PATH_MAX], note[PATH_MAX + 64] = "";
     const char *shown = realpath(path, real) ? real : norm;
     int differs = strcmp(path, shown) != 0;
+    /* a path named on the command line whose directory does not exist granted
+       nothing: say why, with the errno text, instead of only "outside" */
+    const char *slash = strrchr(norm, '/');
+    if (shown == norm && slash && slash > norm) {
+        memcpy(dir, norm, (size_t)(slash - norm));
+        dir[slash - norm] = '\0';
+        if (!realpath(dir, real))
+            snprintf(note, sizeof note, "its directory %s: %s; ", dir, strerror(errno));
+    }
     snprintf(why, len,
              "%s%s%s is outside the current directory, $TMPDIR and the paths named on the "
-             "command line (run with --trust to lift the sandbox)",
-             path, differs ? " -> " : "", differs ? shown : "");
+             "command line (%srun with --trust to lift the sandbox)",
+             path, differs ? " -> " : "", differs ? shown : "", note);
 }
 
 /*

@@ -4,27 +4,27 @@ or like the original tool's message where the workload imitates one, and
 never shows workloads/NAME.lua:LINE.
 
   $ platter sweep /nonexistent/big.dat
-  platter: sweep: open: /nonexistent/big.dat is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox)
+  platter: sweep: open: /nonexistent/big.dat is outside the current directory, $TMPDIR and the paths named on the command line (its directory /nonexistent: No such file or directory; run with --trust to lift the sandbox)
   [1]
   $ platter --trust sweep /nonexistent/big.dat
   platter: sweep: open /nonexistent/big.dat: No such file or directory
   [1]
   $ platter readahead /nonexistent/f
-  platter: readahead: open: /nonexistent/f is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox)
+  platter: readahead: open: /nonexistent/f is outside the current directory, $TMPDIR and the paths named on the command line (its directory /nonexistent: No such file or directory; run with --trust to lift the sandbox)
   [1]
   $ platter --trust readahead /nonexistent/f
   platter: readahead: open /nonexistent/f: No such file or directory
   [1]
   $ platter dd if=/nonexistent/x of=/dev/null
-  platter: dd: open: /nonexistent/x is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox)
+  platter: dd: open: /nonexistent/x is outside the current directory, $TMPDIR and the paths named on the command line (its directory /nonexistent: No such file or directory; run with --trust to lift the sandbox)
   [1]
   $ platter --trust dd if=/nonexistent/x of=/dev/null
   dd: failed to open '/nonexistent/x': No such file or directory
   [1]
   $ platter bonnie -d /nonexistent -s 1 2>&1 >/dev/null | grep platter
-  platter: bonnie: remove: /nonexistent/Bonnie.* is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox) (glob)
+  platter: bonnie: remove: /nonexistent/Bonnie.* is outside the current directory, $TMPDIR and the paths named on the command line (its directory /nonexistent: No such file or directory; run with --trust to lift the sandbox) (glob)
   $ platter iozone -f /nonexistent/x -s 1m -r 4k -i 0 2>&1 >/dev/null
-  platter: iozone: open: /nonexistent/x is outside the current directory, $TMPDIR and the paths named on the command line (run with --trust to lift the sandbox)
+  platter: iozone: open: /nonexistent/x is outside the current directory, $TMPDIR and the paths named on the command line (its directory /nonexistent: No such file or directory; run with --trust to lift the sandbox)
   [1]
   $ platter --trust zones /nonexistent/x
   platter: zones: open /nonexistent/x: No such file or directory
