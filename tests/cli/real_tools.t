@@ -1,0 +1,30 @@
+platter's dd and ioping against the real tools (GNU dd from coreutils and
+Debian's ioping), when they are installed: the same lines in the same
+order, numbers and their units masked, with stderr merged (2>&1, as people
+paste) and on a pseudo-terminal (`script`, util-linux). The value of
+ioping's filesystem size for a directory differs (issue 13); its place in
+the line does not.
+
+  $ command -v dd >/dev/null && command -v ioping >/dev/null && command -v script >/dev/null || exit 80
+  $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kMGT]?i?B(\/s)?|[kmun]?s|k iops)\b/N U/g'; }
+  $ head -c 1048576 /dev/zero > in.dat
+  $ same() { "$@" 2>&1 | mask > real.out; platter "$@" 2>&1 | mask > ours.out; diff real.out ours.out && echo same; }
+  $ pty() { script -qec "$*" /dev/null < /dev/null | mask > real.tty; script -qec "platter $*" /dev/null < /dev/null | mask > ours.tty; diff real.tty ours.tty && echo same; }
+
+  $ same dd if=in.dat of=/dev/null bs=4k count=10
+  same
+  $ same dd if=in.dat of=out.dat ibs=1000 obs=4k
+  same
+  $ pty dd if=in.dat of=/dev/null bs=64k
+  same
+  $ cat ours.out
+  N+N records in
+  N+N records out
+  N bytes (N U, N U) copied, N U, N U
+  $ same ioping -c 3 -i 0 .
+  same
+  $ pty ioping -c 3 -i 0 .
+  same
+  $ head -1 ours.tty
+  N KiB <<< \. \(extN /dev/\w+ N U\): request=N time=N U \(warmup\) (re)
+  $ rm -f in.dat out.dat real.* ours.*
