@@ -654,47 +654,6 @@ static void push_readonly(lua_State *L, int idx)
 }
 
 /*
- * The name a path has, or will have once created, as the sandbox's allow
- * list resolves it (resolve() in src/core/guard.c, which this mirrors; that
- * one is private to the guard): realpath(3) when it exists; else, when the
- * last name is not a dangling symlink and the parent directory resolves, the
- * resolved parent plus the last name. 0 or -errno (-ELOOP: dangling symlink).
- */
-static int resolve_like_allow_list(const char *path, char *out)
-{
-    if (realpath(path, out))
-        return 0;
-    if (errno != ENOENT)
-        return -errno;
-    struct stat st;
-    if (lstat(path, &st) == 0)
-        return -ELOOP;
-    const char *slash = strrchr(path, '/');
-    char dir[PATH_MAX];
-    const char *base = slash ? slash + 1 : path;
-    if (!slash) {
-        strcpy(dir, ".");
-    } else if (slash == path) {
-        strcpy(dir, "/");
-    } else {
-        size_t n = (size_t)(slash - path);
-        if (n >= sizeof dir)
-            return -ENAMETOOLONG;
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-        return -ENOENT;
-    if (strlen(base) > NAME_MAX)
-        return -ENAMETOOLONG;
-    char rdir[PATH_MAX];
-    if (!realpath(dir, rdir))
-        return -errno;
-    int n = snprintf(out, PATH_MAX, "%s%s%s", rdir, strcmp(rdir, "/") ? "/" : "", base);
-    return n >= PATH_MAX ? -ENAMETOOLONG : 0;
-}
-
-/*
  * core._resolve(path) -> resolved, kind | nil, message. kind is "dir", "file",
  * "block", "char", "other", or "new" (does not exist yet; may be created).
  * For platter rerun, which shows what a recorded run will be granted.
@@ -709,7 +668,8 @@ static int l_resolve(lua_State *L)
         lua_pushstring(L, len == 0 ? "empty path" : "the path holds a NUL byte");
         return 2;
     }
-    int rc = resolve_like_allow_list(path, r);
+    int exists;
+    int rc = pl_allow_resolve(path, r, &exists);  /* the allow list's own rule */
     if (rc) {
         lua_pushnil(L);
         lua_pushstring(L, rc == -ELOOP ? "a dangling symlink" : strerror(-rc));

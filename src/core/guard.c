@@ -480,35 +480,57 @@ static int parent_of(const char *path, int *dirfd, char *name, char *why, size_t
     return 0;
 }
 
-static int add_root(const char *given, int tree)
+static void default_roots(void);
+
+int pl_allow_resolve(const char *given, char *real, int *exists)
 {
-    char norm[PATH_MAX], real[PATH_MAX], base[NAME_MAX + 1];
-    int exists = 1, fd;
+    char norm[PATH_MAX];
+    default_roots();  /* cwd0, for a relative name */
     if (normalize(given, norm) < 0)
         return -EINVAL;
     if (realpath(given, real)) {
+        *exists = 1;
+        return 0;
+    }
+    /* not there yet: its name in an existing parent, and not a dangling symlink */
+    struct stat st;
+    if (errno != ENOENT)
+        return -errno;
+    if (lstat(given, &st) == 0)
+        return -ELOOP;
+    char *slash = strrchr(norm, '/');
+    char pdir[PATH_MAX];
+    memcpy(pdir, norm, (size_t)(slash - norm));
+    pdir[slash - norm] = '\0';
+    if (!pdir[0])
+        strcpy(pdir, "/");
+    if (!slash[1])
+        return -ENOENT;
+    if (strlen(slash + 1) > NAME_MAX)
+        return -ENAMETOOLONG;
+    if (!realpath(pdir, real))
+        return -errno;
+    size_t rl = strlen(real);
+    if (rl + 2 + strlen(slash + 1) >= PATH_MAX)
+        return -ENAMETOOLONG;
+    snprintf(real + rl, PATH_MAX - rl, "%s%s", rl > 1 ? "/" : "", slash + 1);
+    *exists = 0;
+    return 0;
+}
+
+static int add_root(const char *given, int tree)
+{
+    char real[PATH_MAX], base[NAME_MAX + 1];
+    int exists, fd;
+    int rc = pl_allow_resolve(given, real, &exists);
+    if (rc < 0)
+        return rc;
+    if (exists) {
         struct stat st;
         if (stat(real, &st) < 0)
             return -errno;
         tree = tree || S_ISDIR(st.st_mode);
     } else {
-        /* not there yet: its name in an existing parent, and not a dangling symlink */
-        struct stat st;
-        if (errno != ENOENT || lstat(given, &st) == 0)
-            return -ENOENT;
-        char *slash = strrchr(norm, '/');
-        char pdir[PATH_MAX];
-        memcpy(pdir, norm, (size_t)(slash - norm));
-        pdir[slash - norm] = '\0';
-        if (!pdir[0])
-            strcpy(pdir, "/");
-        if (!slash[1] || !realpath(pdir, real))
-            return -ENOENT;
-        size_t rl = strlen(real);
-        if (rl + 2 + strlen(slash + 1) >= PATH_MAX)
-            return -ENAMETOOLONG;
-        snprintf(real + rl, sizeof real - rl, "%s%s", rl > 1 ? "/" : "", slash + 1);
-        exists = 0;
         tree = 0;
     }
     for (int i = 0; i < nroots; i++)
@@ -528,6 +550,9 @@ static int add_root(const char *given, int tree)
     }
     if (fd < 0)
         return -errno;
+    char norm[PATH_MAX];
+    if (normalize(given, norm) < 0)
+        strcpy(norm, real);
     struct root *r = &roots[nroots];
     r->name[0] = strdup(real);
     r->name[1] = strcmp(norm, real) ? strdup(norm) : NULL;

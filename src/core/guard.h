@@ -58,6 +58,14 @@ int pl_allow_enabled(void);
  */
 int pl_allow_add(const char *path);
 /*
+ * What a word of the command line would grant, resolved as pl_allow_add
+ * resolves it: into real (PATH_MAX bytes) the resolved name, and *exists 0
+ * for a name that does not exist yet in an existing directory. 0, -ELOOP for
+ * a dangling symlink, or -errno. For `platter rerun`, which shows the grants
+ * of a recorded run before it runs.
+ */
+int pl_allow_resolve(const char *given, char *real, int *exists);
+/*
  * The lexical check alone (no file system access), for the simulated disk,
  * whose files exist only in the model: 0, or PL_FS_REFUSED with the reason.
  */
