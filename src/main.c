@@ -10,7 +10,7 @@
 #include "bind/host.h"
 #include "clock.h"
 #include "sandbox.h"
-#include "sim.h"
+#include "target.h"
 #include "units.h"
 #include "config.h"
 
@@ -190,13 +190,12 @@ int main(int argc, char **argv)
     if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
         pl_cfg.repeat = 30;  /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();
-    if (pl_cfg.sim) {
+    if (pl_cfg.sim) {  /* --sim PRESET: the "sim" target, on that preset */
         if (strcmp(pl_cfg.sim, "list") == 0) {
-            for (const struct pl_sim_preset *p = pl_sim_presets; p->name; p++)
-                printf("%-20s %s\n", p->name, p->imitates);
+            pl_target_find("sim")->list(stdout);
             return PL_EXIT_OK;
         }
-        if (pl_sim_start(pl_cfg.sim) < 0)
+        if (pl_target_use("sim", pl_cfg.sim) < 0)
             return usage("unknown --sim preset '%s' (see 'platter --sim list')", pl_cfg.sim);
     }
     if (want_version)

@@ -12,52 +12,45 @@
 #include "clock.h"
 #include "file.h"
 #include "guard.h"
+#include "io.h"
 #include "l_util.h"
 #include "rng.h"
 #include "hot.h"
 
 #define PL_FFI_SLOW (-1000000)
 
-static int64_t ffi_io(struct pl_file *f, int op, double off, double n)
+/* The same checks and the same I/O call as the bindings (io.h): only the way out differs. */
+PL_HOT static int64_t ffi_io(struct pl_file *f, enum pl_op op, enum pl_how how, double off,
+                             double n)
 {
-    if (pl_interrupted || f->fd < 0 || !pl_isexact(off) || !pl_isexact(n) || n > (double)(1u << 30))
+    if (pl_interrupted || f->fd < 0 || !pl_isexact(off) || !pl_isexact(n) ||
+        n > (double)PL_IO_MAX)
         return PL_FFI_SLOW;
     uint64_t o = (uint64_t)off, len = (uint64_t)n;
-    if (f->direct && pl_file_check_align(f, op >= 2 ? 0 : o, len) < 0)
+    if (pl_file_check_io(f, how == PL_AT_OFFSET, o, len) != PL_CHECK_OK)
         return PL_FFI_SLOW;
-    uint64_t ns = 0;
-    int64_t r;
-    switch (op) {
-    case 0: r = pl_file_pread(f, o, (size_t)len, &ns); break;
-    case 1: r = pl_file_pwrite(f, o, (size_t)len, &ns); break;
-    case 2: r = pl_file_read(f, (size_t)len, &ns); break;
-    default: r = pl_file_write(f, (size_t)len, &ns); break;
-    }
-    if (r >= 0)
-        pl_phase_record((uint64_t)r, ns);
-    else
-        pl_phase_error((int)-r);
-    return r;  /* bytes, or -errno (recorded; init.lua asks for the message) */
+    return pl_io_rw(f, op, how, o, len, NULL);  /* bytes, or -errno (counted; init.lua
+                                                   asks for the message) */
 }
 
 PL_HOT int64_t pl_ffi_pread(void *f, double off, double n)
 {
-    return ffi_io(f, 0, off, n);
+    return ffi_io(f, PL_OP_READ, PL_AT_OFFSET, off, n);
 }
 
 PL_HOT int64_t pl_ffi_pwrite(void *f, double off, double n)
 {
-    return ffi_io(f, 1, off, n);
+    return ffi_io(f, PL_OP_WRITE, PL_AT_OFFSET, off, n);
 }
 
 PL_HOT int64_t pl_ffi_read(void *f, double n)
 {
-    return ffi_io(f, 2, 0, n);
+    return ffi_io(f, PL_OP_READ, PL_AT_POS, 0, n);
 }
 
 PL_HOT int64_t pl_ffi_write(void *f, double n)
 {
-    return ffi_io(f, 3, 0, n);
+    return ffi_io(f, PL_OP_WRITE, PL_AT_POS, 0, n);
 }
 
 PL_HOT double pl_ffi_now(void)

@@ -11,18 +11,18 @@
 #include "device.h"
 #include "file.h"
 #include "guard.h"
+#include "io.h"
 #include "host.h"
 #include "l_util.h"
 #include "progress.h"
 #include "safety.h"
-#include "sim.h"
+#include "target.h"
 #include "units.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "hot.h"
 
-#define MAX_IO (1u << 30)  /* one call moves at most 1 GiB */
 
 /*
  * The address of file_owner marks the userdata of a platter file (its owner
@@ -68,38 +68,37 @@ PL_HOT static struct pl_file *tofile(lua_State *L)
     return f;
 }
 
-PL_HOT static size_t checklen(lua_State *L, int arg)
-{
-    uint64_t n = pl_checkoffset(L, arg, "length");
-    if (n > MAX_IO)
-        luaL_argerror(L, arg, "length must be at most 1 GiB");
-    return (size_t)n;
-}
+static const char too_long[] = "length must be at most 1 GiB";
 
-PL_HOT static void checkalign(lua_State *L, struct pl_file *f, const char *fn, uint64_t off,
-                       int has_off, uint64_t len)
+/*
+ * The checks of an I/O call (pl_file_check_io, which the FFI path uses too),
+ * raised as errors: the length at argument len_arg, then the O_DIRECT rule.
+ */
+PL_HOT static void check_io(lua_State *L, struct pl_file *f, const char *fn, int has_off,
+                            uint64_t off, uint64_t len, int len_arg)
 {
-    if (!f->direct || pl_file_check_align(f, off, len) == 0)
+    enum pl_check c = pl_file_check_io(f, has_off, off, len);
+    if (__builtin_expect(c == PL_CHECK_OK, 1))
         return;
+    if (c == PL_CHECK_TOO_LONG)
+        luaL_argerror(L, len_arg, too_long);
     /* %f prints 100 on LuaJIT but 100.0 on Lua 5.4: format the integers here */
     char num[32];
-    int bad_off = has_off && off % f->align;
+    int bad_off = c == PL_CHECK_OFFSET;
     snprintf(num, sizeof num, "%llu", (unsigned long long)(bad_off ? off : len));
     luaL_error(L, "%s: %s %s is not a multiple of %d: O_DIRECT on %s needs offsets and "
                   "lengths aligned to %d bytes", fn, bad_off ? "offset" : "length", num,
                (int)f->align, f->path, (int)f->align);
 }
 
-/* Common tail of every transfer: record, then return bytes or nil,msg,errno. */
-PL_HOT static int io_result(lua_State *L, struct pl_file *f, const char *op, int64_t r, uint64_t ns)
+/* Common tail of every transfer (io.c has counted it): bytes or nil,msg,errno. */
+PL_HOT static int io_result(lua_State *L, struct pl_file *f, const char *op, int64_t r)
 {
     if (r >= 0) {
-        pl_phase_record((uint64_t)r, ns);
         pl_pushu64(L, (uint64_t)r);
         return 1;
     }
     int err = (int)-r;
-    pl_phase_error(err);
     char extra[96] = "";
     if (err == EINVAL && f->direct)
         snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
@@ -111,11 +110,9 @@ PL_HOT static int io_result(lua_State *L, struct pl_file *f, const char *op, int
 PL_HOT static int l_file_read(lua_State *L)
 {
     struct pl_file *f = tofile(L);
-    size_t n = checklen(L, 2);
-    checkalign(L, f, "read", 0, 0, n);
-    uint64_t ns = 0;
-    ssize_t r = pl_file_read(f, n, &ns);
-    return io_result(L, f, "read", r, ns);
+    uint64_t n = pl_checkoffset(L, 2, "length");
+    check_io(L, f, "read", 0, 0, n, 2);
+    return io_result(L, f, "read", pl_io_rw(f, PL_OP_READ, PL_AT_POS, 0, n, NULL));
 }
 
 /*
@@ -155,12 +152,10 @@ static const void *write_source(lua_State *L, struct pl_file *f, int arg, size_t
 PL_HOT static int l_file_write(lua_State *L)
 {
     struct pl_file *f = tofile(L);
-    size_t n = checklen(L, 2);
-    checkalign(L, f, "write", 0, 0, n);
-    const void *src = write_source(L, f, 3, n);
-    uint64_t ns = 0;
-    ssize_t r = pl_file_write_from(f, src, n, &ns);
-    return io_result(L, f, "write", r, ns);
+    uint64_t n = pl_checkoffset(L, 2, "length");
+    check_io(L, f, "write", 0, 0, n, 2);
+    const void *src = write_source(L, f, 3, (size_t)n);
+    return io_result(L, f, "write", pl_io_rw(f, PL_OP_WRITE, PL_AT_POS, 0, n, src));
 }
 
 /*
@@ -174,10 +169,12 @@ static int l_file_stage(lua_State *L)
 {
     struct pl_file *f = tofile_any(L);
     uint64_t off = pl_checkoffset(L, 2, "offset");
-    size_t n = checklen(L, 5);
+    uint64_t n = pl_checkoffset(L, 5, "length");
+    if (n > PL_IO_MAX)
+        luaL_argerror(L, 5, too_long);
     uint64_t src_off;
-    struct pl_file *src = source_file(L, 3, n, &src_off);
-    if (off + n > MAX_IO)
+    struct pl_file *src = source_file(L, 3, (size_t)n, &src_off);
+    if (off + n > PL_IO_MAX)
         luaL_argerror(L, 2, "the buffer can hold at most 1 GiB");
     int rc = pl_file_stage(f, off, src, src_off, n);
     if (rc < 0)
@@ -191,11 +188,9 @@ PL_HOT static int l_file_pread(lua_State *L)
 {
     struct pl_file *f = tofile(L);
     uint64_t off = pl_checkoffset(L, 2, "offset");
-    size_t n = checklen(L, 3);
-    checkalign(L, f, "pread", off, 1, n);
-    uint64_t ns = 0;
-    ssize_t r = pl_file_pread(f, off, n, &ns);
-    return io_result(L, f, "pread", r, ns);
+    uint64_t n = pl_checkoffset(L, 3, "length");
+    check_io(L, f, "pread", 1, off, n, 3);
+    return io_result(L, f, "pread", pl_io_rw(f, PL_OP_READ, PL_AT_OFFSET, off, n, NULL));
 }
 
 /* f:pwrite(off, n [, src [, src_off]]) -> bytes written at off (src: as f:write) */
@@ -203,12 +198,10 @@ PL_HOT static int l_file_pwrite(lua_State *L)
 {
     struct pl_file *f = tofile(L);
     uint64_t off = pl_checkoffset(L, 2, "offset");
-    size_t n = checklen(L, 3);
-    checkalign(L, f, "pwrite", off, 1, n);
-    const void *src = write_source(L, f, 4, n);
-    uint64_t ns = 0;
-    ssize_t r = pl_file_pwrite_from(f, src, off, n, &ns);
-    return io_result(L, f, "pwrite", r, ns);
+    uint64_t n = pl_checkoffset(L, 3, "length");
+    check_io(L, f, "pwrite", 1, off, n, 3);
+    const void *src = write_source(L, f, 4, (size_t)n);
+    return io_result(L, f, "pwrite", pl_io_rw(f, PL_OP_WRITE, PL_AT_OFFSET, off, n, src));
 }
 
 /* f:truncate(size) -> true | nil, msg, errno */
@@ -223,56 +216,37 @@ static int l_file_truncate(lua_State *L)
     return 1;
 }
 
-#define CHARS_CHUNK (1u << 20)
-
 /*
- * n putc() or getc() calls, timed as one operation. On a real file they run in
- * chunks of a million so that the progress line can show characters per
- * second; the simulated disk takes them in one call, as before.
+ * n putc() or getc() calls, timed as one operation (io.c runs them in chunks on
+ * a real file, so that the progress line can show characters per second).
  */
-static int chars(lua_State *L, const char *op,
-                 int64_t (*fn)(struct pl_file *, uint64_t, uint64_t *))
+static int chars(lua_State *L, const char *op, enum pl_op dir)
 {
     struct pl_file *f = tofile(L);
     uint64_t n = pl_checkoffset(L, 2, "count");
     if (f->direct)
         luaL_error(L, "%s: per-character stdio I/O is not possible on an O_DIRECT file", op);
-    uint64_t ns = 0, done = 0;
-    int64_t r = 0;
-    do {
-        uint64_t want = f->sim || n - done < CHARS_CHUNK ? n - done : CHARS_CHUNK, t = 0;
-        r = fn(f, want, &t);
-        ns += t;
-        if (r < 0)
-            break;
-        done += (uint64_t)r;
-        pl_progress_add('c', (uint64_t)r);
-        if ((uint64_t)r < want)
-            break;
-    } while (done < n);
-    return io_result(L, f, op, r < 0 ? r : (int64_t)done, ns);
+    return io_result(L, f, op, pl_io_chars(f, dir, n));
 }
 
 /* f:putc(n) -> characters written with n putc() calls, timed as one operation */
 static int l_file_putc(lua_State *L)
 {
-    return chars(L, "putc", pl_file_putc);
+    return chars(L, "putc", PL_OP_WRITE);
 }
 
 /* f:getc(n) -> characters read with n getc() calls (fewer at end of file) */
 static int l_file_getc(lua_State *L)
 {
-    return chars(L, "getc", pl_file_getc);
+    return chars(L, "getc", PL_OP_READ);
 }
 
-static int sync_result(lua_State *L, struct pl_file *f, const char *op, int rc, uint64_t ns)
+static int sync_result(lua_State *L, struct pl_file *f, const char *op, int rc)
 {
     if (rc == 0) {
-        pl_phase_record(0, ns);
         lua_pushboolean(L, 1);
         return 1;
     }
-    pl_phase_error(-rc);
     return pl_pusherror(L, op, f->path, -rc, NULL);
 }
 
@@ -280,18 +254,14 @@ static int sync_result(lua_State *L, struct pl_file *f, const char *op, int rc, 
 static int l_file_fsync(lua_State *L)
 {
     struct pl_file *f = tofile(L);
-    uint64_t ns = 0;
-    int rc = pl_file_fsync(f, &ns);
-    return sync_result(L, f, "fsync", rc, ns);
+    return sync_result(L, f, "fsync", pl_io_sync(f, 0));
 }
 
 /* f:fdatasync() -> true | nil, msg, errno (timed) */
 static int l_file_fdatasync(lua_State *L)
 {
     struct pl_file *f = tofile(L);
-    uint64_t ns = 0;
-    int rc = pl_file_fdatasync(f, &ns);
-    return sync_result(L, f, "fdatasync", rc, ns);
+    return sync_result(L, f, "fdatasync", pl_io_sync(f, 1));
 }
 
 /* f:seek([off [, whence]]) -> new position; whence "set" (default), "cur", "end" */
@@ -356,7 +326,7 @@ static int l_file_drop_cache(lua_State *L)
 {
     struct pl_file *f = tofile_any(L);
     struct pl_error e = {0};
-    if (pl_cache_drop(f, &e) < 0)
+    if (f->target->drop(f, &e) < 0)
         return error_result(L, &e, f->path);
     lua_pushboolean(L, 1);
     return 1;
@@ -370,7 +340,7 @@ static int l_file_resident(lua_State *L)
     uint64_t len = pl_optoffset(L, 3, "length", 0);
     uint64_t res = 0, total = 0;
     struct pl_error e = {0};
-    if (pl_cache_resident(f, off, len, &res, &total, &e) < 0)
+    if (f->target->resident(f, off, len, &res, &total, &e) < 0)
         return error_result(L, &e, f->path);
     pl_pushu64(L, res);
     pl_pushu64(L, total);
@@ -385,7 +355,7 @@ static int l_file_readahead(lua_State *L)
     if (!lua_isnoneornil(L, 2))
         set = (int64_t)pl_checkoffset(L, 2, "readahead");
     struct pl_error e = {0};
-    int64_t kb = pl_cache_readahead(f, set, &e);
+    int64_t kb = f->target->readahead(f, set, &e);
     if (kb < 0)
         return error_result(L, &e, f->path);
     pl_pushu64(L, (uint64_t)kb);
@@ -402,7 +372,7 @@ static int l_file_advise(lua_State *L)
     struct pl_file *f = tofile_any(L);
     enum pl_advice a = adv[luaL_checkoption(L, 2, NULL, names)];
     struct pl_error e = {0};
-    if (pl_cache_advise(f, a, &e) < 0)
+    if (f->target->advise(f, (int)a, &e) < 0)
         return error_result(L, &e, f->path);
     lua_pushboolean(L, 1);
     return 1;
@@ -438,10 +408,7 @@ static int l_file_info(lua_State *L)
     struct pl_file *f = tofile_any(L);
     struct pl_devinfo d;
     int rc = 0;
-    if (f->sim)
-        pl_sim_info(f, &d);
-    else
-        rc = pl_device_info(f->fd, f->path, &d);
+    rc = f->target->info(f, &d);
     if (rc < 0)
         return pl_pusherror(L, "info", f->path, -rc, NULL);
     lua_newtable(L);
@@ -588,9 +555,6 @@ static int l_open(lua_State *L)
     }
     pl_checkintr(L);
     o.destroy = pl_cfg.destroy;
-    char why[1024];
-    if (pl_sim_on && pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
-        return luaL_error(L, "open: %s", why);  /* simulated files: the rule by name */
 
     struct pl_file *f = lua_newuserdata(L, sizeof *f);  /* closed until open succeeds */
     memset(f, 0, sizeof *f);
@@ -606,11 +570,6 @@ static int l_open(lua_State *L)
         return luaL_error(L, "open: %s", e.msg);
     if (rc < 0)
         return error_result(L, &e, path);
-    if (f->sim && f->kind == PL_FILE_BLOCK && o.write && !pl_cfg.destroy) {
-        pl_file_close(f);
-        return luaL_error(L, "open: %s is a block device: opening it for writing would "
-                             "destroy its contents; pass --destroy to allow it", path);
-    }
     lua_getfield(L, LUA_REGISTRYINDEX, "platter.files");  /* files the FFI path may take */
     lua_pushvalue(L, -2);
     lua_pushboolean(L, 1);

@@ -25,7 +25,7 @@
 #include "record.h"
 #include "rng.h"
 #include "sandbox.h"
-#include "sim.h"
+#include "target.h"
 #include "units.h"
 #include "hot.h"
 
@@ -92,7 +92,7 @@ static int l_drop_caches(lua_State *L)
 {
     pl_checkintr(L);
     struct pl_error e = {0};
-    if (pl_cache_drop_system(&e) < 0) {
+    if (pl_target->drop_all(&e) < 0) {
         lua_pushnil(L);
         lua_pushfstring(L, "drop_caches: %s: %s%s", e.op ? e.op : "?", strerror(e.err),
                         e.err == EACCES || e.err == EPERM ? " (needs root)" : "");
@@ -107,10 +107,7 @@ static int l_drop_caches(lua_State *L)
 static int l_sync(lua_State *L)
 {
     (void)L;
-    if (pl_sim_on)
-        pl_sim_sync_all();
-    else
-        sync();
+    pl_target->sync_all();
     return 0;
 }
 
@@ -278,10 +275,7 @@ static int l_scratch(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     int rc;
-    if (pl_sim_on) {  /* the model's files go with the process */
-        if (pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
-            return luaL_error(L, "scratch: %s", why);
-    } else if ((rc = pl_scratch_add(path, why, sizeof why)) < 0) {
+    if ((rc = pl_target->scratch(path, why, sizeof why)) < 0) {
         if (rc == PL_FS_REFUSED)
             return luaL_error(L, "scratch: %s", why);
         return luaL_error(L, "scratch: cannot track %s: %s", path,
@@ -296,27 +290,18 @@ static int l_remove(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    int rc;
-    if (pl_sim_on) {  /* simulated files exist only in the model */
-        if (pl_allow_check(path, why, sizeof why) == PL_FS_REFUSED)
-            return luaL_error(L, "remove: %s", why);
-        rc = pl_sim_unlink(path);
-    } else {
-        /* scratch files only: never a device node, a directory or a FIFO */
-        rc = pl_fs_remove_file(path, why, sizeof why);
-    }
+    int rc = pl_target->remove(path, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "remove", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
 }
 
-/* The --sim refusal shared by the directory calls. */
-static void check_not_sim(lua_State *L, const char *fn)
+/* The refusal shared by the directory calls, on a target without directories. */
+static void check_dirs(lua_State *L, const char *fn)
 {
-    if (pl_sim_on)
-        luaL_error(L, "%s: not available under --sim (the simulated disk has no directories)",
-                   fn);
+    if (!(pl_target->flags & PL_TARGET_DIRS))
+        luaL_error(L, "%s: not available %s", fn, pl_target->no_dirs);
 }
 
 /* p.mkdir(path) -> true | nil, msg, errno (mode 0700, as bonnie++ makes its directory) */
@@ -324,7 +309,7 @@ static int l_mkdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    check_not_sim(L, "mkdir");
+    check_dirs(L, "mkdir");
     int rc = pl_fs_mkdir(path, 0700, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "mkdir", path, rc, why);
@@ -337,7 +322,7 @@ static int l_rmdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    check_not_sim(L, "rmdir");
+    check_dirs(L, "rmdir");
     int rc = pl_fs_rmdir(path, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "rmdir", path, rc, why);
@@ -350,7 +335,7 @@ static int l_readdir(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    check_not_sim(L, "readdir");
+    check_dirs(L, "readdir");
     int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, sizeof why);
     if (fd < 0)
         return fs_fail(L, "readdir", path, fd, why);
@@ -382,7 +367,7 @@ static int l_stat(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
-    check_not_sim(L, "stat");
+    check_dirs(L, "stat");
     struct stat st;
     int rc = pl_fs_stat(path, &st, why, sizeof why);
     if (rc < 0)
@@ -436,15 +421,15 @@ static int l_record_write(lua_State *L)
 /* p.ram() -> bytes of RAM */
 static int l_ram(lua_State *L)
 {
-    pl_pushu64(L, pl_device_ram());
+    pl_pushu64(L, pl_target->ram());
     return 1;
 }
 
 /* p.pid() -> process id */
 static int l_pid(lua_State *L)
 {
-    /* under --sim a fixed pid keeps names such as Bonnie.<pid> the same in every run */
-    lua_pushinteger(L, pl_sim_on ? 4242 : (lua_Integer)getpid());
+    /* a target may fix it, so that names such as Bonnie.<pid> repeat in every run */
+    lua_pushinteger(L, pl_target->pid ? (lua_Integer)pl_target->pid : (lua_Integer)getpid());
     return 1;
 }
 
@@ -452,8 +437,8 @@ static int l_pid(lua_State *L)
 static int l_hostname(lua_State *L)
 {
     char buf[256];
-    if (pl_sim_on)
-        snprintf(buf, sizeof buf, "%s", "sim");
+    if (pl_target->hostname)
+        snprintf(buf, sizeof buf, "%s", pl_target->hostname);
     else if (gethostname(buf, sizeof buf) < 0)
         buf[0] = '\0';
     buf[sizeof buf - 1] = '\0';
@@ -465,7 +450,7 @@ static int l_hostname(lua_State *L)
 static int l_cpu(lua_State *L)
 {
     double u, s;
-    pl_cpu_now(&u, &s);
+    pl_clock_cpu(&u, &s);
     lua_pushnumber(L, u);
     lua_pushnumber(L, s);
     return 2;

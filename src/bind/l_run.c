@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "guard.h"
+#include "io.h"
 #include "job.h"
 #include "l_util.h"
 #include "progress.h"
@@ -432,7 +433,7 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         sub->st = r->by_op[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    pl_phase_absorb(&r->all);
+    pl_io_phase_absorb(&r->all);
 }
 
 static void start_error(lua_State *L, int rc, const char *why)

@@ -13,47 +13,10 @@
 #include "clock.h"
 #include "host.h"
 #include "guard.h"
+#include "io.h"
 #include "l_util.h"
 #include "progress.h"
 #include "hot.h"
-
-#define MAX_ACTIVE 32
-
-static struct pl_phase *active[MAX_ACTIVE];
-static int nactive;
-
-void pl_cpu_now(double *user, double *sys)
-{
-    pl_clock_cpu(user, sys);  /* virtual under --sim */
-}
-
-PL_HOT void pl_phase_record(uint64_t bytes, uint64_t ns)
-{
-    for (int i = 0; i < nactive; i++)
-        pl_stats_record(&active[i]->st, bytes, ns);
-    if (pl_progress_countdown && !--pl_progress_countdown)
-        pl_progress_poll();  /* the progress line: a clock check every few hundred calls */
-}
-
-void pl_phase_error(int err)
-{
-    for (int i = 0; i < nactive; i++)
-        pl_stats_error(&active[i]->st, err);
-}
-
-void pl_phase_absorb(const struct pl_stats *st)
-{
-    for (int i = 0; i < nactive; i++) {
-        struct pl_stats *d = &active[i]->st;
-        uint64_t t0 = d->t_start, t1 = d->t_end;
-        double u = d->user, s = d->sys;
-        pl_stats_merge(d, st);
-        d->t_start = t0;  /* the phase keeps its own clock and CPU account */
-        d->t_end = t1;
-        d->user = u;
-        d->sys = s;
-    }
-}
 
 struct pl_phase *pl_phase_new(lua_State *L, const char *name)
 {
@@ -94,8 +57,8 @@ void pl_phase_start(lua_State *L, int arg)
     struct pl_phase *ph = pl_checkphase(L, arg);
     if (ph->active)
         return;
-    if (nactive == MAX_ACTIVE)
-        luaL_error(L, "phase: more than %d phases nested", MAX_ACTIVE);
+    if (pl_io_phase_add(&ph->st) < 0)
+        luaL_error(L, "phase: more than %d phases nested", PL_IO_MAX_PHASES);
     if (arg < 0)
         arg = lua_gettop(L) + arg + 1;
     hook_phase_start(L, arg);
@@ -103,8 +66,7 @@ void pl_phase_start(lua_State *L, int arg)
     lua_pushvalue(L, arg);
     ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
     ph->active = 1;
-    active[nactive++] = ph;
-    pl_cpu_now(&ph->ru_user0, &ph->ru_sys0);
+    pl_clock_cpu(&ph->ru_user0, &ph->ru_sys0);
     ph->st.t_end = 0;
     ph->st.t_start = pl_clock_ns();
 }
@@ -115,17 +77,11 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph)
         return;
     ph->st.t_end = pl_clock_ns();
     double u, s;
-    pl_cpu_now(&u, &s);
+    pl_clock_cpu(&u, &s);
     ph->st.user += u - ph->ru_user0;
     ph->st.sys += s - ph->ru_sys0;
     pl_progress_end(ph);
-    for (int i = 0; i < nactive; i++) {
-        if (active[i] == ph) {
-            memmove(&active[i], &active[i + 1], (size_t)(nactive - i - 1) * sizeof active[0]);
-            nactive--;
-            break;
-        }
-    }
+    pl_io_phase_remove(&ph->st);
     ph->active = 0;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->ref);
     ph->ref = LUA_NOREF;
@@ -342,13 +298,7 @@ static int l_stats__gc(lua_State *L)
     /* active phases hold a registry ref, so they are never collected while recording;
        but lua_close collects them too: leave no pointer to freed memory in the list */
     if (ph->active) {
-        for (int i = 0; i < nactive; i++) {
-            if (active[i] == ph) {
-                memmove(&active[i], &active[i + 1], (size_t)(nactive - i - 1) * sizeof active[0]);
-                nactive--;
-                break;
-            }
-        }
+        pl_io_phase_remove(&ph->st);
         ph->active = 0;
     }
     for (int i = 0; i < 3; i++) {
@@ -424,9 +374,9 @@ static const luaL_Reg stats_funcs[] = {
 
 int luaopen_platter_stats(lua_State *L)
 {
-    /* --sim: virtual time, so no line unless a test asks for one (progress.c) */
+    /* a virtual clock: no line unless a test asks for one (progress.c) */
     pl_progress_init(isatty(2) && !pl_cfg.quiet &&
-                     (!pl_cfg.sim || getenv("PLATTER_PROGRESS_MS") != NULL));
+                     (!pl_clock_virtual || getenv("PLATTER_PROGRESS_MS") != NULL));
     luaL_newmetatable(L, PL_STATS_MT);
     lua_pushliteral(L, PL_STATS_MT);  /* LuaJIT does not set it: type errors name it */
     lua_setfield(L, -2, "__name");

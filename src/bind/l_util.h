@@ -92,20 +92,12 @@ struct pl_phase *pl_checkphase(lua_State *L, int arg);
 void pl_phase_start(lua_State *L, int arg);
 /* Stop it (idempotent). */
 void pl_phase_stop(lua_State *L, struct pl_phase *ph);
-/* Add a finished run's counts and histogram to every active phase (not its times). */
-void pl_phase_absorb(const struct pl_stats *st);
-/* Record one timed operation / one failure into every active phase. */
-void pl_phase_record(uint64_t bytes, uint64_t ns);
-void pl_phase_error(int err);
 /*
  * Tell the "phase" hook (set by a trusted module with p._hook) that the stats
  * at idx finished; kind is "phase", "run" or "parallel"; extra (0 = none) is
  * a stack index passed along (p.parallel's result table).
  */
 void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
-/* Current CPU time of this process and its waited children. */
-void pl_cpu_now(double *user, double *sys);
-
 /* The next 64 bits of p.random's generator (seeded by --seed / p.seed). */
 uint64_t pl_bind_random_u64(void);
 /* p.random's generator: a multiple of align in [lo, hi]; 0, or -1 when none exists. */

@@ -10,7 +10,8 @@
 #include <sys/wait.h>
 
 #include "clock.h"
-#include "sim.h"
+#include "io.h"
+#include "target.h"
 #include "l_util.h"
 #include "worker.h"
 
@@ -21,7 +22,7 @@ struct blob {
     uint32_t has_stats;     /* fn returned a stats object */
     uint32_t sub_mask;      /* which of read/write/fsync follow the main stats */
     uint64_t shorts;
-    uint64_t vclock;        /* the worker's clock when it finished (virtual under --sim) */
+    uint64_t vclock;        /* the worker's clock when it finished (the target's, if virtual) */
     double cpu_user, cpu_sys;   /* the worker's CPU account when it finished */
     char name[64];
     char stopped[24];
@@ -122,7 +123,7 @@ static int l_parallel(lua_State *L)
     pl_checkintr(L);
 
     struct pl_workers ws;
-    if (!pl_sim_on) {
+    if (!(pl_target->flags & PL_TARGET_SERIAL)) {
         int rc = pl_workers_fork(&ws, (unsigned)n);
         if (rc < 0)
             return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
@@ -132,8 +133,8 @@ static int l_parallel(lua_State *L)
         pl_workers_collect(&ws);
     } else {
         /*
-         * One simulated disk serves one request at a time: the workers run one
-         * after another on the virtual clock, each from where the last ended.
+         * A target that serves one request at a time: the workers run one after
+         * another on its clock, each from where the last ended.
          */
         memset(&ws, 0, sizeof ws);
         ws.n = (unsigned)n;
@@ -158,9 +159,7 @@ static int l_parallel(lua_State *L)
             free(one.w);
             const struct blob *b = ws.w[i].len == sizeof(struct blob) ? ws.w[i].data : NULL;
             if (b && b->magic == BLOB_MAGIC) {
-                if (b->vclock > pl_sim_clock)
-                    pl_sim_clock = b->vclock;
-                pl_sim_add_child_cpu(b->cpu_user - u0, b->cpu_sys - s0);
+                pl_target->join(b->vclock, b->cpu_user - u0, b->cpu_sys - s0);
             }
         }
     }
@@ -210,7 +209,7 @@ static int l_parallel(lua_State *L)
     lua_setfield(L, res, "last_done");
     lua_pushinteger(L, n);
     lua_setfield(L, res, "n");
-    pl_phase_absorb(&merged->st);
+    pl_io_phase_absorb(&merged->st);
     pl_hook_phase(L, mi, "parallel", res);
     lua_pushvalue(L, res);
     return 1;

@@ -3,7 +3,6 @@
  * what is resident (mmap + mincore), get and set readahead (BLKRAGET/BLKRASET
  * or the sysfs knob), fadvise hints, and the system-wide drop_caches.
  */
-#include "sim.h"
 #include "cache.h"
 
 #include <errno.h>
@@ -53,9 +52,6 @@ static int fail_path(struct pl_error *e, const char *op, int err, const char *pa
 int pl_cache_drop(struct pl_file *f, struct pl_error *e)
 {
     int rc;
-    if (f->sim)
-        return pl_sim_drop(f);
-
     if (f->kind == PL_FILE_BLOCK) {
         if (fsync(f->fd) < 0)
             return fail(e, "fsync", errno);
@@ -95,10 +91,6 @@ static int target_size(int fd, uint64_t *size, struct pl_error *e)
 int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
                       uint64_t *resident, uint64_t *total, struct pl_error *e)
 {
-    if (f->sim) {
-        pl_sim_resident(f, off, len, resident, total);
-        return 0;
-    }
     long page_l = sysconf(_SC_PAGESIZE);
     uint64_t page, size = 0, start, end, pos, chunk_max, n_res = 0;
     unsigned char *vec;
@@ -288,8 +280,6 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
 
 int64_t pl_cache_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e)
 {
-    if (f->sim)
-        return pl_sim_readahead(f, set_kb);
     if (f->kind == PL_FILE_BLOCK)
         return readahead_block(f, set_kb, e);
     return readahead_sysfs(f, set_kb, e);
@@ -308,8 +298,6 @@ int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e)
     default:
         return fail(e, "posix_fadvise", EINVAL);
     }
-    if (f->sim)
-        return 0;  /* the model's readahead follows sequential access by itself */
     rc = posix_fadvise(f->fd, 0, 0, adv);
     if (rc != 0)
         return fail(e, "posix_fadvise", rc);
@@ -330,10 +318,6 @@ int pl_cache_drop_system(struct pl_error *e)
     static const char three[] = "3\n";
     ssize_t n;
     int fd, rc;
-    if (pl_sim_on) {
-        pl_sim_drop_all();
-        return 0;
-    }
 
     sync();
     fd = drop_fd >= 0 ? drop_fd : open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);

@@ -13,7 +13,6 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 
-#include "sim.h"
 
 #define OVERHEAD_BATCHES 31
 #define OVERHEAD_CALLS   1000
@@ -80,8 +79,8 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
 {
     if (ns == 0)
         return;
-    if (pl_sim_on) {  /* virtual time passes at once */
-        pl_sim_advance(ns);
+    if (pl_clock_virtual) {  /* virtual time passes at once */
+        pl_clock_virtual->advance(ns);
         return;
     }
 
@@ -106,6 +105,13 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
 /* ---- TSC calibration ------------------------------------------------------------ */
 
 struct pl_clock_cal pl_clock_cal;
+
+const struct pl_clock_source *pl_clock_virtual;
+
+void pl_clock_set_source(const struct pl_clock_source *src)
+{
+    pl_clock_virtual = src;
+}
 
 static int cpu_has_invariant_tsc(void)
 {
@@ -170,15 +176,15 @@ void pl_clock_init(void)
 
 const char *pl_clock_method(void)
 {
-    if (pl_sim_on)
-        return "virtual (simulated disk)";
+    if (pl_clock_virtual)
+        return pl_clock_virtual->name;
     return pl_clock_cal.tsc ? "tsc" : "clock_gettime";
 }
 
 void pl_clock_cpu(double *user, double *sys)
 {
-    if (pl_sim_on) {
-        pl_sim_cpu(user, sys);
+    if (pl_clock_virtual) {
+        pl_clock_virtual->cpu(user, sys);
         return;
     }
     struct rusage self, kids;

@@ -34,15 +34,27 @@ struct pl_clock_cal {
 };
 extern struct pl_clock_cal pl_clock_cal;
 
-/* The simulated disk's virtual clock (sim.h), when a simulation runs. */
-extern int pl_sim_on;
-extern uint64_t pl_sim_clock;
+/*
+ * A virtual clock, set by a target that models time itself (target.h): its
+ * readings, its sleeps (time passes at once) and its CPU account replace the
+ * real ones while it is set.
+ */
+struct pl_clock_source {
+    const char *name;                       /* what pl_clock_method says */
+    const uint64_t *now;                    /* the reading, ns */
+    void (*advance)(uint64_t ns);           /* a sleep of ns */
+    void (*cpu)(double *user, double *sys); /* as pl_clock_cpu */
+};
+extern const struct pl_clock_source *pl_clock_virtual;
 
-/* Nanoseconds on the monotonic clock (the virtual one under --sim); never goes back. */
+/* Use src (NULL: the real clock again). */
+void pl_clock_set_source(const struct pl_clock_source *src);
+
+/* Nanoseconds on the monotonic clock (or the virtual one); never goes back. */
 static inline uint64_t pl_clock_ns(void)
 {
-    if (__builtin_expect(pl_sim_on, 0))
-        return pl_sim_clock;
+    if (__builtin_expect(pl_clock_virtual != NULL, 0))
+        return *pl_clock_virtual->now;
 #if PL_HAVE_TSC
     if (pl_clock_cal.tsc) {
         uint64_t d = __rdtsc() - pl_clock_cal.tsc0;
@@ -63,7 +75,12 @@ void pl_clock_init(void);
 /* "tsc" or "clock_gettime": what pl_clock_ns reads. */
 const char *pl_clock_method(void);
 
-/* CPU seconds of this process plus its waited children (virtual under --sim). */
+/*
+ * CPU seconds of this process plus its waited children (or the virtual
+ * clock's account). The one definition of CPU time: a phase and a p.run job
+ * both take the difference of two readings, so a job counts the CPU of the
+ * workers it waited for too (a job waits for none).
+ */
 void pl_clock_cpu(double *user, double *sys);
 
 /* Median cost in ns of one pl_clock_ns() call, measured once and cached. */

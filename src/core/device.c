@@ -3,7 +3,6 @@
  * statx DIO alignment), the backing device's sysfs queue facts, and the
  * filesystem and mount options from /proc/self/mountinfo.
  */
-#include "sim.h"
 #include "device.h"
 
 #include <errno.h>
@@ -553,8 +552,6 @@ int pl_device_info(int fd, const char *path, struct pl_devinfo *d)
 
 uint64_t pl_device_ram(void)
 {
-    if (pl_sim_on)
-        return pl_sim_ram();
     long pages = sysconf(_SC_PHYS_PAGES);
     long page = sysconf(_SC_PAGESIZE);
 

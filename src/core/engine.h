@@ -1,8 +1,11 @@
 /*
- * I/O engines as an ops table (fio's shape): "sync" (lseek + read/write),
- * "psync" (pread/pwrite), "stdio" (per-character putc/getc), "mmap" and
- * "io_uring". The job loop (job.c) alone timestamps and records, so every
- * engine is measured the same way; engines only move data.
+ * I/O engines as an ops table (fio's shape): how I/O is issued. "sync"
+ * (seek + read/write), "psync" (pread/pwrite), "stdio" (per-character
+ * putc/getc) work on any target (target.h), through its ops; "mmap" and
+ * "io_uring" need a target whose files have real descriptors. The job loop
+ * (job.c) alone timestamps and records, so every engine is measured the same
+ * way; engines only move data. A one-call f:pread is a psync submission at
+ * queue depth 1 (io.h).
  */
 #ifndef PLATTER_CORE_ENGINE_H
 #define PLATTER_CORE_ENGINE_H
@@ -10,20 +13,22 @@
 #include <stdint.h>
 
 #include "file.h"
-
-enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
+#include "target.h"
 
 /* What submit says happened. Negative values are -errno of the engine itself. */
 enum { PL_Q_DONE = 0, PL_Q_QUEUED = 1, PL_Q_BUSY = 2 };
 
 #define PL_ENGINE_SYNC  1u  /* submit completes the I/O before returning */
+#define PL_ENGINE_FDS   2u  /* needs real descriptors (a target with PL_TARGET_FDS) */
 
 struct pl_io {
     enum pl_op op;
     unsigned findex;        /* which of the job's files */
     uint64_t off;
     uint64_t len;
-    void *buf;              /* len bytes, aligned for O_DIRECT */
+    enum pl_how how;        /* psync: where (PL_AT_OFFSET for every job I/O) */
+    int data_only;          /* PL_OP_FSYNC: fdatasync (sync engines) */
+    void *buf;              /* len bytes, aligned for O_DIRECT; stdio: NULL = a pattern */
     uint64_t t_due;         /* ns: when it was issued, or due under a rate limit */
     int64_t res;            /* bytes moved, or -errno */
     unsigned slot;          /* index in the job's io array */
@@ -47,9 +52,6 @@ struct pl_engine_ops {
     int (*init)(struct pl_engine *e, const char **why);
     /* Required: start (or do) one I/O. PL_Q_DONE (io->res set), PL_Q_QUEUED, PL_Q_BUSY or -errno. */
     int (*submit)(struct pl_engine *e, struct pl_io *io);
-    /* Optional: push queued I/O to the kernel without waiting. 0 or -errno. (The
-       job loop leaves this to reap, which submits and waits in one call.) */
-    int (*commit)(struct pl_engine *e);
     /* Required unless SYNC: push what is still queued, wait for at least min
        completions (in one call where the kernel allows), store up to max in out. */
     int (*reap)(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max);

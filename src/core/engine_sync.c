@@ -1,9 +1,10 @@
 /*
  * Synchronous engines, each doing its I/O inside submit():
- *   sync  - lseek + read/write, as the 1988 tests did
- *   psync - pread/pwrite
- *   stdio - one putc/getc per byte on a FILE* (Bonnie's per-character tests)
+ *   sync  - seek + read/write, as the 1988 tests did
+ *   psync - pread/pwrite (or at the position, for one-call f:read/f:write)
+ *   stdio - one putc/getc per byte on the file's stream (Bonnie's per-character tests)
  *   mmap  - memcpy to/from a shared mapping of the whole file; fsync is msync
+ * The first three work through the file's target; mmap needs a real descriptor.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,26 +16,19 @@
 #include "engine.h"
 #include "hot.h"
 
-static int64_t do_fsync(int fd)
-{
-    return fsync(fd) < 0 ? -errno : 0;
-}
-
 /* ---- sync ------------------------------------------------------------------------ */
+
+/* An fsync (or fdatasync) through the target; the engines below share it. */
+static int64_t target_sync(struct pl_file *f, const struct pl_io *io)
+{
+    return f->target->sync(f, io->data_only);
+}
 
 PL_HOT static int sync_submit(struct pl_engine *e, struct pl_io *io)
 {
-    int fd = e->files[io->findex]->fd;
-    if (io->op == PL_OP_FSYNC) {
-        io->res = do_fsync(fd);
-        return PL_Q_DONE;
-    }
-    if (lseek(fd, (off_t)io->off, SEEK_SET) < 0) {
-        io->res = -errno;
-        return PL_Q_DONE;
-    }
-    ssize_t r = io->op == PL_OP_READ ? read(fd, io->buf, io->len) : write(fd, io->buf, io->len);
-    io->res = r < 0 ? -errno : r;
+    struct pl_file *f = e->files[io->findex];
+    io->res = io->op == PL_OP_FSYNC ? target_sync(f, io)
+            : f->target->rw(f, io->op, PL_SEEK_FIRST, io->buf, io->len, io->off);
     return PL_Q_DONE;
 }
 
@@ -48,15 +42,9 @@ const struct pl_engine_ops pl_engine_sync = {
 
 PL_HOT static int psync_submit(struct pl_engine *e, struct pl_io *io)
 {
-    int fd = e->files[io->findex]->fd;
-    ssize_t r;
-    if (io->op == PL_OP_READ)
-        r = pread(fd, io->buf, io->len, (off_t)io->off);
-    else if (io->op == PL_OP_WRITE)
-        r = pwrite(fd, io->buf, io->len, (off_t)io->off);
-    else
-        r = fsync(fd);
-    io->res = r < 0 ? -errno : r;
+    struct pl_file *f = e->files[io->findex];
+    io->res = io->op == PL_OP_FSYNC ? target_sync(f, io)
+            : f->target->rw(f, io->op, io->how, io->buf, io->len, io->off);
     return PL_Q_DONE;
 }
 
@@ -68,87 +56,37 @@ const struct pl_engine_ops pl_engine_psync = {
 
 /* ---- stdio ----------------------------------------------------------------------- */
 
-struct stdio_file {
-    FILE *fp;
-    uint64_t pos;       /* where the stream is, to skip needless fseeks */
-    int last_write;     /* the last operation wrote (a read after it needs a seek) */
-};
-
 static int stdio_init(struct pl_engine *e, const char **why)
 {
-    struct stdio_file *s = calloc(e->nfiles, sizeof *s);
-    if (!s)
-        return -ENOMEM;
-    e->data = s;
     for (unsigned i = 0; i < e->nfiles; i++) {
-        struct pl_file *f = e->files[i];
-        if (f->direct) {
+        if (e->files[i]->direct) {
             *why = "the stdio engine cannot work on an O_DIRECT file";
             return -EINVAL;
         }
-        int fd = dup(f->fd);
-        if (fd < 0)
-            return -errno;
-        s[i].fp = fdopen(fd, f->writable ? "r+" : "r");
-        if (!s[i].fp) {
-            int err = errno;
-            close(fd);
-            return -err;
-        }
-        s[i].pos = UINT64_MAX;  /* unknown: seek first */
     }
     return 0;
 }
 
-static int stdio_submit(struct pl_engine *e, struct pl_io *io)
+/* The file's own stream (the target's), as f:putc and f:getc use it: one per-character loop. */
+PL_HOT static int stdio_submit(struct pl_engine *e, struct pl_io *io)
 {
-    struct stdio_file *s = &((struct stdio_file *)e->data)[io->findex];
-    FILE *fp = s->fp;
-    if (io->op == PL_OP_FSYNC) {
-        io->res = fflush(fp) != 0 ? -errno : do_fsync(fileno(fp));
-        return PL_Q_DONE;
-    }
-    int writing = io->op == PL_OP_WRITE;
-    if (s->pos != io->off || s->last_write != writing) {
-        if (fseeko(fp, (off_t)io->off, SEEK_SET) != 0) {
-            io->res = -errno;
-            return PL_Q_DONE;
-        }
-    }
-    unsigned char *b = io->buf;
-    uint64_t i;
-    if (writing) {
-        for (i = 0; i < io->len; i++)
-            if (putc(b[i], fp) == EOF)
-                break;
-    } else {
-        int c;
-        for (i = 0; i < io->len; i++) {
-            if ((c = getc(fp)) == EOF)
-                break;
-            b[i] = (unsigned char)c;
-        }
-    }
-    s->last_write = writing;
-    s->pos = io->off + i;
-    io->res = (i < io->len && ferror(fp)) ? -(errno ? errno : EIO) : (int64_t)i;
-    if (io->res < 0) {
-        clearerr(fp);
-        s->pos = UINT64_MAX;
-    }
+    struct pl_file *f = e->files[io->findex];
+    if (io->op == PL_OP_FSYNC)
+        io->res = target_sync(f, io);  /* flushes the stream first */
+    else
+        io->res = f->target->chars(f, io->op, io->buf, io->len,
+                                   io->how == PL_AT_POS ? -1 : (int64_t)io->off);
     return PL_Q_DONE;
 }
 
+/* The streams stay the files' own; what they buffer reaches the files now. */
 static void stdio_cleanup(struct pl_engine *e)
 {
-    struct stdio_file *s = e->data;
-    if (!s)
-        return;
-    for (unsigned i = 0; i < e->nfiles; i++)
-        if (s[i].fp)
-            fclose(s[i].fp);
-    free(s);
-    e->data = NULL;
+    for (unsigned i = 0; i < e->nfiles; i++) {
+        struct pl_file *f = e->files[i];
+        if (f->target->flush)
+            (void)f->target->flush(f);
+    }
 }
 
 const struct pl_engine_ops pl_engine_stdio = {
@@ -228,7 +166,7 @@ static void mmap_cleanup(struct pl_engine *e)
 
 const struct pl_engine_ops pl_engine_mmap = {
     .name = "mmap",
-    .flags = PL_ENGINE_SYNC,
+    .flags = PL_ENGINE_SYNC | PL_ENGINE_FDS,
     .init = mmap_init,
     .submit = mmap_submit,
     .cleanup = mmap_cleanup,

@@ -186,9 +186,9 @@ static void uring_cleanup(struct pl_engine *e)
 
 const struct pl_engine_ops pl_engine_uring = {
     .name = "io_uring",
+    .flags = PL_ENGINE_FDS,
     .init = uring_init,
     .submit = uring_submit,
-    .commit = uring_commit,
     .reap = uring_reap,
     .cleanup = uring_cleanup,
 };

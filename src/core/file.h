@@ -1,7 +1,10 @@
 /*
- * A benchmark target: a regular file or block device opened buffered
- * ("cooked") or O_DIRECT ("raw"), with its own aligned I/O buffer so data
- * never passes through Lua. Every I/O call is timed here, around the syscall.
+ * An open file: a regular file or block device opened buffered ("cooked") or
+ * O_DIRECT ("raw") on the target in use (target.h says where its bytes live),
+ * with its own aligned I/O buffer so data never passes through Lua. The calls
+ * here are the target-neutral part: opening through the target, the buffer,
+ * the alignment rule and the checks every I/O call shares. Timed I/O is in
+ * io.h (one engine submission); no Lua.
  */
 #ifndef PLATTER_CORE_FILE_H
 #define PLATTER_CORE_FILE_H
@@ -14,6 +17,8 @@
 #include "error.h"
 
 enum pl_file_kind { PL_FILE_REGULAR, PL_FILE_BLOCK, PL_FILE_OTHER };
+enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
+struct pl_target_ops;
 enum pl_fill { PL_FILL_ZERO, PL_FILL_RANDOM };
 
 struct pl_open_opts {
@@ -41,11 +46,12 @@ struct pl_file {
     uint64_t seed;
     void *buf;              /* aligned, buflen bytes, filled per `fill` */
     size_t buflen;
-    FILE *stdio;            /* lazily fdopen'd for putc/getc */
-    int stdio_dirty;        /* stdio holds position/buffer state */
-    unsigned char getc_hist[256];  /* getc results land here (defeats the optimiser) */
-    struct pl_sim_file *sim;    /* non-NULL: a file on the simulated disk (sim.h) */
+    const struct pl_target_ops *target;    /* where it was opened (target.h) */
+    void *tdata;            /* the target's own state for this file */
 };
+
+/* One I/O call moves at most this many bytes (1 GiB). */
+#define PL_IO_MAX (UINT64_C(1) << 30)
 
 /*
  * Open path into f (f is overwritten), resolved through the sandbox's allow
@@ -65,10 +71,12 @@ int pl_file_reserve(struct pl_file *f, size_t n);
    growing the buffer first and keeping what it held. 0 or -ENOMEM. */
 int pl_file_stage(struct pl_file *f, uint64_t off, const struct pl_file *src, uint64_t src_off,
                   size_t n);
+/* Fill len bytes at buf as `fill` says (random: from seed). */
+void pl_file_fill_buffer(void *buf, size_t len, enum pl_fill fill, uint64_t seed);
 /* Change the fill of the write buffer. */
 void pl_file_set_fill(struct pl_file *f, enum pl_fill fill);
 
-/* Size in bytes (st_size, or BLKGETSIZE64 for a device); -errno on failure. */
+/* Size in bytes (a device's whole size); -errno on failure. */
 int64_t pl_file_size(struct pl_file *f);
 
 /*
@@ -78,25 +86,15 @@ int64_t pl_file_size(struct pl_file *f);
 int pl_file_check_align(const struct pl_file *f, uint64_t off, uint64_t len);
 
 /*
- * Timed I/O. Each returns bytes transferred (>= 0; short at EOF) or -errno,
- * and stores the syscall's duration in *ns. The caller records it.
+ * The checks every I/O call shares (the Lua bindings and the FFI path alike):
+ * PL_CHECK_OK, or which rule the call breaks. has_off: the call names an
+ * offset (pread/pwrite), which must then be aligned too.
  */
-ssize_t pl_file_read(struct pl_file *f, size_t n, uint64_t *ns);
-ssize_t pl_file_write(struct pl_file *f, size_t n, uint64_t *ns);
-ssize_t pl_file_pread(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns);
-ssize_t pl_file_pwrite(struct pl_file *f, uint64_t off, size_t n, uint64_t *ns);
-/* Write n bytes from src (another file's buffer) instead of f's own buffer. */
-ssize_t pl_file_write_from(struct pl_file *f, const void *src, size_t n, uint64_t *ns);
-ssize_t pl_file_pwrite_from(struct pl_file *f, const void *src, uint64_t off, size_t n,
-                            uint64_t *ns);
-/* ftruncate; 0 or -errno. */
-int pl_file_truncate(struct pl_file *f, uint64_t size);
-int pl_file_fsync(struct pl_file *f, uint64_t *ns);
-int pl_file_fdatasync(struct pl_file *f, uint64_t *ns);
-/* n putc()/getc() calls on a stdio stream at the current position, timed as one. */
-int64_t pl_file_putc(struct pl_file *f, uint64_t n, uint64_t *ns);
-int64_t pl_file_getc(struct pl_file *f, uint64_t n, uint64_t *ns);
+enum pl_check { PL_CHECK_OK, PL_CHECK_TOO_LONG, PL_CHECK_OFFSET, PL_CHECK_LENGTH };
+enum pl_check pl_file_check_io(const struct pl_file *f, int has_off, uint64_t off, uint64_t len);
 
+/* Target calls on f that are not timed I/O: each 0/value or -errno. */
+int pl_file_truncate(struct pl_file *f, uint64_t size);
 /* lseek; whence is SEEK_SET/SEEK_CUR/SEEK_END. Returns new offset or -errno. */
 int64_t pl_file_seek(struct pl_file *f, int64_t off, int whence);
 

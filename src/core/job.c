@@ -14,7 +14,7 @@
 #include "job.h"
 #include "progress.h"
 #include "rng.h"
-#include "sim.h"
+#include "io.h"
 #include "hot.h"
 
 #define MAX_QD 4096
@@ -49,16 +49,10 @@ const char *pl_job_stop_name(enum pl_job_stop s)
     return (unsigned)s < sizeof stop_names / sizeof stop_names[0] ? stop_names[s] : "?";
 }
 
+/* CPU time has one definition (clock.h): this process and its waited children. */
 static void cpu_now(double *user, double *sys)
 {
-    if (pl_sim_on) {
-        pl_sim_cpu(user, sys);
-        return;
-    }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    *user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
-    *sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    pl_clock_cpu(user, sys);
 }
 
 static void begin_measuring(struct loop *l, uint64_t now)
@@ -85,8 +79,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     struct pl_job_result *r = l->r;
     if (io->res < 0) {
         int err = (int)-io->res;
-        pl_stats_error(&r->all, err);
-        pl_stats_error(&r->by_op[io->op], err);
+        pl_io_count(&r->all, io, 0);
+        pl_io_count(&r->by_op[io->op], io, 0);
         if (!r->err) {
             r->err = err;
             r->err_op = io->op;
@@ -102,8 +96,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     if (!l->measuring || io->t_due < l->meas_start)
         return;  /* issued during the ramp */
     uint64_t lat = now - io->t_due;
-    pl_stats_record(&r->all, (uint64_t)io->res, lat);
-    pl_stats_record(&r->by_op[io->op], (uint64_t)io->res, lat);
+    pl_io_count(&r->all, io, lat);
+    pl_io_count(&r->by_op[io->op], io, lat);
     r->all.t_end = now;
     r->by_op[io->op].t_end = now;
 }
@@ -204,8 +198,8 @@ static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
 {
     if (due <= now)
         return;
-    if (pl_sim_on) {
-        pl_sim_advance(due - now);
+    if (pl_clock_virtual) {  /* virtual time: the wait passes at once */
+        pl_clock_sleep_ns(due - now, NULL);
         return;
     }
     /*
@@ -507,6 +501,11 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
             *why = "a file of the job is closed";
             return -EBADF;
         }
+        if ((s->engine->flags & PL_ENGINE_FDS) && !(f->target->flags & PL_TARGET_FDS)) {
+            *why = "this engine needs files with real descriptors, which the target in use "
+                   "does not have (sync, psync and stdio work on every target)";
+            return -EINVAL;
+        }
         if (s->op != PL_JOB_READ && !f->writable && !s->gen) {
             *why = "a write job needs files opened with write = true";
             return -EBADF;
@@ -625,10 +624,6 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     struct pl_job_spec *s = &j->s;
     struct loop *l = &j->l;
     *s = *spec;
-    if (s->nfiles && s->files && s->files[0] && s->files[0]->sim) {
-        s->engine = &pl_engine_sim;  /* simulated files take the model's engine, at qd 1 */
-        s->qd = 1;
-    }
     if (s->qd == 0)
         s->qd = 1;
     if (!s->bs && !s->nbs)

@@ -12,18 +12,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "device.h"
-#include "engine.h"
-#include "file.h"
+#include "guard.h"
 #include "sim.h"
+#include "target.h"
 
 #define PAGE 4096u
 #define MAX_FILES 4096
 #define STDIO_BUF 4096u         /* stdio's buffer: putc/getc reach the kernel this often */
 #define CLOCK_ORIGIN 1000000000ull
+#define SF(f) ((struct pl_sim_file *)(f)->tdata)
 
-int pl_sim_on;
-uint64_t pl_sim_clock;
+static uint64_t sim_clock;     /* the virtual clock, ns */
 
 /* {====================================================================
 ** Presets
@@ -158,6 +159,20 @@ static struct {
     uint32_t readahead_kb;
 } S;
 
+static void sim_advance(uint64_t ns)
+{
+    sim_clock += ns;
+}
+
+static void sim_cpu(double *user, double *sys);
+
+static const struct pl_clock_source sim_time = {
+    .name = "virtual (simulated disk)",
+    .now = &sim_clock,
+    .advance = sim_advance,
+    .cpu = sim_cpu,
+};
+
 int pl_sim_start(const char *name)
 {
     const struct pl_sim_preset *p = pl_sim_find(name);
@@ -181,41 +196,34 @@ int pl_sim_start(const char *name)
     S.lru_head = S.lru_tail = S.free_list = -1;
     S.readahead_kb = p->readahead_kb;
     S.trace = getenv("PLATTER_SIM_TRACE") != NULL;
-    pl_sim_clock = CLOCK_ORIGIN;
-    pl_sim_on = 1;
+    sim_clock = CLOCK_ORIGIN;
+    pl_clock_set_source(&sim_time);
     return 0;
-}
-
-const struct pl_sim_preset *pl_sim_preset_in_use(void)
-{
-    return pl_sim_on ? S.p : NULL;
-}
-
-void pl_sim_advance(uint64_t ns)
-{
-    pl_sim_clock += ns;
 }
 
 static void spend_sys(double seconds)
 {
     S.sys += seconds;
-    pl_sim_clock += (uint64_t)llround(seconds * 1e9);
+    sim_clock += (uint64_t)llround(seconds * 1e9);
 }
 
 static void spend_user(double seconds)
 {
     S.user += seconds;
-    pl_sim_clock += (uint64_t)llround(seconds * 1e9);
+    sim_clock += (uint64_t)llround(seconds * 1e9);
 }
 
-void pl_sim_cpu(double *user, double *sys)
+static void sim_cpu(double *user, double *sys)
 {
     *user = S.user + S.child_user;
     *sys = S.sys + S.child_sys;
 }
 
-void pl_sim_add_child_cpu(double user, double sys)
+/* A worker ran from the parent's clock to `clock`: the parent goes on from there. */
+static void sim_join(uint64_t clock, double user, double sys)
 {
+    if (clock > sim_clock)
+        sim_clock = clock;
     S.child_user += user;
     S.child_sys += sys;
 }
@@ -286,7 +294,7 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
         t += (write ? p->ssd_write_us : p->ssd_read_us) * 1e3 + (double)n / rate * 1e9;
         return (uint64_t)llround(t);
     }
-    double now = (double)pl_sim_clock + t;
+    double now = (double)sim_clock + t;
     if (!write && S.streaming && off >= S.buf_lo && off <= S.buf_hi) {
         double done;
         if (end <= S.buf_hi || (double)avail_at(S.buf_hi) >= now) {
@@ -305,14 +313,14 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
             S.buf_hi = end + ra > p->capacity ? p->capacity : end + ra;
         S.buf_lo = off;
         S.head = S.buf_hi;
-        return (uint64_t)llround(done - (double)pl_sim_clock);
+        return (uint64_t)llround(done - (double)sim_clock);
     }
     t += seek_ns(S.head, off);
-    now = (double)pl_sim_clock + t;
+    now = (double)sim_clock + t;
     t += rotation_wait(now, off);
     S.streaming = !write;
     S.stream_lo = off;
-    S.stream_t = pl_sim_clock + (uint64_t)t;
+    S.stream_t = sim_clock + (uint64_t)t;
     t += (double)n / media_rate(off) * 1e9;
     S.buf_lo = off;
     S.buf_hi = write ? end : (end + ra > p->capacity ? p->capacity : end + ra);
@@ -324,8 +332,8 @@ static void disk_io(int write, uint64_t off, uint64_t n)
 {
     if (S.trace)
         fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)off,
-                (unsigned long long)n, (unsigned long long)pl_sim_clock);
-    pl_sim_clock += disk_request(write, off, n);
+                (unsigned long long)n, (unsigned long long)sim_clock);
+    sim_clock += disk_request(write, off, n);
 }
 
 /* }==================================================================== */
@@ -582,13 +590,24 @@ static int place(struct pl_sim_file *sf, uint64_t size)
     return 0;
 }
 
-int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
-                struct pl_error *e)
+/* Simulated files are names only: the allow list's rule applies to the name. */
+static int sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
+                    struct pl_error *e)
 {
+    e->op = "open";
+    if (pl_allow_check(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
+        e->err = EACCES;
+        return PL_FS_REFUSED;
+    }
     struct pl_sim_file *sf = find_file(path);
     int special = strcmp(path, "/dev/null") == 0 ? 1 : strcmp(path, "/dev/zero") == 0 ? 2 : 0;
     int block = !special && strncmp(path, "/dev/", 5) == 0;
-    e->op = "open";
+    if (block && o->write && !o->destroy) {
+        e->err = EACCES;
+        snprintf(e->msg, sizeof e->msg, "%s is a block device: opening it for writing would "
+                 "destroy its contents; pass --destroy to allow it", path);
+        return PL_FS_REFUSED;
+    }
     if (!sf) {
         if (!block && !special && !o->create) {
             e->err = ENOENT;
@@ -627,30 +646,28 @@ int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *
         e->err = errno;
         return -errno;
     }
-    f->path = strdup(path);
     f->kind = block ? PL_FILE_BLOCK : special ? PL_FILE_OTHER : PL_FILE_REGULAR;
-    f->direct = o->direct;
-    f->writable = o->write;
-    f->fill = o->fill;
-    f->seed = o->seed;
     f->align = o->direct ? S.p->sector : 1;
-    f->mem_align = 4096;
-    f->sim = sf;
+    f->tdata = sf;
     sf->refs++;
     sf->pos = 0;
     return 0;
 }
 
-void pl_sim_close(struct pl_file *f)
+static int sim_close(struct pl_file *f)
 {
-    if (f->sim) {
-        f->sim->refs--;
-        f->sim = NULL;
+    if (SF(f)) {
+        SF(f)->refs--;
+        f->tdata = NULL;
     }
+    return 0;
 }
 
-int pl_sim_unlink(const char *path)
+/* Remove a simulated file by name: 0, -ENOENT, or PL_FS_REFUSED (why). */
+static int sim_remove(const char *path, char *why, size_t n)
 {
+    if (pl_allow_check(path, why, n) == PL_FS_REFUSED)
+        return PL_FS_REFUSED;
     struct pl_sim_file *sf = find_file(path);
     if (!sf || sf->block || sf->special)
         return -ENOENT;
@@ -670,24 +687,20 @@ int pl_sim_unlink(const char *path)
     return 0;
 }
 
-uint64_t pl_sim_size(const struct pl_file *f)
+/* The model's files go with the process: a scratch name needs only the allow list. */
+static int sim_scratch(const char *path, char *why, size_t n)
 {
-    return f->sim->size;
+    return pl_allow_check(path, why, n) == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
 }
 
-uint64_t pl_sim_pos(const struct pl_file *f)
+static int64_t sim_size(struct pl_file *f)
 {
-    return f->sim->pos;
+    return (int64_t)SF(f)->size;
 }
 
-void pl_sim_setpos(struct pl_file *f, uint64_t pos)
+static int64_t sim_seek(struct pl_file *f, int64_t off, int whence)
 {
-    f->sim->pos = pos;
-}
-
-int64_t pl_sim_seek(struct pl_file *f, int64_t off, int whence)
-{
-    struct pl_sim_file *sf = f->sim;
+    struct pl_sim_file *sf = SF(f);
     int64_t base = whence == SEEK_CUR ? (int64_t)sf->pos
                  : whence == SEEK_END ? (int64_t)sf->size : 0;
     if (base + off < 0)
@@ -742,16 +755,16 @@ static void cooked_write(struct pl_sim_file *sf, uint64_t off, uint64_t n)
     spend_sys((double)n / S.p->copy_rate);
 }
 
-int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n)
+static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n)
 {
-    struct pl_sim_file *sf = f->sim;
+    struct pl_sim_file *sf = SF(f);
     spend_sys(S.p->syscall_us * 1e-6);
     if (sf->special) {  /* /dev/null reads nothing, /dev/zero reads zeros; writes vanish */
-        if (op == PL_SIM_WRITE || sf->special == 2)
+        if (op == PL_OP_WRITE || sf->special == 2)
             spend_sys((double)n / S.p->copy_rate);
-        return op == PL_SIM_READ && sf->special == 1 ? 0 : (int64_t)n;
+        return op == PL_OP_READ && sf->special == 1 ? 0 : (int64_t)n;
     }
-    if (op == PL_SIM_READ) {
+    if (op == PL_OP_READ) {
         if (off >= sf->size)
             return 0;
         if (n > sf->size - off)
@@ -772,9 +785,9 @@ int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n
     if (!n)
         return 0;
     if (f->direct) {
-        disk_io(op == PL_SIM_WRITE, disk_offset(sf, off), n);
+        disk_io(op == PL_OP_WRITE, disk_offset(sf, off), n);
         sf->last_end = off + n;
-    } else if (op == PL_SIM_READ) {
+    } else if (op == PL_OP_READ) {
         cooked_read(sf, off, n);
     } else {
         cooked_write(sf, off, n);
@@ -782,20 +795,42 @@ int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n
     return (int64_t)n;
 }
 
-int64_t pl_sim_chars(struct pl_file *f, enum pl_sim_op op, uint64_t n)
+/* A transfer: at off, or (PL_AT_POS) at the position, which then advances. A seek
+   before it is part of the request the model costs (no lseek of its own). */
+static int64_t sim_rw(struct pl_file *f, enum pl_op op, enum pl_how how, void *buf, uint64_t n,
+                      uint64_t off)
 {
-    struct pl_sim_file *sf = f->sim;
+    (void)buf;
+    struct pl_sim_file *sf = SF(f);
+    if (how == PL_AT_POS)
+        off = sf->pos;
+    int64_t r = sim_io(f, op, off, n);
+    if (how == PL_AT_POS && r > 0)
+        sf->pos = off + (uint64_t)r;
+    return r;
+}
+
+/* n putc/getc at the position (at >= 0: from there), stdio's buffering modelled. */
+static int64_t sim_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, uint64_t n,
+                         int64_t at)
+{
+    (void)buf;
+    struct pl_sim_file *sf = SF(f);
+    if (op == PL_OP_WRITE && !f->writable)
+        return -EBADF;
+    if (at >= 0)
+        sf->pos = (uint64_t)at;
     uint64_t done = 0;
     while (done < n) {  /* stdio fills or drains its buffer once per STDIO_BUF bytes */
         uint64_t in_buf = STDIO_BUF - sf->pos % STDIO_BUF;
         uint64_t k = n - done < in_buf ? n - done : in_buf;
-        if (op == PL_SIM_READ && sf->pos >= sf->size)
+        if (op == PL_OP_READ && sf->pos >= sf->size)
             break;
-        if (op == PL_SIM_READ && k > sf->size - sf->pos)
+        if (op == PL_OP_READ && k > sf->size - sf->pos)
             k = sf->size - sf->pos;
         if (sf->pos % STDIO_BUF == 0 || done == 0) {
-            uint64_t chunk = op == PL_SIM_READ ? STDIO_BUF - sf->pos % STDIO_BUF : k;
-            int64_t r = pl_sim_io(f, op, sf->pos, chunk);
+            uint64_t chunk = op == PL_OP_READ ? STDIO_BUF - sf->pos % STDIO_BUF : k;
+            int64_t r = sim_io(f, op, sf->pos, chunk);
             if (r < 0)
                 return done ? (int64_t)done : r;
         }
@@ -806,16 +841,19 @@ int64_t pl_sim_chars(struct pl_file *f, enum pl_sim_op op, uint64_t n)
     return (int64_t)done;
 }
 
-int pl_sim_fsync(struct pl_file *f)
+/* fsync and fdatasync alike: the model writes the file's dirty pages back. */
+static int sim_sync(struct pl_file *f, int data_only)
 {
+    (void)data_only;
     spend_sys(S.p->syscall_us * 1e-6);
-    flush_file(f->sim);
+    flush_file(SF(f));
     return 0;
 }
 
-int pl_sim_drop(struct pl_file *f)
+static int sim_drop(struct pl_file *f, struct pl_error *e)
 {
-    struct pl_sim_file *sf = f->sim;
+    (void)e;
+    struct pl_sim_file *sf = SF(f);
     flush_file(sf);
     uint64_t pages = (sf->size + PAGE - 1) / PAGE;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
@@ -828,13 +866,14 @@ int pl_sim_drop(struct pl_file *f)
     return 0;
 }
 
-void pl_sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
-                     uint64_t *total)
+static int sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
+                        uint64_t *total, struct pl_error *e)
 {
-    struct pl_sim_file *sf = f->sim;
+    (void)e;
+    struct pl_sim_file *sf = SF(f);
     *res = *total = 0;
     if (off >= sf->size)
-        return;
+        return 0;
     if (!len || len > sf->size - off)
         len = sf->size - off;
     for (uint64_t pg = off / PAGE; pg <= (off + len - 1) / PAGE; pg++) {
@@ -842,17 +881,27 @@ void pl_sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *re
         if (lookup(key_of(sf, pg)) >= 0)
             (*res)++;
     }
+    return 0;
 }
 
-int64_t pl_sim_readahead(struct pl_file *f, int64_t set_kb)
+static int64_t sim_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e)
 {
     (void)f;
+    (void)e;
     if (set_kb >= 0)
         S.readahead_kb = (uint32_t)set_kb;
     return S.readahead_kb;
 }
 
-void pl_sim_sync_all(void)
+static int sim_advise(struct pl_file *f, int advice, struct pl_error *e)
+{
+    (void)f;
+    (void)advice;
+    (void)e;
+    return 0;  /* the model's readahead follows sequential access by itself */
+}
+
+static void sim_sync_all(void)
 {
     spend_sys(S.p->syscall_us * 1e-6);
     for (unsigned i = 0; i < S.nfiles; i++)
@@ -860,46 +909,31 @@ void pl_sim_sync_all(void)
             flush_file(S.files[i]);
 }
 
-void pl_sim_drop_all(void)
+static int sim_drop_all(struct pl_error *e)
 {
+    (void)e;
     for (unsigned i = 0; i < S.nfiles; i++)
         if (S.files[i])
             flush_file(S.files[i]);
     while (S.lru_head >= 0)
         forget(S.lru_head);
     S.streaming = 0;
+    return 0;
 }
 
 /* }==================================================================== */
 
 /* {====================================================================
-** The "sim" engine (job.c uses it for simulated files) and device facts
+** Device facts, and the target
 ** ===================================================================== */
 
-static int sim_submit(struct pl_engine *e, struct pl_io *io)
-{
-    struct pl_file *f = e->files[io->findex];
-    if (io->op == PL_OP_FSYNC)
-        io->res = pl_sim_fsync(f);
-    else
-        io->res = pl_sim_io(f, io->op == PL_OP_READ ? PL_SIM_READ : PL_SIM_WRITE, io->off,
-                            io->len);
-    return PL_Q_DONE;
-}
-
-const struct pl_engine_ops pl_engine_sim = {
-    .name = "sim",
-    .flags = PL_ENGINE_SYNC,
-    .submit = sim_submit,
-};
-
-void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d)
+static int sim_info(struct pl_file *f, struct pl_devinfo *d)
 {
     const struct pl_sim_preset *p = S.p;
     memset(d, 0, sizeof *d);
     snprintf(d->kind, sizeof d->kind, "%s",
-             f->sim->block ? "block" : f->sim->special ? "other" : "file");
-    d->size = f->sim->size;
+             SF(f)->block ? "block" : SF(f)->special ? "other" : "file");
+    d->size = SF(f)->size;
     d->logical_block = d->physical_block = p->sector;
     d->dio_mem_align = d->dio_offset_align = p->sector;
     d->rotational = p->rpm > 0;
@@ -908,14 +942,49 @@ void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d)
     snprintf(d->model, sizeof d->model, "%s", p->model);
     snprintf(d->scheduler, sizeof d->scheduler, "none");
     snprintf(d->write_cache, sizeof d->write_cache, "%s", p->rpm ? "write through" : "write back");
-    if (!f->sim->block && !f->sim->special) {
+    if (!SF(f)->block && !SF(f)->special) {
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");
         snprintf(d->mount_options, sizeof d->mount_options, "rw");
     }
+    return 0;
 }
 
-uint64_t pl_sim_ram(void)
+static uint64_t sim_ram(void)
 {
     return S.p ? S.p->ram : 0;
 }
+
+static void sim_list(FILE *out)
+{
+    for (const struct pl_sim_preset *p = pl_sim_presets; p->name; p++)
+        fprintf(out, "%-20s %s\n", p->name, p->imitates);
+}
+
+const struct pl_target_ops pl_target_sim = {
+    .name = "sim",
+    .flags = PL_TARGET_SERIAL | PL_TARGET_VIRTUAL,
+    .no_dirs = "under --sim (the simulated disk has no directories)",
+    .pid = 4242,        /* names such as Bonnie.<pid> are the same in every run */
+    .hostname = "sim",
+    .start = pl_sim_start,
+    .list = sim_list,
+    .open = sim_open,
+    .close = sim_close,
+    .size = sim_size,
+    .rw = sim_rw,
+    .sync = sim_sync,
+    .chars = sim_chars,
+    .seek = sim_seek,
+    .drop = sim_drop,
+    .resident = sim_resident,
+    .readahead = sim_readahead,
+    .advise = sim_advise,
+    .drop_all = sim_drop_all,
+    .sync_all = sim_sync_all,
+    .info = sim_info,
+    .ram = sim_ram,
+    .remove = sim_remove,
+    .scratch = sim_scratch,
+    .join = sim_join,
+};

@@ -3,7 +3,8 @@
  * virtual clock, so every workload runs unchanged and prints the same output
  * every time. Models seek time by distance, rotation, zoned media rate, the
  * drive's read-ahead buffer, controller overhead, and the host's page cache
- * with readahead and write-back; CPU time is virtual too. No Lua.
+ * with readahead and write-back; CPU time is virtual too. It is the "sim"
+ * target (target.h): nothing outside sim.c knows it exists. No Lua.
  */
 #ifndef PLATTER_CORE_SIM_H
 #define PLATTER_CORE_SIM_H
@@ -39,64 +40,17 @@ struct pl_sim_preset {
     double char_ns;             /* user CPU per putc/getc */
 };
 
-/* Non-zero while a simulation runs; pl_clock_ns() then returns pl_sim_clock. */
-extern int pl_sim_on;
-extern uint64_t pl_sim_clock;
-
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */
 extern const struct pl_sim_preset pl_sim_presets[];
 const struct pl_sim_preset *pl_sim_find(const char *name);
 
-/* Start simulating the named preset. 0, or -EINVAL for an unknown name. */
+/*
+ * Start simulating the named preset: a new disk, and the clock becomes its
+ * virtual clock. 0, or -EINVAL for an unknown name. The target's "start"
+ * (pl_target_use("sim", name) makes it the target in use).
+ */
 int pl_sim_start(const char *preset);
-const struct pl_sim_preset *pl_sim_preset_in_use(void);
 
-/* Advance the virtual clock (sleeps in sim mode). */
-void pl_sim_advance(uint64_t ns);
-/* Virtual CPU seconds of this process and of its finished workers. */
-void pl_sim_cpu(double *user, double *sys);
-/* Add a finished worker's CPU (p.parallel) to the children's account. */
-void pl_sim_add_child_cpu(double user, double sys);
-
-/* ---- files ------------------------------------------------------------------- */
-
-struct pl_sim_file;     /* opaque; a pl_file's `sim` member */
-struct pl_open_opts;
-struct pl_file;
-
-/* Open path on the simulated disk ("/dev/..." is the whole device). 0 or -errno (*e set). */
-int pl_sim_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
-                struct pl_error *e);
-void pl_sim_close(struct pl_file *f);
-/* Remove a simulated file by path: 0 or -ENOENT. */
-int pl_sim_unlink(const char *path);
-
-enum pl_sim_op { PL_SIM_READ, PL_SIM_WRITE };
-/* One I/O call of n bytes at off (advances the clock; returns bytes or -errno). */
-int64_t pl_sim_io(struct pl_file *f, enum pl_sim_op op, uint64_t off, uint64_t n);
-/* n putc/getc at the file position (stdio buffering modelled). */
-int64_t pl_sim_chars(struct pl_file *f, enum pl_sim_op op, uint64_t n);
-int pl_sim_fsync(struct pl_file *f);
-int64_t pl_sim_seek(struct pl_file *f, int64_t off, int whence);
-uint64_t pl_sim_pos(const struct pl_file *f);
-void pl_sim_setpos(struct pl_file *f, uint64_t pos);
-uint64_t pl_sim_size(const struct pl_file *f);
-
-/* Page cache control for simulated files. */
-int pl_sim_drop(struct pl_file *f);
-void pl_sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
-                     uint64_t *total);
-int64_t pl_sim_readahead(struct pl_file *f, int64_t set_kb);
-void pl_sim_drop_all(void);
-/* sync(2): write back every dirty page. */
-void pl_sim_sync_all(void);
-
-/* Device facts of a simulated file (f:info()) and the simulated host's RAM. */
-struct pl_devinfo;
-void pl_sim_info(const struct pl_file *f, struct pl_devinfo *d);
-uint64_t pl_sim_ram(void);
-
-/* The engine job.c uses for simulated files (queue depth 1). */
-extern const struct pl_engine_ops pl_engine_sim;
+/* The target itself is pl_target_sim (target.h). */
 
 #endif

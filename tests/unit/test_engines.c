@@ -178,8 +178,6 @@ static void run_ios(struct fixture *fx, struct pl_io *ios, unsigned n)
             }
             next++;
         }
-        if (ops->commit)
-            assert_int_equal(ops->commit(e), 0);
         if (!inflight)
             continue;
         int got = ops->reap(e, 1, out, n);
@@ -356,8 +354,6 @@ static void test_read_at_eof(void **state)
     io.res = -12345;
     int rc = ops->submit(&fx->e, &io);
     if (rc == PL_Q_QUEUED) {
-        if (ops->commit)
-            assert_int_equal(ops->commit(&fx->e), 0);
         struct pl_io *out[2];
         assert_int_equal(ops->reap(&fx->e, 1, out, 2), 1);
         assert_ptr_equal(out[0], &io);
@@ -406,7 +402,6 @@ static void test_uring_qd8_64(void **state)
             }
             if (inflight > maxflight)
                 maxflight = inflight;
-            assert_int_equal(ops->commit(&fx->e), 0);
             int got = ops->reap(&fx->e, 1, out, QD);
             if (got < 0)
                 fail_msg("reap: %s", strerror(-got));
@@ -443,7 +438,6 @@ static void test_uring_qd8_64(void **state)
             struct pl_io f = mkio(PL_OP_FSYNC, 0, 0, fx->bufs[0]);
             f.res = -12345;
             assert_int_equal(ops->submit(&fx->e, &f), PL_Q_QUEUED);
-            assert_int_equal(ops->commit(&fx->e), 0);
             assert_int_equal(ops->reap(&fx->e, 1, out, QD), 1);
             assert_ptr_equal(out[0], &f);
             assert_int_equal(f.res, 0);

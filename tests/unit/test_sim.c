@@ -12,11 +12,43 @@
 
 #include <cmocka.h>
 
-#include "cache.h"
 #include "clock.h"
 #include "device.h"
 #include "file.h"
+#include "io.h"
 #include "sim.h"
+#include "target.h"
+
+/* The sim target on a preset (the disk starts anew), as --sim PRESET chooses it. */
+static int start_sim(const char *preset)
+{
+    return pl_target_use("sim", preset);
+}
+
+/* One-call I/O as f:pread, f:pwrite and f:fsync do it, with its virtual duration. */
+static int64_t pread_ns(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *ns)
+{
+    uint64_t t0 = pl_clock_ns();
+    int64_t r = pl_io_rw(f, PL_OP_READ, PL_AT_OFFSET, off, len, NULL);
+    *ns = pl_clock_ns() - t0;
+    return r;
+}
+
+static int64_t pwrite_ns(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *ns)
+{
+    uint64_t t0 = pl_clock_ns();
+    int64_t r = pl_io_rw(f, PL_OP_WRITE, PL_AT_OFFSET, off, len, NULL);
+    *ns = pl_clock_ns() - t0;
+    return r;
+}
+
+static int fsync_ns(struct pl_file *f, uint64_t *ns)
+{
+    uint64_t t0 = pl_clock_ns();
+    int r = pl_io_sync(f, 0);
+    *ns = pl_clock_ns() - t0;
+    return r;
+}
 
 static struct pl_file open_sim(const char *path, uint64_t size, int direct)
 {
@@ -28,8 +60,9 @@ static struct pl_file open_sim(const char *path, uint64_t size, int direct)
     o.write = 1;
     o.size = size;
     o.direct = direct;
+    o.destroy = 1;  /* /dev/... names: the whole simulated device, written */
     assert_int_equal(pl_file_open(&f, path, &o, &e), 0);
-    assert_non_null(f.sim);
+    assert_ptr_equal(f.target, &pl_target_sim);
     return f;
 }
 
@@ -39,7 +72,7 @@ static uint64_t time_reads(struct pl_file *f, uint64_t n, uint64_t len,
 {
     uint64_t ns, t0 = pl_clock_ns();
     for (uint64_t i = 0; i < n; i++)
-        assert_int_equal(pl_file_pread(f, off(i, size), len, &ns), (ssize_t)len);
+        assert_int_equal(pread_ns(f, off(i, size), len, &ns), (ssize_t)len);
     return pl_clock_ns() - t0;
 }
 
@@ -74,18 +107,18 @@ static void test_presets(void **state)
     assert_non_null(pl_sim_find("ata-5400-1999"));
     assert_non_null(pl_sim_find("nvme"));
     assert_null(pl_sim_find("floppy"));
-    assert_int_equal(pl_sim_start("floppy"), -EINVAL);
+    assert_int_equal(start_sim("floppy"), -EINVAL);
 }
 
 static void test_virtual_clock(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    assert_int_equal(start_sim("ata-5400-1999"), 0);
     uint64_t t0 = pl_clock_ns();
     assert_int_equal(pl_clock_ns(), t0);  /* no I/O, no time */
     pl_clock_sleep_ns(5000000000ull, NULL);  /* returns at once, 5 virtual seconds later */
     assert_int_equal(pl_clock_ns() - t0, 5000000000ull);
-    assert_int_equal(pl_device_ram(), pl_sim_find("ata-5400-1999")->ram);
+    assert_int_equal(pl_target->ram(), pl_sim_find("ata-5400-1999")->ram);
     double u, s;
     pl_clock_cpu(&u, &s);
     assert_true(u == 0 && s == 0);
@@ -95,7 +128,7 @@ static void test_virtual_clock(void **state)
 static void test_seek_distance(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    assert_int_equal(start_sim("ata-5400-1999"), 0);
     struct pl_file f = open_sim("/dev/sdsim", 0, 1);
     uint64_t size = (uint64_t)pl_file_size(&f);
     assert_int_equal(size, pl_sim_find("ata-5400-1999")->capacity);
@@ -111,16 +144,16 @@ static void test_seek_distance(void **state)
 static void test_zones(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    assert_int_equal(start_sim("ata-5400-1999"), 0);
     struct pl_file f = open_sim("/dev/sdsim", 0, 1);
     uint64_t size = (uint64_t)pl_file_size(&f), ns;
     uint64_t t0 = pl_clock_ns();
     for (uint64_t i = 0; i < 64; i++)
-        pl_file_pread(&f, i << 20, 1 << 20, &ns);
+        pread_ns(&f, i << 20, 1 << 20, &ns);
     uint64_t outer = pl_clock_ns() - t0;
     t0 = pl_clock_ns();
     for (uint64_t i = 0; i < 64; i++)
-        pl_file_pread(&f, size - (65 << 20) + (i << 20), 1 << 20, &ns);
+        pread_ns(&f, size - (65 << 20) + (i << 20), 1 << 20, &ns);
     uint64_t inner = pl_clock_ns() - t0;
     double mb_outer = 64.0 * 1048576 / (double)outer * 1e3;  /* MB/s */
     double mb_inner = 64.0 * 1048576 / (double)inner * 1e3;
@@ -133,16 +166,16 @@ static void test_zones(void **state)
 static void test_page_cache(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("ata-5400-1999"), 0);
+    assert_int_equal(start_sim("ata-5400-1999"), 0);
     struct pl_file f = open_sim("cached.dat", 8u << 20, 0);
     struct pl_error e = {0};
     uint64_t res, total;
-    assert_int_equal(pl_cache_drop(&f, &e), 0);
-    pl_cache_resident(&f, 0, 0, &res, &total, &e);
+    assert_int_equal(pl_target->drop(&f, &e), 0);
+    pl_target->resident(&f, 0, 0, &res, &total, &e);
     assert_int_equal(res, 0);
     assert_int_equal(total, 2048);
     uint64_t cold = time_reads(&f, 128, 65536, seq_off, 0);
-    pl_cache_resident(&f, 0, 0, &res, &total, &e);
+    pl_target->resident(&f, 0, 0, &res, &total, &e);
     assert_int_equal(res, total);
     uint64_t warm = time_reads(&f, 128, 65536, seq_off, 0);
     assert_true(warm * 10 < cold);  /* 1999: ~250 MB/s copies vs ~15 MB/s media */
@@ -157,22 +190,22 @@ static void test_readahead(void **state)
 {
     (void)state;
     /* the 1988 disk has no buffer of its own, so the kernel's readahead is all there is */
-    assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+    assert_int_equal(start_sim("hitachi-85mb-1988"), 0);
     struct pl_file f = open_sim("ra.dat", 4u << 20, 0);
     struct pl_error e = {0};
     uint64_t ns;
-    assert_int_equal(pl_cache_readahead(&f, -1, &e), 1);
-    assert_int_equal(pl_cache_readahead(&f, 64, &e), 64);
-    pl_cache_drop(&f, &e);
+    assert_int_equal(pl_target->readahead(&f, -1, &e), 1);
+    assert_int_equal(pl_target->readahead(&f, 64, &e), 64);
+    pl_target->drop(&f, &e);
     uint64_t t0 = pl_clock_ns();
     for (uint64_t off = 0; off < (1u << 20); off += 2048)
-        pl_file_pread(&f, off, 2048, &ns);
+        pread_ns(&f, off, 2048, &ns);
     uint64_t with = pl_clock_ns() - t0;
-    assert_int_equal(pl_cache_readahead(&f, 0, &e), 0);
-    pl_cache_drop(&f, &e);
+    assert_int_equal(pl_target->readahead(&f, 0, &e), 0);
+    pl_target->drop(&f, &e);
     t0 = pl_clock_ns();
     for (uint64_t off = 0; off < (1u << 20); off += 2048)
-        pl_file_pread(&f, off, 2048, &ns);
+        pread_ns(&f, off, 2048, &ns);
     uint64_t without = pl_clock_ns() - t0;
     assert_true(without > with * 2);
     pl_file_close(&f);
@@ -182,15 +215,15 @@ static void test_readahead(void **state)
 static void test_write_back(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+    assert_int_equal(start_sim("hitachi-85mb-1988"), 0);
     struct pl_file f = open_sim("wb.dat", 0, 0);
     uint64_t ns;
-    assert_int_equal(pl_file_pwrite(&f, 0, 32768, &ns), 32768);
+    assert_int_equal(pwrite_ns(&f, 0, 32768, &ns), 32768);
     uint64_t write_ns = ns;
-    assert_int_equal(pl_file_fsync(&f, &ns), 0);
+    assert_int_equal(fsync_ns(&f, &ns), 0);
     assert_true(ns > 2 * write_ns && ns > 60000000);  /* the disk write: > 60 ms for 32 KiB */
     assert_int_equal(pl_file_size(&f), 32768);
-    assert_int_equal(pl_file_fsync(&f, &ns), 0);  /* nothing dirty: only the call */
+    assert_int_equal(fsync_ns(&f, &ns), 0);  /* nothing dirty: only the call */
     assert_true(ns < 1000000);
     pl_file_close(&f);
 }
@@ -201,7 +234,7 @@ static void test_deterministic(void **state)
     (void)state;
     uint64_t t[2];
     for (int k = 0; k < 2; k++) {
-        assert_int_equal(pl_sim_start("hitachi-85mb-1988"), 0);
+        assert_int_equal(start_sim("hitachi-85mb-1988"), 0);
         struct pl_file f = open_sim("det.dat", 1u << 20, 0);
         t[k] = time_reads(&f, 64, 4096, far_off, 1u << 20) + pl_clock_ns();
         pl_file_close(&f);
@@ -213,7 +246,7 @@ static void test_deterministic(void **state)
 static void test_namespace(void **state)
 {
     (void)state;
-    assert_int_equal(pl_sim_start("nvme"), 0);
+    assert_int_equal(start_sim("nvme"), 0);
     struct pl_open_opts o;
     struct pl_error e = {0};
     struct pl_file f;
@@ -221,13 +254,14 @@ static void test_namespace(void **state)
     assert_int_equal(pl_file_open(&f, "no-such-file", &o, &e), -ENOENT);
     f = open_sim("ns.dat", 65536, 0);
     struct pl_devinfo d;
-    pl_sim_info(&f, &d);
+    assert_int_equal(pl_target->info(&f, &d), 0);
     assert_string_equal(d.kind, "file");
     assert_string_equal(d.fs_type, "simfs");
     assert_int_equal(d.rotational, 0);
     pl_file_close(&f);
-    assert_int_equal(pl_sim_unlink("ns.dat"), 0);
-    assert_int_equal(pl_sim_unlink("ns.dat"), -ENOENT);
+    char why[256];
+    assert_int_equal(pl_target->remove("ns.dat", why, sizeof why), 0);
+    assert_int_equal(pl_target->remove("ns.dat", why, sizeof why), -ENOENT);
     assert_int_equal(pl_file_open(&f, "ns.dat", &o, &e), -ENOENT);
 }
 

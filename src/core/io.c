@@ -1,0 +1,117 @@
+/*
+ * One-call I/O (io.h): build the one-I/O submission, time it, count it into
+ * the active phases. Uses engine (psync, stdio), clock, stats and progress.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "clock.h"
+#include "hot.h"
+#include "io.h"
+#include "progress.h"
+
+#define CHARS_CHUNK (UINT64_C(1) << 20)
+
+extern const struct pl_engine_ops pl_engine_psync, pl_engine_stdio;
+
+static struct pl_stats *phases[PL_IO_MAX_PHASES];
+static unsigned nphases;
+
+int pl_io_phase_add(struct pl_stats *st)
+{
+    if (nphases == PL_IO_MAX_PHASES)
+        return -ENOSPC;
+    phases[nphases++] = st;
+    return 0;
+}
+
+void pl_io_phase_remove(struct pl_stats *st)
+{
+    for (unsigned i = 0; i < nphases; i++) {
+        if (phases[i] == st) {
+            memmove(&phases[i], &phases[i + 1], (nphases - i - 1) * sizeof phases[0]);
+            nphases--;
+            return;
+        }
+    }
+}
+
+void pl_io_phase_absorb(const struct pl_stats *st)
+{
+    for (unsigned i = 0; i < nphases; i++) {
+        struct pl_stats *d = phases[i];
+        uint64_t t0 = d->t_start, t1 = d->t_end;
+        double u = d->user, s = d->sys;
+        pl_stats_merge(d, st);
+        d->t_start = t0;  /* the phase keeps its own clock and CPU account */
+        d->t_end = t1;
+        d->user = u;
+        d->sys = s;
+    }
+}
+
+/* Submit io on f with engine ops at queue depth 1; returns how long it took (ns). */
+PL_HOT static uint64_t submit_one(const struct pl_engine_ops *ops, struct pl_file *f,
+                                  struct pl_io *io)
+{
+    struct pl_file *files[1] = {f};
+    struct pl_engine e = {.ops = ops, .files = files, .nfiles = 1, .qd = 1};
+    uint64_t t0 = pl_clock_ns();
+    ops->submit(&e, io);
+    return pl_clock_ns() - t0;
+}
+
+/* Count a finished one-call I/O into every active phase. */
+PL_HOT static void count(const struct pl_io *io, uint64_t ns)
+{
+    for (unsigned i = 0; i < nphases; i++)
+        pl_io_count(phases[i], io, ns);
+    if (pl_progress_countdown && !--pl_progress_countdown)
+        pl_progress_poll();  /* the progress line: a clock check every few hundred calls */
+}
+
+PL_HOT int64_t pl_io_rw(struct pl_file *f, enum pl_op op, enum pl_how how, uint64_t off,
+                        uint64_t len, const void *src)
+{
+    struct pl_io io = {.op = op, .off = off, .len = len, .how = how};
+    if (src) {
+        io.buf = (void *)src;
+    } else {
+        int rc = pl_file_reserve(f, (size_t)len);
+        if (rc < 0)
+            return rc;
+        io.buf = f->buf;
+    }
+    uint64_t ns = submit_one(&pl_engine_psync, f, &io);
+    count(&io, ns);
+    return io.res;
+}
+
+int pl_io_sync(struct pl_file *f, int data_only)
+{
+    struct pl_io io = {.op = PL_OP_FSYNC, .data_only = data_only};
+    uint64_t ns = submit_one(&pl_engine_psync, f, &io);
+    count(&io, ns);
+    return (int)io.res;
+}
+
+int64_t pl_io_chars(struct pl_file *f, enum pl_op op, uint64_t n)
+{
+    uint64_t ns = 0, done = 0;
+    struct pl_io io = {.op = op, .how = PL_AT_POS};  /* buf NULL: a pattern, count what is got */
+    do {
+        io.len = (f->target->flags & PL_TARGET_VIRTUAL) || n - done < CHARS_CHUNK
+               ? n - done : CHARS_CHUNK;
+        ns += submit_one(&pl_engine_stdio, f, &io);
+        if (io.res < 0)
+            break;
+        done += (uint64_t)io.res;
+        pl_progress_add('c', (uint64_t)io.res);
+        if ((uint64_t)io.res < io.len)
+            break;
+    } while (done < n);
+    if (io.res >= 0)
+        io.res = (int64_t)done;
+    count(&io, ns);
+    return io.res;
+}
