@@ -64,7 +64,7 @@ PL_HOT double pl_ffi_random(double lo, double hi, double align)
     uint64_t v;
     if (!pl_isexact(lo) || !pl_isexact(hi) || !pl_isexact(align) || lo > hi)
         return PL_FFI_SLOW;
-    if (pl_bind_random_range((uint64_t)lo, (uint64_t)hi, (uint64_t)align, &v) < 0)
+    if (pl_rng_range(&pl_rng_process, (uint64_t)lo, (uint64_t)hi, (uint64_t)align, &v) < 0)
         return PL_FFI_SLOW;
     return (double)v;
 }

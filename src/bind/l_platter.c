@@ -29,19 +29,6 @@
 #include "units.h"
 #include "hot.h"
 
-static struct pl_rng rng;
-static uint64_t rng_seed = 1;
-
-uint64_t pl_bind_random_u64(void)
-{
-    return pl_rng_next(&rng);
-}
-
-int pl_bind_random_range(uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out)
-{
-    return pl_rng_range(&rng, lo, hi, align, out);
-}
-
 /* p.now() -> monotonic clock in ns */
 PL_HOT static int l_now(lua_State *L)
 {
@@ -53,10 +40,9 @@ PL_HOT static int l_now(lua_State *L)
 static int l_seed(lua_State *L)
 {
     if (!lua_isnoneornil(L, 1)) {
-        rng_seed = pl_checkoffset(L, 1, "seed");
-        pl_rng_seed(&rng, rng_seed);
+        pl_rng_process_reseed(pl_checkoffset(L, 1, "seed"));
     }
-    pl_pushu64(L, rng_seed);
+    pl_pushu64(L, pl_rng_process_seed);
     return 1;
 }
 
@@ -68,7 +54,7 @@ PL_HOT static int l_random(lua_State *L)
 {
     int n = lua_gettop(L);
     if (n == 0) {
-        lua_pushnumber(L, pl_rng_double(&rng));
+        lua_pushnumber(L, pl_rng_double(&pl_rng_process));
         return 1;
     }
     uint64_t lo = 1, hi, align = 1, v;
@@ -81,7 +67,7 @@ PL_HOT static int l_random(lua_State *L)
         align = pl_optoffset(L, 3, "alignment", 1);
         luaL_argcheck(L, lo <= hi, 2, "interval is empty");
     }
-    if (pl_rng_range(&rng, lo, hi, align, &v) < 0)
+    if (pl_rng_range(&pl_rng_process, lo, hi, align, &v) < 0)
         return luaL_argerror(L, 3, "no multiple of the alignment lies in the interval");
     pl_pushu64(L, v);
     return 1;
@@ -722,8 +708,7 @@ static void absorb(lua_State *L, int t)
 
 int luaopen_platter_core(lua_State *L)
 {
-    rng_seed = pl_cfg.seed;
-    pl_rng_seed(&rng, rng_seed);
+    pl_rng_process_reseed(pl_cfg.seed);
     luaL_newlib(L, core_funcs);
     int t = lua_gettop(L);
     luaopen_platter_file(L);

@@ -12,6 +12,7 @@
 #include "job.h"
 #include "l_util.h"
 #include "progress.h"
+#include "rng.h"
 #include "hot.h"
 
 static const char *const run_keys[] = {
@@ -28,7 +29,6 @@ struct gen_ctx {
     char err[256];
 };
 
-static const char *const op_names[] = {"read", "write", "fsync", NULL};
 
 /* What gen(i + 1) returned, the four values on top of the stack (left there):
    1 and the I/O, 0 when op is nil (the generator is done), or -1 with the
@@ -261,11 +261,10 @@ static struct pl_file **getfiles(lua_State *L, int t, unsigned *n)
 static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
                            struct pl_file **files)
 {
-    static const char *const names[] = {"read", "write", "fsync"};
     if (r->err_op == PL_OP_FSYNC)
         snprintf(buf, n, "fsync %s: %s", files[r->err_file]->path, strerror(r->err));
     else
-        snprintf(buf, n, "%s %s at offset %llu: %s", names[r->err_op], files[r->err_file]->path,
+        snprintf(buf, n, "%s %s at offset %llu: %s", pl_op_names[r->err_op], files[r->err_file]->path,
                  (unsigned long long)r->err_off, strerror(r->err));
 }
 
@@ -375,7 +374,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
     lua_getfield(L, 1, "seed");
     if (lua_isnil(L, -1)) {
         /* a fresh seed from p.random's generator: a script's runs differ, yet --seed repeats them */
-        s.seed = pl_bind_random_u64();
+        s.seed = pl_rng_next(&pl_rng_process);
     } else {
         s.seed = pl_checkoffset(L, lua_gettop(L), "seed");
     }
@@ -389,7 +388,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
         g->L = L;
         g->fn = lua_gettop(L);  /* stays on the stack, and so do the names */
         for (int n = 0; n < 3; n++) {
-            lua_pushstring(L, op_names[n]);
+            lua_pushstring(L, pl_op_names[n]);
             g->names[n] = lua_tostring(L, -1);
         }
         s.gen = gen_call;
@@ -419,7 +418,6 @@ static void gen_error(lua_State *L, const struct pl_job_result *r, const struct 
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
                            const struct pl_job_result *r)
 {
-    static const char *const subnames[] = {"read", "write", "fsync"};
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->st = r->all;
     ph->shorts = r->shorts;
@@ -429,7 +427,7 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     for (int i = 0; i < 3; i++) {
         if (!r->by_op[i].ops && !r->by_op[i].errors)
             continue;
-        struct pl_phase *sub = pl_phase_new(L, subnames[i]);
+        struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
         sub->st = r->by_op[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }

@@ -70,12 +70,7 @@ int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const 
 
 uint64_t pl_scale_u64(lua_Number v, double scale)
 {
-    double x = (double)v * scale;
-    if (!(x > 0))
-        return 0;
-    if (x >= 4611686018427387904.0)  /* 2^62 */
-        return UINT64_C(4611686018427387904);
-    return (uint64_t)x;
+    return pl_u64_clamp((double)v * scale);
 }
 
 PL_HOT void pl_checkintr(lua_State *L)

@@ -98,10 +98,6 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph);
  * a stack index passed along (p.parallel's result table).
  */
 void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
-/* The next 64 bits of p.random's generator (seeded by --seed / p.seed). */
-uint64_t pl_bind_random_u64(void);
-/* p.random's generator: a multiple of align in [lo, hi]; 0, or -1 when none exists. */
-int pl_bind_random_range(uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out);
 
 int luaopen_platter_hash(lua_State *L);
 int luaopen_platter_run(lua_State *L);

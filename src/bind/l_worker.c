@@ -71,7 +71,6 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
 
 static void push_result(lua_State *L, const struct blob *b)
 {
-    static const char *const subnames[] = {"read", "write", "fsync"};
     struct pl_phase *ph = pl_phase_new(L, b->name);
     ph->st = b->st;
     ph->shorts = b->shorts;
@@ -82,7 +81,7 @@ static void push_result(lua_State *L, const struct blob *b)
     for (int i = 0; i < 3; i++) {
         if (!(b->sub_mask & (1u << i)))
             continue;
-        struct pl_phase *sub = pl_phase_new(L, subnames[i]);
+        struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
         sub->st = b->sub[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }

@@ -17,7 +17,6 @@
 #include "error.h"
 
 enum pl_file_kind { PL_FILE_REGULAR, PL_FILE_BLOCK, PL_FILE_OTHER };
-enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
 struct pl_target_ops;
 enum pl_fill { PL_FILL_ZERO, PL_FILL_RANDOM };
 

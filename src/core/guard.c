@@ -588,11 +588,6 @@ void pl_allow_enable(int on)
         default_roots();
 }
 
-int pl_allow_enabled(void)
-{
-    return allow_on;
-}
-
 int pl_allow_add(const char *path)
 {
     default_roots();

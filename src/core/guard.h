@@ -48,7 +48,6 @@ void pl_scratch_cleanup(void);
 
 /* Turn the allow list on (sandboxed) or off (--trust); off by default. */
 void pl_allow_enable(int on);
-int pl_allow_enabled(void);
 /*
  * Allow a path named on the command line. An existing directory grants its
  * tree; an existing file or device grants itself; a path that does not exist

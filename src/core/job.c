@@ -14,6 +14,7 @@
 #include "job.h"
 #include "progress.h"
 #include "rng.h"
+#include "units.h"
 #include "io.h"
 #include "hot.h"
 
@@ -171,12 +172,10 @@ PL_HOT static int should_stop(struct loop *l, uint64_t now)
     return l->stopping;
 }
 
-/* ns as a uint64_t, at most 2^62 (146 years): absurd rates must not cast out of range */
+/* ns as a uint64_t, at most 2^62: absurd rates must not cast out of range */
 static uint64_t ns_of(double ns)
 {
-    if (!(ns > 0))
-        return 0;
-    return ns >= 4611686018427387904.0 ? UINT64_C(4611686018427387904) : (uint64_t)ns;
+    return pl_u64_clamp(ns);
 }
 
 /* When the next I/O is due under a rate limit (0 = now). */
@@ -185,8 +184,8 @@ PL_HOT static uint64_t due_time(const struct loop *l)
     const struct pl_job_spec *s = l->s;
     if (l->period_ns) {
         uint64_t d;
-        if (__builtin_mul_overflow(l->issued, l->period_ns, &d) || d > UINT64_C(4611686018427387904))
-            d = UINT64_C(4611686018427387904);
+        if (__builtin_mul_overflow(l->issued, l->period_ns, &d) || d > PL_U64_CAP)
+            d = PL_U64_CAP;
         return l->start + d;
     }
     if (s->rate_bps > 0)
@@ -487,7 +486,7 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
             return -EINVAL;
         }
     }
-    if (!*maxbs || *maxbs > (1u << 30)) {
+    if (!*maxbs || *maxbs > PL_IO_MAX) {
         *why = "block size must be within 1 byte..1 GiB";
         return -EINVAL;
     }

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 
 #include "out.h"
-#include "progress.h"
 
 struct held {
     struct held *next;
@@ -56,10 +55,18 @@ static int err_blocked(void)
     return shared && last == PL_STDOUT && partial[PL_STDOUT];
 }
 
+static void (*overlay_clear)(void), (*overlay_redraw)(void);
+
+void pl_out_overlay(void (*clear)(void), void (*redraw)(void))
+{
+    overlay_clear = clear;
+    overlay_redraw = redraw;
+}
+
 static void put(enum pl_stream s, const char *p, size_t n)
 {
-    if (s == PL_STDERR || shared)
-        pl_progress_clear();
+    if ((s == PL_STDERR || shared) && overlay_clear)
+        overlay_clear();
     if (s == PL_STDOUT) {
         fwrite(p, 1, n, stdout);
     } else {
@@ -82,8 +89,8 @@ static void release(void)
         put(PL_STDERR, h->text, h->len);
         free(h);
     }
-    if (!head && !busy())
-        pl_progress_redraw();
+    if (!head && !busy() && overlay_redraw)
+        overlay_redraw();
 }
 
 static void hold(int notice, const char *p, size_t n)

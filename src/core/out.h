@@ -13,7 +13,8 @@
  *     is never put into a partial stdout line (it waits for the newline), and
  *     stdout's buffer is flushed before any stderr byte.
  *
- * Uses stdio for stdout (buffered as before) and progress.h. No Lua.
+ * Uses stdio for stdout (buffered as before). The line drawn over the empty
+ * line (progress.c) registers itself with pl_out_overlay. No Lua.
  */
 #ifndef PLATTER_CORE_OUT_H
 #define PLATTER_CORE_OUT_H
@@ -43,6 +44,12 @@ void pl_out_finish(void);
 void pl_out_forked(void);
 /* Can a line be drawn on stderr now: its line (shared with stdout or not) is empty. */
 int pl_out_line_free(void);
+/*
+ * The line drawn on an empty stderr line (the progress line): clear() erases
+ * it before any other byte is written, redraw() draws it again once the line
+ * is empty. Either may be NULL.
+ */
+void pl_out_overlay(void (*clear)(void), void (*redraw)(void));
 /* stdout and stderr go to the same terminal, pipe or file. */
 int pl_out_shared(void);
 

@@ -69,6 +69,7 @@ void pl_progress_init(int on)
     static int registered;
     enabled = on;
     owner = getpid();
+    pl_out_overlay(pl_progress_clear, pl_progress_redraw);
     if (!on)
         return;
     const char *ms = getenv("PLATTER_PROGRESS_MS");

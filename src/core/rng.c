@@ -96,3 +96,12 @@ PL_HOT int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t ali
     *out = (first + pick) * align;
     return 0;
 }
+
+struct pl_rng pl_rng_process;
+uint64_t pl_rng_process_seed = 1;
+
+void pl_rng_process_reseed(uint64_t seed)
+{
+    pl_rng_process_seed = seed;
+    pl_rng_seed(&pl_rng_process, seed);
+}

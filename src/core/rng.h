@@ -30,4 +30,10 @@ double pl_rng_double(struct pl_rng *r);
  */
 int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t align, uint64_t *out);
 
+/* The process's generator (p.random, and p.run's seeds when none is given),
+   seeded by --seed or p.seed; pl_rng_process_seed is the seed in force. */
+extern struct pl_rng pl_rng_process;
+extern uint64_t pl_rng_process_seed;
+void pl_rng_process_reseed(uint64_t seed);
+
 #endif

@@ -16,6 +16,7 @@
 #include "device.h"
 #include "guard.h"
 #include "sim.h"
+#include "file.h"
 #include "target.h"
 
 #define PAGE 4096u

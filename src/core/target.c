@@ -7,6 +7,11 @@
 
 #include "target.h"
 
+const char *const pl_op_names[] = {"read", "write", "fsync", NULL};
+
+/* Each defined in its own file; only this list names them. */
+extern const struct pl_target_ops pl_target_os, pl_target_sim, pl_target_null;
+
 const struct pl_target_ops *const pl_targets[] = {
     &pl_target_os,
     &pl_target_sim,

@@ -14,9 +14,14 @@
 #include <stdio.h>
 
 #include "error.h"
-#include "file.h"
 
 struct pl_devinfo;
+struct pl_file;
+struct pl_open_opts;
+
+enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
+/* Their names, as results and p.run's `op` and generators spell them; NULL-terminated. */
+extern const char *const pl_op_names[];
 
 /* How a transfer finds its place in the file. */
 enum pl_how {
@@ -106,9 +111,5 @@ const struct pl_target_ops *pl_target_find(const char *name);
 /* Use target name (with its variant arg, may be NULL). 0, -ENOENT (no such
    target) or -EINVAL (no such variant). */
 int pl_target_use(const char *name, const char *arg);
-
-extern const struct pl_target_ops pl_target_os;
-extern const struct pl_target_ops pl_target_sim;
-extern const struct pl_target_ops pl_target_null;
 
 #endif

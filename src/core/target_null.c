@@ -13,6 +13,7 @@
 
 #include "device.h"
 #include "guard.h"
+#include "file.h"
 #include "target.h"
 
 #define NULL_DEVICE_SIZE (UINT64_C(1) << 40)  /* what a /dev/... name holds: 1 TiB */

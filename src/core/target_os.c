@@ -21,6 +21,7 @@
 #include "hot.h"
 #include "progress.h"
 #include "safety.h"
+#include "file.h"
 #include "target.h"
 
 #define FILL_CHUNK (1u << 20)

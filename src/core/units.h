@@ -28,4 +28,17 @@ int pl_units_parse_size(const char *s, uint64_t *out, const char **why);
  */
 int pl_units_parse_time(const char *s, uint64_t *out, const char **why);
 
+/*
+ * A count of ns (or bytes) from a double, clamped to [0, 2^62] (146 years of
+ * ns): absurd rates, scales and deadlines must not cast out of range, and
+ * 2^62 still leaves room to add two of them.
+ */
+#define PL_U64_CAP UINT64_C(4611686018427387904)
+static inline uint64_t pl_u64_clamp(double x)
+{
+    if (!(x > 0))
+        return 0;
+    return x >= 4611686018427387904.0 ? PL_U64_CAP : (uint64_t)x;
+}
+
 #endif

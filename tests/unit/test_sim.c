@@ -62,7 +62,7 @@ static struct pl_file open_sim(const char *path, uint64_t size, int direct)
     o.direct = direct;
     o.destroy = 1;  /* /dev/... names: the whole simulated device, written */
     assert_int_equal(pl_file_open(&f, path, &o, &e), 0);
-    assert_ptr_equal(f.target, &pl_target_sim);
+    assert_ptr_equal(f.target, pl_target_find("sim"));
     return f;
 }
 
