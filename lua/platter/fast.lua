@@ -1,5 +1,5 @@
 -- platter.fast: on LuaJIT, routes the per-call hot path (f:pread, f:pwrite,
--- f:read, f:write, p.now, p.random) through the FFI, which the JIT compiles
+-- f:read, f:write, p.now, p.random, and each step of a p.run generator) through the FFI, which the JIT compiles
 -- into the trace, instead of the classic C API. The C functions never
 -- raise: on anything unusual they return SLOW before doing any I/O and the
 -- checked C API binding runs instead, so errors read the same on both paths.
@@ -71,55 +71,9 @@ function M.install(core)
     return slow_random(...)  -- other forms and every error: the checked binding
   end
 
-  -- p.run{gen=...}: drive the generator from Lua, one pl_job_step per I/O, so
-  -- the JIT compiles generator and loop together (no C-to-Lua call per I/O).
-  local run, begin, finish, step = core.run, core._run_begin, core._run_end, C.pl_ffi_job_step
-  local abort = core._run_abort
-  local OPS = { read = 0, write = 1, fsync = 2 }
-  local fmt = string.format
-  local BAD_OP = 'gen: I/O %d: op must be "read", "write" or "fsync"'
-  local BAD_NUMBERS = "gen: I/O %d: offset and length must be non-negative integers"
-  -- the loop of one job: nil when it ended, or the message of what gen got wrong
-  local function loop(job, gen)
-    local i = 0
-    while true do
-      i = i + 1
-      local op, off, len, think = gen(i)
-      if op == nil then return nil end
-      local code = OPS[op]
-      if code == nil then
-        return fmt(BAD_OP, i)
-      end
-      if code ~= 2 and (type(off) ~= "number" or type(len) ~= "number") then
-        return fmt(BAD_NUMBERS, i)
-      end
-      local rc = step(job, code, off or 0, len or 0, type(think) == "number" and think or 0)
-      if rc <= 0 then
-        if rc == -2 then
-          return fmt(BAD_NUMBERS, i)
-        end
-        return nil
-      end
-    end
-  end
-  core.run = function(t)
-    if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
-    local ok, job = pcall(begin, t)
-    if not ok then
-      -- report bad fields at the caller's line, as the direct p.run does
-      if type(job) == "string" then job = job:gsub("^lua/platter/fast%.lua:%d+: ", "") end
-      error(job, 2)
-    end
-    if not job then return run(t) end  -- not a synchronous engine at qd 1
-    -- one protected call per job: an error in gen (or Ctrl-C) closes the job
-    -- at once, then goes on up unchanged
-    local done, msg = pcall(loop, job, t.gen)
-    if not done then
-      abort(job)
-      error(msg, 0)
-    end
-    return finish(job, msg)
-  end
+  -- p.run{gen=...}: platter.run's loop takes this step, which the JIT compiles
+  -- into the generator's trace (no C API call per I/O)
+  M.job_step = C.pl_ffi_job_step
   return true
 end
 

@@ -3,7 +3,9 @@
 local core = require "platter.core"
 local args = require "platter.args"
 
-require("platter.fast").install(core)
+local fast = require "platter.fast"
+fast.install(core)
+require("platter.run").install(core, fast.job_step)
 
 local M = {}
 for k, v in pairs(core) do

@@ -22,82 +22,6 @@ static const char *const run_keys[] = {
     "theta", "think_us", "weights", NULL,
 };
 
-struct gen_ctx {
-    lua_State *L;
-    int fn;                 /* stack index of the generator */
-    const char *names[3];   /* the op names as interned strings, kept on the stack */
-    char err[256];
-};
-
-
-/* What gen(i + 1) returned, the four values on top of the stack (left there):
-   1 and the I/O, 0 when op is nil (the generator is done), or -1 with the
-   message in g->err. */
-PL_HOT static int gen_parse(struct gen_ctx *g, uint64_t i, enum pl_op *op, uint64_t *off,
-                            uint64_t *len, uint64_t *think)
-{
-    lua_State *L = g->L;
-    int rc = 1;
-    if (lua_isnil(L, -4)) {
-        rc = 0;
-    } else {
-        /* equal short strings are one interned object on both flavours (LuaJIT
-           interns every string, Lua 5.4 those up to 40 bytes): the op is found by
-           pointer, and a string that is none of the three pointers is none of them
-           (a number turns into such a string here) */
-        const char *name = lua_tolstring(L, -4, NULL);
-        int k = -1;
-        for (int n = 0; name && n < 3; n++)
-            if (name == g->names[n]) {
-                k = n;
-                break;
-            }
-        uint64_t o = 0, n = 0;
-        int exact = pl_tooffset(L, -3, &o) && pl_tooffset(L, -2, &n);
-        if (k < 0) {
-            snprintf(g->err, sizeof g->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
-                     "\"fsync\"", (unsigned long long)i + 1);
-            rc = -1;
-        } else if (k != PL_OP_FSYNC && !exact) {
-            snprintf(g->err, sizeof g->err, "gen: I/O %llu: offset and length must be "
-                     "non-negative integers", (unsigned long long)i + 1);
-            rc = -1;
-        } else {
-            *op = (enum pl_op)k;
-            *off = k == PL_OP_FSYNC ? 0 : o;
-            *len = k == PL_OP_FSYNC ? 0 : n;
-            if (!lua_isnil(L, -1)) {
-                int ok_t = 0;
-                lua_Number t = lua_tonumberx(L, -1, &ok_t);
-                if (ok_t)
-                    *think = pl_scale_u64(t, 1000.0);
-            }
-        }
-    }
-    return rc;
-}
-
-/* The C side of `gen = function(i) return op, offset, len [, think_us] end`, for
-   the C loop (jobs that cannot be stepped: io_uring above qd 1). A generator's
-   error is caught here, so that the loop can finish its I/O in flight. */
-PL_HOT static int gen_call(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
-                    uint64_t *think)
-{
-    struct gen_ctx *g = ud;
-    lua_State *L = g->L;
-    lua_pushvalue(L, g->fn);
-    pl_pushu64(L, i + 1);
-    if (lua_pcall(L, 1, 4, 0) != 0) {
-        snprintf(g->err, sizeof g->err, "%s", lua_isstring(L, -1) ? lua_tostring(L, -1)
-                                                                  : "(error object is not a string)");
-        lua_pop(L, 1);
-        return -1;
-    }
-    int rc = gen_parse(g, i, op, off, len, think);
-    lua_pop(L, 4);
-    return rc;
-}
-
 static int getnum(lua_State *L, int t, const char *k, lua_Number *v)
 {
     lua_getfield(L, t, k);
@@ -273,7 +197,7 @@ static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
  * offsets) are userdata left on the stack above index 1: keep them there, or
  * anchored, for as long as the job runs. g receives the generator, if any.
  */
-static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
+static void parse_spec(lua_State *L, struct pl_job_spec *sp)
 {
     static const char *const ops[] = {"read", "write", "mix", NULL};
     static const char *const on_err[] = {"stop", "continue", NULL};
@@ -385,19 +309,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
     if (!lua_isnil(L, -1)) {
         if (!lua_isfunction(L, -1))
             luaL_error(L, "run: 'gen' must be a function, not %s", luaL_typename(L, -1));
-        g->L = L;
-        g->fn = lua_gettop(L);  /* stays on the stack, and so do the names */
-        for (int n = 0; n < 3; n++) {
-            lua_pushstring(L, pl_op_names[n]);
-            g->names[n] = lua_tostring(L, -1);
-        }
-        s.gen = gen_call;
-        s.gen_ud = g;
+        s.external = 1;  /* the generator chooses each I/O (p.run's Lua driver calls it) */
         if (!s.bs && !s.nbs)
             s.bs = 1u << 20;  /* the largest len a generator may return */
-    } else {
-        lua_pop(L, 1);
     }
+    lua_pop(L, 1);
     s.stop = &pl_interrupted;
     *sp = s;
 }
@@ -457,27 +373,18 @@ static void hook_run_start(lua_State *L)
     lua_pop(L, 1);
 }
 
-struct run_job;
-static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *s);
-static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g);
-
-/* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md) */
+/* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md). A job with
+   `gen` goes through the stepped functions below, which lua/platter/run.lua drives. */
 static int l_run(lua_State *L)
 {
-    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
     struct pl_job_spec s;
     lua_settop(L, 1);
-    parse_spec(L, &s, &g);
+    parse_spec(L, &s);
+    if (s.external)
+        return luaL_error(L, "run: a 'gen' job is driven by platter.run (p.run)");
     lua_getfield(L, 1, "name");
     const char *name = luaL_optstring(L, -1, "run");
     hook_run_start(L);
-    if (s.gen) {  /* a synchronous job at qd 1 is stepped: no protected call per I/O */
-        struct run_job *j = open_stepped(L, &s);
-        if (j)
-            return run_stepped(L, j, &g);
-        lua_pop(L, 1);  /* the job, closed: io_uring above qd 1 runs in the C loop */
-    }
-
     struct pl_job_result *r = malloc(sizeof *r);
     if (!r)
         return luaL_error(L, "run: not enough memory");
@@ -489,11 +396,6 @@ static int l_run(lua_State *L)
         free(r);
         start_error(L, rc, why);
     }
-    if (r->stopped == PL_STOP_GEN_ERROR) {
-        struct pl_job_result copy = *r;
-        free(r);
-        gen_error(L, &copy, &s, g.err);
-    }
     push_job_stats(L, name, &s, r);
     free(r);
     pl_hook_phase(L, -1, "run", 0);
@@ -501,9 +403,9 @@ static int l_run(lua_State *L)
 }
 
 /* {====================================================================
-** The stepped form of a `gen` job: the caller drives the generator, one
-** pl_job_step per I/O. p.run does it in C (run_stepped); on LuaJIT with the
-** FFI, lua/platter/fast.lua does it in Lua, so the JIT compiles the loop
+** A `gen` job, one I/O at a time: lua/platter/run.lua calls the generator
+** and hands each I/O it returns to one checked step (the C API function
+** _run_step, or on LuaJIT the FFI entry pl_ffi_job_step: the same code).
 ** ===================================================================== */
 
 #define PL_JOB_MT "platter.job"
@@ -513,15 +415,10 @@ struct run_job {
     struct pl_job_result *r;
     struct pl_job_spec s;
     int anchor;                 /* registry ref: the table and arrays the spec points into */
+    uint64_t calls;             /* I/Os the generator returned */
     char name[64];
+    char err[160];              /* what the generator got wrong, or "" */
 };
-
-static int never_called(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
-                        uint64_t *think)
-{
-    (void)ud, (void)i, (void)op, (void)off, (void)len, (void)think;
-    return -1;
-}
 
 static void close_job(struct run_job *j)
 {
@@ -542,18 +439,16 @@ static int l_job__gc(lua_State *L)
     return 0;
 }
 
-/*
- * Open the job of spec s (whose gen the caller drives) as a "platter.job"
- * userdata on the stack; its __gc closes it if nothing else did. NULL (the job
- * closed, still on the stack) when it cannot be stepped. Reads the name from
- * the p.run table at 1.
- */
-static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *spec)
+/* p._run_begin{...} -> job: check the table and open its job (a "platter.job"
+   userdata; its __gc closes it if nothing else did). */
+static int l_run_begin(lua_State *L)
 {
-    struct pl_job_spec s = *spec;
-    s.gen = never_called;  /* the caller chooses every I/O through pl_job_step */
-    s.gen_ud = NULL;
-
+    struct pl_job_spec s;
+    lua_settop(L, 1);
+    parse_spec(L, &s);
+    if (!s.external)
+        return luaL_error(L, "run: _run_begin needs 'gen'");
+    hook_run_start(L);
     int top = lua_gettop(L);
     lua_createtable(L, top, 0);  /* anchor the spec table and every array parse_spec made */
     for (int i = 1; i <= top; i++) {
@@ -561,35 +456,82 @@ static struct run_job *open_stepped(lua_State *L, const struct pl_job_spec *spec
         lua_rawseti(L, -2, i);
     }
     int anchor = luaL_ref(L, LUA_REGISTRYINDEX);
-
     struct run_job *j = lua_newuserdata(L, sizeof *j);
     memset(j, 0, sizeof *j);
-    j->anchor = LUA_NOREF;
+    j->anchor = anchor;
     luaL_getmetatable(L, PL_JOB_MT);
     lua_setmetatable(L, -2);
-    j->anchor = anchor;
     j->s = s;
     lua_getfield(L, 1, "name");
     snprintf(j->name, sizeof j->name, "%s", luaL_optstring(L, -1, "run"));
     lua_pop(L, 1);
     j->r = malloc(sizeof *j->r);
     if (!j->r)
-        luaL_error(L, "run: not enough memory");
+        return luaL_error(L, "run: not enough memory");
     const char *why = NULL;
     int rc = pl_job_open(&j->job, &j->s, j->r, &why);
     if (rc < 0)
         start_error(L, rc, why);
-    if (!pl_job_steppable(j->job)) {
-        close_job(j);
-        return NULL;
-    }
     pl_progress_begin(j, j->name, NULL, hide_progress(L));
-    return j;
+    return 1;
 }
 
-/* Close job j and push its stats; raise the generator error err, or a step's error. */
-static int end_stepped(lua_State *L, struct run_job *j, const char *err)
+/*
+ * The one check of what the generator returned, and the step: op is 0..2
+ * (read, write, fsync; anything else -1), off and len numbers (-1 when they
+ * were not), think_us a number. 1 to go on, 0 when the job ended, -1 when the
+ * I/O is wrong: the message is in j->err, or (too long, misaligned) in the
+ * job's result.
+ */
+PL_HOT static int step_checked(struct run_job *j, int op, double off, double len, double think_us)
 {
+    if (!j || !j->job)
+        return 0;
+    j->calls++;
+    if (op < 0 || op > PL_OP_FSYNC) {
+        snprintf(j->err, sizeof j->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
+                 "\"fsync\"", (unsigned long long)j->calls);
+        return -1;
+    }
+    if (op != PL_OP_FSYNC && (!pl_isexact(off) || !pl_isexact(len))) {
+        snprintf(j->err, sizeof j->err, "gen: I/O %llu: offset and length must be "
+                 "non-negative integers", (unsigned long long)j->calls);
+        return -1;
+    }
+    uint64_t o = op == PL_OP_FSYNC ? 0 : (uint64_t)off, n = op == PL_OP_FSYNC ? 0 : (uint64_t)len;
+    return pl_job_step(j->job, (enum pl_op)op, o, n, pl_scale_u64(think_us, 1000.0));
+}
+
+/* p._run_step(job, op, off, len, think_us) -> 1 | 0 | -1 (see step_checked) */
+PL_HOT static int l_run_step(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
+    int rc = step_checked(j, (int)lua_tointeger(L, 2), lua_tonumber(L, 3), lua_tonumber(L, 4),
+                          lua_tonumber(L, 5));
+    lua_pushinteger(L, rc);
+    return 1;
+}
+
+/* FFI: the same step for LuaJIT's compiled loop. */
+PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
+{
+    return step_checked(ud, op, off, len, think_us);
+}
+
+/* p._run_abort(job): close a job whose generator raised */
+static int l_run_abort(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
+    close_job(j);
+    luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
+    j->anchor = LUA_NOREF;
+    return 0;
+}
+
+/* p._run_end(job) -> stats; raises what the generator got wrong, or a step's error */
+static int l_run_end(lua_State *L)
+{
+    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
     if (!j->job)
         return luaL_error(L, "run: job already finished");
     const char *why = NULL;
@@ -604,10 +546,10 @@ static int end_stepped(lua_State *L, struct run_job *j, const char *err)
         free(r);
         start_error(L, rc, why);
     }
-    if (err || r->stopped == PL_STOP_GEN_ERROR) {
+    if (j->err[0] || r->stopped == PL_STOP_GEN_ERROR) {
         struct pl_job_result copy = *r;
         free(r);
-        gen_error(L, &copy, &j->s, err);
+        gen_error(L, &copy, &j->s, j->err);
     }
     push_job_stats(L, j->name, &j->s, r);
     free(r);
@@ -615,105 +557,11 @@ static int end_stepped(lua_State *L, struct run_job *j, const char *err)
     return 1;
 }
 
-/* Close a job that an error left open, now rather than when it is collected
-   (the progress line would keep its frame until then). */
-static void abort_stepped(lua_State *L, struct run_job *j)
-{
-    close_job(j);
-    luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
-    j->anchor = LUA_NOREF;
-}
-
-/*
- * The loop of a stepped gen job, run by lua_pcall once per job with the job
- * and the gen_ctx (light userdata) and the generator as arguments: call
- * gen(i) and issue what it returns, until it returns nil or the job ends.
- * Returns 0, or -1 with the message in g->err for what gen got wrong. The
- * generator is called unprotected: one protected call per job, not per I/O,
- * which would cost about a tenth of a Lua 5.4 step.
- */
-static int stepped_loop(lua_State *L)
-{
-    struct run_job *j = lua_touserdata(L, 1);
-    struct gen_ctx *g = lua_touserdata(L, 2);
-    int rc = 1, k = 1;
-    for (uint64_t i = 0; rc > 0; i++) {
-        enum pl_op op = PL_OP_READ;
-        uint64_t off = 0, len = 0, think = 0;
-        lua_pushvalue(L, 3);
-        pl_pushu64(L, i + 1);
-        lua_call(L, 1, 4);
-        k = gen_parse(g, i, &op, &off, &len, &think);
-        lua_pop(L, 4);
-        if (k <= 0)
-            break;
-        rc = pl_job_step(j->job, op, off, len, think);
-    }
-    lua_pushinteger(L, k < 0 ? -1 : 0);
-    return 1;
-}
-
-/*
- * p.run{gen=...} on a job that can be stepped (the C API path; LuaJIT's FFI
- * path is lua/platter/fast.lua). An error in the generator (or Ctrl-C in it)
- * closes the job and goes on up unchanged.
- */
-static int run_stepped(lua_State *L, struct run_job *j, struct gen_ctx *g)
-{
-    lua_pushcfunction(L, stepped_loop);
-    lua_pushlightuserdata(L, j);
-    lua_pushlightuserdata(L, g);
-    lua_pushvalue(L, g->fn);
-    if (lua_pcall(L, 3, 1, 0) != 0) {
-        abort_stepped(L, j);
-        return lua_error(L);  /* the same error object, raised again */
-    }
-    int bad = lua_tointeger(L, -1) < 0;
-    lua_pop(L, 1);
-    return end_stepped(L, j, bad ? g->err : NULL);
-}
-
-/* p._run_begin{...} -> job, or nothing when the job cannot be stepped (use p.run) */
-static int l_run_begin(lua_State *L)
-{
-    struct gen_ctx g = {.L = L, .fn = 0, .err = ""};
-    struct pl_job_spec s;
-    lua_settop(L, 1);
-    parse_spec(L, &s, &g);
-    if (!s.gen)
-        return luaL_error(L, "run: _run_begin needs 'gen'");
-    hook_run_start(L);
-    return open_stepped(L, &s) ? 1 : 0;
-}
-
-/* p._run_abort(job): close a job whose generator raised (lua/platter/fast.lua) */
-static int l_run_abort(lua_State *L)
-{
-    abort_stepped(L, luaL_checkudata(L, 1, PL_JOB_MT));
-    return 0;
-}
-
-/* p._run_end(job [, err]) -> stats; raises the generator error err, or a step's error */
-static int l_run_end(lua_State *L)
-{
-    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    return end_stepped(L, j, luaL_optstring(L, 2, NULL));
-}
-
-/* FFI: one I/O of a stepped job (see pl_job_step); -1 also for a finished job. */
-PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double think_us)
-{
-    struct run_job *j = ud;
-    if (!j || !j->job || !pl_isexact(off) || !pl_isexact(len) || !(think_us >= 0))
-        return -2;
-    return pl_job_step(j->job, (enum pl_op)op, (uint64_t)off, (uint64_t)len,
-                       pl_scale_u64(think_us, 1000.0));
-}
-
 /* }==================================================================== */
 
 static const luaL_Reg run_funcs[] = {
     {"_run_begin", l_run_begin},
+    {"_run_step", l_run_step},
     {"_run_end", l_run_end},
     {"_run_abort", l_run_abort},
     {"run", l_run},

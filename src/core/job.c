@@ -34,9 +34,12 @@ struct loop {
     uint64_t start, meas_start, deadline;
     uint64_t last;              /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
+    unsigned inflight;          /* queue depth > 1: submitted, not yet reaped */
+    int engine_rc;              /* the engine failed: its -errno (the job ended there) */
     uint64_t period_ns;         /* rate_iops: time between I/Os */
     int measuring;              /* past the ramp */
     int stopping;
+    int sync;                   /* a synchronous engine at queue depth 1 */
     double cpu0;                /* user+sys seconds at the start of measurement */
     double user0, sys0;
 };
@@ -115,44 +118,18 @@ PL_HOT static uint64_t pick_bs(struct loop *l)
     return s->bs_list[s->nbs - 1];
 }
 
-/*
- * Fill io with the next I/O. Returns 1, or 0 when the job ends here (the
- * reason is set). Alignment of generated I/O is checked here.
- */
-PL_HOT static int next_io(struct loop *l, struct pl_io *io, uint64_t *think)
+/* Fill io with the next I/O of the pattern; think with the job's think time. */
+PL_HOT static void next_io(struct loop *l, struct pl_io *io, uint64_t *think)
 {
     const struct pl_job_spec *s = l->s;
     io->findex = s->nfiles > 1 ? (unsigned)(l->issued % s->nfiles) : 0;
     *think = s->think_ns;
-    if (s->gen) {
-        enum pl_op op = PL_OP_READ;
-        uint64_t off = 0, len = 0;
-        int rc = s->gen(s->gen_ud, l->issued, &op, &off, &len, think);
-        if (rc <= 0) {
-            stop(l, rc == 0 ? PL_STOP_GEN_END : PL_STOP_GEN_ERROR);
-            return 0;
-        }
-        struct pl_file *f = s->files[io->findex];
-        if (len > l->e.buflen || (op != PL_OP_FSYNC && pl_file_check_align(f, off, len) < 0)) {
-            l->r->err = EINVAL;
-            l->r->err_op = op;
-            l->r->err_off = off;
-            l->r->err_file = io->findex;
-            stop(l, PL_STOP_GEN_ERROR);
-            return 0;
-        }
-        io->op = op;
-        io->off = off;
-        io->len = len;
-        return 1;
-    }
     if (s->op == PL_JOB_MIX)
         io->op = pl_rng_below(&l->rng, 100) < s->read_pct ? PL_OP_READ : PL_OP_WRITE;
     else
         io->op = s->op == PL_JOB_READ ? PL_OP_READ : PL_OP_WRITE;
     io->len = pick_bs(l);
     io->off = pl_pattern_next(&l->pat, io->len);
-    return 1;
 }
 
 /* Should the job stop before issuing another I/O? Sets the reason. */
@@ -240,7 +217,8 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
  * is read twice per I/O, around the submit, and the latency does not include
  * choosing the I/O (a pattern, or a Lua generator).
  */
-PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think)
+PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think,
+                                  uint64_t start)
 {
     const struct pl_job_spec *s = l->s;
     uint64_t due = due_time(l);
@@ -259,7 +237,9 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
         }
         io->t_due = due;
     } else {
-        io->t_due = pl_clock_ns();
+        /* start: when the previous step of the C loop ended (one clock reading per
+           I/O); 0: read it now (after a generator, or the progress line) */
+        io->t_due = start ? start : pl_clock_ns();
         if (l->deadline && io->t_due >= l->deadline) {
             stop(l, PL_STOP_TIME);  /* the window is over: this one would not count */
             return io->t_due;
@@ -294,148 +274,166 @@ static void progress(const struct loop *l, uint64_t now)
     pl_progress_report(now, &l->r->all, frac > 1 ? 1 : frac);
 }
 
-PL_HOT static void run_sync(struct loop *l)
-{
-    struct pl_io *io = &l->ios[0];
-    uint64_t now = pl_clock_ns();
-    for (;;) {
-        if (now >= pl_progress_due)
-            progress(l, now);
-        maybe_ramp_end(l, now);
-        if (should_stop(l, now))
-            break;
-        uint64_t think;
-        if (!next_io(l, io, &think))
-            break;
-        now = issue_sync(l, io, think);
-    }
-}
-
 PL_HOT static void release(struct loop *l, struct pl_io *io)
 {
     l->free_slots[l->nfree++] = io->slot;
 }
 
-PL_HOT static int reap_some(struct loop *l, unsigned min, unsigned *inflight)
+/* The engine failed: the job ends here, with its -errno for pl_job_close. */
+static void engine_failed(struct loop *l, int rc)
+{
+    if (!l->engine_rc)
+        l->engine_rc = rc;
+    stop(l, PL_STOP_ERROR);
+}
+
+/* Reap at least min completions (0: what is there) and record them; the count, or
+   -errno after an engine failure (then the job is ending). */
+PL_HOT static int reap_some(struct loop *l, unsigned min)
 {
     int n = l->e.ops->reap(&l->e, min, l->done, l->s->qd);
-    if (n < 0)
+    if (n < 0) {
+        engine_failed(l, n);
         return n;
+    }
     uint64_t now = pl_clock_ns();
     for (int i = 0; i < n; i++) {
         complete(l, l->done[i], now);
         release(l, l->done[i]);
     }
-    *inflight -= (unsigned)n;
+    l->inflight -= (unsigned)n;
     return n;
 }
 
-/* After an engine failure: wait for what is still in flight, so no buffer is freed under the kernel. */
-static int drain(struct loop *l, unsigned *inflight, int rc)
+/* Wait for everything in flight, so that no buffer is freed under the kernel. */
+static void drain(struct loop *l)
 {
-    while (*inflight && reap_some(l, 1, inflight) > 0)
+    while (l->inflight && reap_some(l, 1) > 0)
         ;
-    return rc;
 }
 
-/* Queue depth > 1: keep qd I/Os in flight, reap in batches. */
-PL_HOT static int run_async(struct loop *l)
+/* Submit io (a free slot, filled) and account for it; 0, or -errno of the engine. */
+PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
 {
-    const struct pl_job_spec *s = l->s;
-    unsigned inflight = 0;
-    int want_fsync = 0;
-    for (;;) {
-        uint64_t now = pl_clock_ns();
-        if (now >= pl_progress_due)
-            progress(l, now);
-        maybe_ramp_end(l, now);
-        while (!want_fsync && inflight < s->qd && l->nfree && !should_stop(l, now)) {
-            uint64_t due = due_time(l);
-            if (due > now) {
-                if (inflight)
-                    break;  /* reap while waiting for the slot */
-                if (l->deadline && due >= l->deadline) {
-                    stop(l, PL_STOP_TIME);
-                    break;
-                }
-                wait_until(l, due, now);
-                now = pl_clock_ns();
-                if (should_stop(l, now))
-                    break;  /* interrupted while waiting */
-            }
-            struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
-            uint64_t think;
-            if (!next_io(l, io, &think)) {
-                release(l, io);
-                break;
-            }
-            /* a Lua generator's time is not the device's */
-            io->t_due = due ? due : s->gen ? pl_clock_ns() : now;
-            int rc = l->e.ops->submit(&l->e, io);
-            if (rc == PL_Q_BUSY) {
-                release(l, io);
-                break;
-            }
-            if (rc < 0) {
-                release(l, io);
-                return drain(l, &inflight, rc);
-            }
-            l->issued++;
-            l->issued_bytes += io->len;
-            if (rc == PL_Q_DONE) {
-                complete(l, io, pl_clock_ns());
-                release(l, io);
-            } else {
-                inflight++;
-            }
-            if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
-                want_fsync = 1;
-            now = pl_clock_ns();
+    int rc;
+    while ((rc = l->e.ops->submit(&l->e, io)) == PL_Q_BUSY)
+        if (reap_some(l, 1) < 0) {
+            release(l, io);
+            return l->engine_rc;
         }
-        /* no commit here: what is queued goes to the kernel with the reap below, in
-           one call that submits and waits (one syscall per cycle at depth, not two) */
-        if (!inflight) {
-            if (want_fsync) {  /* every earlier write has completed */
-                want_fsync = 0;
-                struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
-                io->op = PL_OP_FSYNC;
-                io->len = 0;
-                io->t_due = pl_clock_ns();
-                int rc = l->e.ops->submit(&l->e, io);
-                if (rc < 0)
-                    return drain(l, &inflight, rc);
-                if (rc == PL_Q_DONE) {
-                    complete(l, io, pl_clock_ns());
-                    release(l, io);
-                } else {
-                    inflight++;
-                }
-                continue;
-            }
-            if (l->stopping)
-                break;
-            continue;
-        }
-        uint64_t due = due_time(l);
-        int rc;
-        if (due > pl_clock_ns() && !want_fsync && !l->stopping) {
-            rc = reap_some(l, 0, &inflight);
-            if (rc == 0) {
-                uint64_t t = pl_clock_ns();
-                wait_until(l, due < t + 20000 ? due : t + 20000, t);
-            }
-        } else {
-            rc = reap_some(l, 1, &inflight);
-        }
-        if (rc < 0)
-            return drain(l, &inflight, rc);
+    if (rc < 0) {
+        release(l, io);
+        engine_failed(l, rc);
+        return rc;
+    }
+    if (rc == PL_Q_DONE) {
+        complete(l, io, pl_clock_ns());
+        release(l, io);
+    } else {
+        l->inflight++;
     }
     return 0;
 }
 
+/* fsync_every at depth: after every earlier write has completed, an fsync alone. */
+static void fsync_barrier(struct loop *l)
+{
+    drain(l);
+    if (l->engine_rc || !l->nfree)
+        return;
+    struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
+    io->op = PL_OP_FSYNC;
+    io->off = io->len = 0;
+    io->t_due = pl_clock_ns();
+    if (submit_async(l, io) == 0)
+        drain(l);
+}
+
+/*
+ * Queue depth > 1: issue req (op, off, len, findex chosen) keeping up to qd
+ * I/Os in flight, reaping as the queue fills and while a rate limit makes the
+ * I/O wait (so that no completion is held back). Returns when the step
+ * ended. The same step serves the C loop and pl_job_step.
+ */
+PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint64_t think)
+{
+    const struct pl_job_spec *s = l->s;
+    while (l->inflight >= s->qd || !l->nfree)
+        if (reap_some(l, 1) < 0)
+            return pl_clock_ns();
+    uint64_t due = due_time(l), now = pl_clock_ns();
+    if (due > now) {
+        if (l->deadline && due >= l->deadline) {
+            stop(l, PL_STOP_TIME);
+            return now;
+        }
+        while (now < due && !(s->stop && *s->stop)) {
+            int n = l->inflight ? reap_some(l, 0) : 0;
+            if (n < 0)
+                return pl_clock_ns();
+            if (n == 0)
+                wait_until(l, l->inflight && due > now + 20000 ? now + 20000 : due, now);
+            now = pl_clock_ns();
+        }
+        if (s->stop && *s->stop) {
+            stop(l, PL_STOP_INTERRUPT);
+            return now;
+        }
+    }
+    struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
+    io->op = req->op;
+    io->off = req->off;
+    io->len = req->len;
+    io->findex = req->findex;
+    io->t_due = due ? due : now;
+    maybe_ramp_end(l, io->t_due);
+    if (submit_async(l, io) < 0)
+        return pl_clock_ns();
+    l->issued++;
+    l->issued_bytes += io->len;
+    if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
+        fsync_barrier(l);
+    /* a full queue is reaped now, before the next I/O is chosen: a generator's time
+       then is not in the latency of I/O that completed meanwhile (at depth 1, none) */
+    if (l->inflight >= s->qd)
+        reap_some(l, 1);
+    if (think)
+        pl_clock_sleep_ns(think, (volatile int *)s->stop);
+    return pl_clock_ns();
+}
+
+/* The step of either kind: synchronous at queue depth 1 (from start, see
+   issue_sync), else at depth. */
+PL_HOT static uint64_t issue(struct loop *l, struct pl_io *io, uint64_t think, uint64_t start)
+{
+    return l->sync ? issue_sync(l, io, think, start) : issue_async(l, io, think);
+}
+
+/* The C loop of a pattern job: choose the next I/O, issue it, until a stop rule. */
+PL_HOT static void run_pattern(struct loop *l)
+{
+    struct pl_io req = {0};
+    struct pl_io *io = l->sync ? &l->ios[0] : &req;
+    uint64_t now = pl_clock_ns();
+    for (;;) {
+        uint64_t start = now;  /* the end of the last step is the start of this one */
+        if (now >= pl_progress_due) {
+            progress(l, now);
+            start = 0;  /* drawing the line is not the device's time */
+        }
+        maybe_ramp_end(l, now);
+        if (should_stop(l, now))
+            break;
+        uint64_t think;
+        next_io(l, io, &think);
+        now = issue(l, io, think, start);
+    }
+    drain(l);
+}
+
 static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, const char **why)
 {
-    if (s->count || s->bytes || s->seconds_ns || s->gen)
+    if (s->count || s->bytes || s->seconds_ns || s->external)
         return 0;
     switch (s->pat.kind) {
     case PL_PAT_LIST:
@@ -505,11 +503,11 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
                    "does not have (sync, psync and stdio work on every target)";
             return -EINVAL;
         }
-        if (s->op != PL_JOB_READ && !f->writable && !s->gen) {
+        if (s->op != PL_JOB_READ && !f->writable && !s->external) {
             *why = "a write job needs files opened with write = true";
             return -EBADF;
         }
-        if (!f->direct || s->gen)
+        if (!f->direct || s->external)
             continue;
         uint64_t a = s->pat.align ? s->pat.align : 0;
         int bad = (s->bs && s->bs % f->align) || (a && a % f->align) ||
@@ -630,7 +628,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     int rc = check_spec(s, &maxbs, why);
     if (rc < 0)
         goto fail;
-    if (!s->gen) {
+    if (!s->external) {
         if (!s->pat.hi) {
             int64_t size = pl_file_size(s->files[0]);
             if (size < 0) {
@@ -674,6 +672,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         free_loop(l);
         goto fail;
     }
+    l->sync = s->qd == 1 && (s->engine->flags & PL_ENGINE_SYNC);
     l->start = pl_clock_ns();
     l->last = l->start;
     if (s->seconds_ns)
@@ -696,7 +695,6 @@ PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t l
     maybe_ramp_end(l, now);
     if (should_stop(l, now))
         return 0;
-    struct pl_io *io = &l->ios[0];
     unsigned fi = l->s->nfiles > 1 ? (unsigned)(l->issued % l->s->nfiles) : 0;
     if ((unsigned)op > PL_OP_FSYNC || len > l->e.buflen ||
         (op != PL_OP_FSYNC && pl_file_check_align(l->s->files[fi], off, len) < 0)) {
@@ -707,25 +705,25 @@ PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t l
         stop(l, PL_STOP_GEN_ERROR);
         return -1;
     }
+    struct pl_io req = {0};
+    struct pl_io *io = l->sync ? &l->ios[0] : &req;  /* the one slot, or a request */
     io->findex = fi;
     io->op = op;
     io->off = op == PL_OP_FSYNC ? 0 : off;
     io->len = op == PL_OP_FSYNC ? 0 : len;
-    l->last = issue_sync(l, io, think_ns ? think_ns : l->s->think_ns);
+    l->last = issue(l, io, think_ns ? think_ns : l->s->think_ns, 0);
     /* stop rules are checked now, so the caller does not ask its generator for an I/O
        the job will not issue (the C loop checks them before calling it) */
     return !should_stop(l, l->last);
-}
-
-int pl_job_steppable(const struct pl_job *j)
-{
-    return j->s.qd == 1 && (j->s.engine->flags & PL_ENGINE_SYNC);
 }
 
 int pl_job_close(struct pl_job *j, int rc, const char **why)
 {
     struct loop *l = &j->l;
     struct pl_job_result *r = l->r;
+    drain(l);  /* a stepped job at depth may still have I/O in flight */
+    if (!rc)
+        rc = l->engine_rc;
     if (!l->measuring)
         begin_measuring(l, pl_clock_ns());
     double u, sy;
@@ -747,7 +745,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
         if (!r->by_op[i].t_end)
             r->by_op[i].t_end = r->all.t_end;
     if (r->stopped == PL_STOP_NONE)
-        r->stopped = l->s->gen ? PL_STOP_GEN_END : PL_STOP_COUNT;
+        r->stopped = l->s->external ? PL_STOP_GEN_END : PL_STOP_COUNT;
     free_loop(l);
     free(j);
     if (rc < 0 && why)
@@ -761,9 +759,6 @@ int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const ch
     int rc = pl_job_open(&j, spec, r, why);
     if (rc < 0)
         return rc;
-    if (pl_job_steppable(j))
-        run_sync(&j->l);
-    else
-        rc = run_async(&j->l);
+    run_pattern(&j->l);
     return pl_job_close(j, rc, why);
 }

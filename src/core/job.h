@@ -20,14 +20,6 @@ enum pl_job_stop {
     PL_STOP_INTERRUPT, PL_STOP_GEN_END, PL_STOP_GEN_ERROR,
 };
 
-/*
- * Per-I/O generator (the Lua `gen` callback): fill op, off, len and think_ns
- * for I/O number i (0-based). Return 1 to issue it, 0 to end the job, -1 to
- * end it with an error (the callback keeps its own message).
- */
-typedef int (*pl_job_gen)(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
-                          uint64_t *think_ns);
-
 struct pl_job_spec {
     struct pl_file **files;     /* round-robin over nfiles */
     unsigned nfiles;
@@ -48,8 +40,7 @@ struct pl_job_spec {
     unsigned batch_submit;      /* 0 = engine default */
     uint64_t seed;
     int stop_on_error;
-    pl_job_gen gen;
-    void *gen_ud;
+    int external;               /* the caller chooses every I/O (pl_job_step): no pattern */
     volatile sig_atomic_t *stop;    /* checked between I/Os */
 };
 
@@ -65,26 +56,28 @@ struct pl_job_result {
 };
 
 /*
- * Run the job; fills *r (which may be large: allocate it). Returns 0 when the
- * job ran (even if I/O failed: see r->stopped and r->err), or -errno when it
- * could not start, with a static reason in *why.
+ * Run the job (a pattern job: not external); fills *r (which may be large:
+ * allocate it). Returns 0 when the job ran (even if I/O failed: see
+ * r->stopped and r->err), or -errno when it could not start, with a static
+ * reason in *why. The loop chooses each I/O from the pattern and issues it
+ * exactly as pl_job_step does: one driver.
  */
 int pl_job_run(const struct pl_job_spec *s, struct pl_job_result *r, const char **why);
 
 /*
  * The same job one I/O at a time, for a caller that chooses each I/O itself
- * (LuaJIT drives `gen` jobs this way, so the generator is compiled with the
- * loop). pl_job_open checks and prepares (returns 0 or -errno with *why);
- * pl_job_step issues one I/O (op, off, len as a generator would return them)
- * and returns 1 to go on, 0 when a stop rule, an interrupt or the error
- * policy ended the job, -1 for an invalid I/O (too long, misaligned);
- * pl_job_close finishes *r, frees the job and returns 0 or the engine's -errno.
- * Stepping needs a synchronous engine at qd 1 (pl_job_steppable).
+ * (p.run's `gen`, driven from Lua). pl_job_open checks and prepares (returns
+ * 0 or -errno with *why); pl_job_step issues one I/O (op, off, len as a
+ * generator returns them; think_ns 0 for the job's own) and returns 1 to go
+ * on, 0 when a stop rule, an interrupt, the error policy or an engine failure
+ * ended the job, -1 for an invalid I/O (an op out of range, longer than the
+ * job's buffer, misaligned for O_DIRECT); at queue depth > 1 it keeps up to qd
+ * I/Os in flight and reaps as the queue fills. pl_job_close waits for what is
+ * in flight, finishes *r, frees the job and returns 0 or the engine's -errno.
  */
 struct pl_job;
 int pl_job_open(struct pl_job **j, const struct pl_job_spec *s, struct pl_job_result *r,
                 const char **why);
-int pl_job_steppable(const struct pl_job *j);
 int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns);
 int pl_job_close(struct pl_job *j, int rc, const char **why);
 

@@ -6,7 +6,7 @@ ioping's filesystem size for a directory differs (issue 13); its place in
 the line does not.
 
   $ command -v dd >/dev/null && command -v ioping >/dev/null && command -v script >/dev/null || exit 80
-  $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kMGT]?i?B(\/s)?|[kmun]?s|k iops)\b/N U/g'; }
+  $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kMGT]?i?B(\/s)?|[kmun]?s|(k )?iops)\b/N U/g'; }
   $ head -c 1048576 /dev/zero > in.dat
   $ same() { "$@" 2>&1 | mask > real.out; platter "$@" 2>&1 | mask > ours.out; diff real.out ours.out && echo same; }
   $ pty() { script -qec "$*" /dev/null < /dev/null | mask > real.tty; script -qec "platter $*" /dev/null < /dev/null | mask > ours.tty; diff real.tty ours.tty && echo same; }

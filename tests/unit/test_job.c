@@ -749,26 +749,22 @@ static void test_short_transfers(void **state)
 
 struct gen_state {
     uint64_t n;         /* I/Os to issue */
-    int mode;           /* 0 normal, 1 fail at n, 2 too long at n */
+    int too_long;       /* then one longer than the job's buffer */
     uint64_t calls;
 };
 
-static int test_gen(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len,
-                    uint64_t *think)
+/* A generator, as p.run's `gen` is: 1 and the I/O for call i, 0 at its end. */
+static int test_gen(struct gen_state *g, uint64_t i, enum pl_op *op, uint64_t *off,
+                    uint64_t *len)
 {
-    struct gen_state *g = ud;
     g->calls++;
-    (void)think;
     if (i >= g->n) {
-        if (g->mode == 1)
-            return -1;
-        if (g->mode == 2) {
-            *op = PL_OP_READ;
-            *off = 0;
-            *len = 64 * MIB;
-            return 1;
-        }
-        return 0;
+        if (!g->too_long)
+            return 0;
+        *op = PL_OP_READ;
+        *off = 0;
+        *len = 64 * MIB;
+        return 1;
     }
     *op = i % 5 == 4 ? PL_OP_FSYNC : (i % 2 ? PL_OP_WRITE : PL_OP_READ);
     *off = (i * 3 % 256) * 4 * KIB;
@@ -776,14 +772,34 @@ static int test_gen(void *ud, uint64_t i, enum pl_op *op, uint64_t *off, uint64_
     return 1;
 }
 
+/* Drive fx->s as an external job, as lua/platter/run.lua does: open, step, close. */
+static struct pl_job_result *run_stepped(struct fixture *fx, struct gen_state *g, int *last)
+{
+    struct pl_job *j;
+    const char *why = NULL;
+    fx->s.external = 1;
+    int rc = pl_job_open(&j, &fx->s, fx->r, &why);
+    if (rc != 0)
+        fail_msg("pl_job_open: %s (%s)", strerror(-rc), why ? why : "no reason");
+    *last = 1;
+    for (uint64_t i = 0; *last > 0; i++) {
+        enum pl_op op;
+        uint64_t off, len;
+        if (!test_gen(g, i, &op, &off, &len))
+            break;
+        *last = pl_job_step(j, op, off, len, 0);
+    }
+    assert_int_equal(pl_job_close(j, 0, &why), 0);
+    return fx->r;
+}
+
 static void test_generator(void **state)
 {
     struct fixture *fx = *state;
     struct gen_state g = {.n = 50};
+    int last;
     fx->s.engine = &rec_engine;
-    fx->s.gen = test_gen;
-    fx->s.gen_ud = &g;
-    struct pl_job_result *r = run_ok(fx);
+    struct pl_job_result *r = run_stepped(fx, &g, &last);
     assert_int_equal(r->stopped, PL_STOP_GEN_END);
     assert_int_equal(rec.n, 50);
     assert_int_equal(g.calls, 51);
@@ -796,25 +812,23 @@ static void test_generator(void **state)
     assert_int_equal(r->all.ops, 50);
     assert_string_equal(pl_job_stop_name(r->stopped), "generator end");
 
-    /* a count ends a generator job too */
+    /* a count ends a generator job too: the step says so, and the generator is
+       not asked for an I/O the job would not issue */
     rec_reset();
     g = (struct gen_state){.n = 1000};
     fx->s.count = 20;
-    r = run_ok(fx);
+    r = run_stepped(fx, &g, &last);
+    assert_int_equal(last, 0);
     assert_int_equal(r->stopped, PL_STOP_COUNT);
     assert_int_equal(rec.n, 20);
+    assert_int_equal(g.calls, 20);
 
+    /* an I/O longer than the job's buffer is refused, and nothing after it runs */
     rec_reset();
     fx->s.count = 0;
-    g = (struct gen_state){.n = 7, .mode = 1};
-    r = run_ok(fx);
-    assert_int_equal(r->stopped, PL_STOP_GEN_ERROR);
-    assert_int_equal(rec.n, 7);
-    assert_int_equal(r->all.ops, 7);
-
-    rec_reset();
-    g = (struct gen_state){.n = 3, .mode = 2};
-    r = run_ok(fx);
+    g = (struct gen_state){.n = 3, .too_long = 1};
+    r = run_stepped(fx, &g, &last);
+    assert_int_equal(last, -1);
     assert_int_equal(r->stopped, PL_STOP_GEN_ERROR);
     assert_int_equal(r->err, EINVAL);
     assert_int_equal(rec.n, 3);
@@ -861,6 +875,28 @@ static void test_bs_list(void **state)
 }
 
 /* io_uring at depth 32 completes every op. */
+/* A generator at depth: stepped io_uring keeps I/O in flight, and closing drains it. */
+static void test_stepped_at_depth(void **state)
+{
+    struct fixture *fx = *state;
+    fx->s.engine = pl_engine_find("io_uring");
+    if (!fx->s.engine)
+        skip();
+    fx->s.qd = 8;
+    fx->s.fsync_every = 7;
+    struct gen_state g = {.n = 500};
+    int last;
+    struct pl_job_result *r = run_stepped(fx, &g, &last);
+    assert_int_equal(r->stopped, PL_STOP_GEN_END);
+    assert_int_equal(r->all.errors, 0);
+    /* 400 reads and writes (every fifth I/O of the generator is an fsync), and an
+       fsync after every 7th write, each after the writes before it completed */
+    assert_int_equal(r->by_op[PL_OP_READ].ops + r->by_op[PL_OP_WRITE].ops, 400);
+    assert_int_equal(r->by_op[PL_OP_WRITE].ops, 200);
+    assert_int_equal(r->by_op[PL_OP_FSYNC].ops, 100 + 200 / 7);
+    assert_int_equal(r->all.ops, 500 + 200 / 7);
+}
+
 static void test_uring_qd32(void **state)
 {
     struct fixture *fx = *state;
@@ -946,6 +982,7 @@ int main(void)
         T(test_round_robin_files),
         T(test_bs_list),
         T(test_uring_qd32),
+        T(test_stepped_at_depth),
         T(test_every_engine_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

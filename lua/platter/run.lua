@@ -1,0 +1,53 @@
+-- platter.run: p.run with a generator (`gen = function(i) return op, off, len
+-- [, think_us] end`). The one driver of such a job on both Lua flavours: this
+-- loop calls gen and hands what it returned to one checked step in C (the FFI
+-- entry on LuaJIT, which the JIT compiles with the generator; the C API
+-- function elsewhere). Every check and every error text of a step is in C
+-- (src/bind/l_run.c); a job without gen is run by the C loop directly.
+local M = {}
+
+function M.install(core, ffi_step)
+  local run, begin, finish, abort = core.run, core._run_begin, core._run_end, core._run_abort
+  local step = ffi_step or core._run_step
+  local OPS = { read = 0, write = 1, fsync = 2 }
+  local type, pcall, error = type, pcall, error
+
+  -- one job's loop: until gen returns nil, or a step says the job ended (0) or
+  -- that the I/O was wrong (-1, the message kept with the job)
+  local function loop(job, gen)
+    local i = 0
+    while true do
+      i = i + 1
+      local op, off, len, think = gen(i)
+      if op == nil then return end
+      if type(off) ~= "number" then off = -1 end
+      if type(len) ~= "number" then len = -1 end
+      if type(think) ~= "number" then think = 0 end
+      if step(job, OPS[op] or -1, off, len, think) <= 0 then return end
+    end
+  end
+
+  -- an error of the C side is reported at the caller's line, as the direct p.run does
+  local function raise(e)
+    if type(e) == "string" then e = e:gsub("^lua/platter/run%.lua:%d+: ", "") end
+    error(e, 3)
+  end
+
+  core.run = function(t)
+    if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
+    local begun, job = pcall(begin, t)
+    if not begun then raise(job) end
+    -- one protected call per job: an error in gen (or Ctrl-C) closes the job
+    -- at once, then goes on up unchanged
+    local done, msg = pcall(loop, job, t.gen)
+    if not done then
+      abort(job)
+      error(msg, 0)
+    end
+    local finished, r = pcall(finish, job)
+    if not finished then raise(r) end
+    return r
+  end
+end
+
+return M
