@@ -1,9 +1,9 @@
 -- Result records (--json/--csv), repeats and their statistics, the histogram
--- helpers: lua/platter/results.lua and lua/platter/statmath.lua.
+-- helpers: lua/platter/recorder.lua, resultfile.lua, cachewatch.lua and statmath.lua.
 local T = ...
 local p = require "platter"
 local sm = require "platter.statmath"
-local results = require "platter.results"
+local resultfile = require "platter.resultfile"
 local cjson = require "cjson"
 
 local function write(path, text)
@@ -93,7 +93,7 @@ T.test("histogram bins: percentiles from bins equal s:percentile", function()
   local bins = s:buckets()
   T.eq(sm.hist_count(bins), s.ops, "count")
   local lo, hi = s:min(), s:max()
-  for _, pc in ipairs(results.PERCENTILES) do
+  for _, pc in ipairs(resultfile.PERCENTILES) do
     T.eq(sm.hist_percentile(bins, pc, lo, hi), s:percentile(pc), "p" .. pc)
   end
   T.eq(sm.hist_percentile(bins, 0, lo, hi), s:percentile(0), "p0")
@@ -241,7 +241,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   local lines = {}
   for l in read(d .. "/r.csv"):gmatch("[^\n]+") do lines[#lines + 1] = l end
   T.eq(#lines, 5, "CSV: a header and one row per phase")
-  T.eq(lines[1], table.concat(results.CSV_COLUMNS, ","), "CSV header")
+  T.eq(lines[1], table.concat(resultfile.CSV_COLUMNS, ","), "CSV header")
   T.ok(lines[2]:match('^1,1,"phase","phase one",1,32,131072,'), "CSV row (text quoted)")
 end)
 
@@ -330,35 +330,39 @@ T.test("a --json that becomes unwritable is an error after the run, the output i
 end)
 
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()
-  local c = results.split_command_line({ "platter", "--seed=5", "--json", "x.json", "-q",
+  local c = resultfile.split_command_line({ "platter", "--seed=5", "--json", "x.json", "-q",
     "sweep", "-s", "1m", "--json", "y" })
   T.eq(c.options.seed, "5", "seed")
   T.eq(c.options.json, "x.json", "json")
   T.eq(c.options.quiet, true, "quiet")
   T.eq(c.script, "sweep", "script")
   T.eq(table.concat(c.args, " "), "-s 1m --json y", "args")
-  local e = results.split_command_line({ "platter", "--repeat", "3", "-e", "print(1)", "a" })
+  local e = resultfile.split_command_line({ "platter", "--repeat", "3", "-e", "print(1)", "a" })
   T.eq(e.code, "print(1)", "code")
   T.eq(e.script, nil, "no script")
   T.eq(e.args[1], "a", "args of -e")
   T.eq(e.options["repeat"], "3", "repeat")
 end)
 
-T.test("the results module stays out of the sandbox, and installs only once", function()
-  local _, err, rc = T.platter({ "-e", 'require "platter.results"' })
-  T.eq(rc, 1, "status")
-  T.has(err, "require 'platter.results': an internal module, not available in the sandbox",
-    "refused")
+T.test("the recorder and its modules stay out of the sandbox; it installs only once", function()
+  for _, name in ipairs({ "platter.recorder", "platter.resultfile", "platter.cachewatch",
+    "platter.machine" }) do
+    local _, err, rc = T.platter({ "-e", 'require "' .. name .. '"' })
+    T.eq(rc, 1, name .. ": status")
+    T.has(err, "require '" .. name .. "': an internal module, not available in the sandbox",
+      name .. ": refused")
+  end
   local out, err2, rc2 = T.platter({ "--trust", "-e", [[
-local r = require "platter.results"
+local r = require "platter.recorder"
 local ok, e = pcall(r.install, { config = { json = "/tmp/x" }, _hook = print }, {})
 print(ok, e)
-print(r.write_atomic, r.load)
+local f = require "platter.resultfile"
+print(f.write_atomic, f.load, f.write, f.read)
 ]] })
   T.eq(rc2, 0, "status (" .. err2 .. ")")
   T.has(out, "false\t", "a second install is refused")
   T.has(out, "already installed", "message")
-  T.has(out, "nil\tnil", "no file access handed out")
+  T.has(out, "nil\tnil\tnil\tnil", "no file access handed out")
 end)
 
 -- }------------------------------------------------------------------------------
