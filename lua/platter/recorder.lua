@@ -387,7 +387,7 @@ local function finish(R, status, msg)
   local core = R.core
   R.cfg = core._config()
   local script = core._script()
-  if script.name and script.name:find("^platter%.cmd_") then return end  -- a command
+  if script.name and script.name:find("^platter%.cmd%.") then return end  -- a command
   finish_repetitions(R)
   local doc, summary = build_record(R, status, msg)
   if R.reps_done >= 2 and #summary > 0 then

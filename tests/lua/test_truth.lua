@@ -144,7 +144,7 @@ T.test("selftest: refuses clearly without root, and on bad options", function()
   for _ in out:gmatch("[^\n]+") do n = n + 1 end
   T.eq(n, 8, "cases listed")
   -- a sandboxed script cannot run the command by requiring it
-  out, err, rc = T.platter({ "-e", "require 'platter.cmd_selftest'" })
+  out, err, rc = T.platter({ "-e", "require 'platter.cmd.selftest'" })
   T.eq(rc, 1, "require of the command: " .. out .. err)
-  T.has(err, "cmd_selftest", "message")
+  T.has(err, "require 'platter.cmd.selftest': an internal module", "message")
 end)

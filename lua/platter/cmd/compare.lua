@@ -6,8 +6,8 @@
 -- where a file has repetitions, each file's ratio to the first, and where both
 -- sides have repetitions Welch's t-test at 95%. Built-in command: runs
 -- trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_compare" then
-  error("platter.cmd_compare is the 'platter compare' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.compare" then
+  error("platter.cmd.compare is the 'platter compare' command, not a module", 2)
 end
 
 local p = require "platter"

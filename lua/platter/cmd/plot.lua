@@ -10,8 +10,8 @@
 --            axis (90, 99, 99.9, ...), one line per file x phase
 -- Without --kind the first that fits the phase names is used. Built-in
 -- command: runs trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_plot" then
-  error("platter.cmd_plot is the 'platter plot' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.plot" then
+  error("platter.cmd.plot is the 'platter plot' command, not a module", 2)
 end
 
 local p = require "platter"

@@ -9,8 +9,8 @@
 -- $TMPDIR must be named again on rerun's own command line (or --grant-recorded).
 -- With --json the new run writes its own result, for `platter compare OLD NEW`.
 -- Built-in command: runs trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_rerun" then
-  error("platter.cmd_rerun is the 'platter rerun' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.rerun" then
+  error("platter.cmd.rerun is the 'platter rerun' command, not a module", 2)
 end
 
 local p = require "platter"
