@@ -104,8 +104,8 @@ function M.install(core)
   end
   core.run = function(t)
     if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
-    local ok, job = pcall(begin, t)
-    if not ok then
+    local begun, job = pcall(begin, t)
+    if not begun then
       -- report bad fields at the caller's line, as the direct p.run does
       if type(job) == "string" then job = job:gsub("^lua/platter/fast%.lua:%d+: ", "") end
       error(job, 2)
