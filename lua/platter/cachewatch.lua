@@ -40,15 +40,21 @@ end
 -- Files and their residency
 -- =====================================================================
 
--- A file object's entry (made on first sight); entries are shared by every
--- handle with the same path and mode, so repetitions reuse them.
-local function entry(w, f)
-  local e = w.open[f]
-  if e then return e end
+local function file_info(w, f)
   local ok, info = pcall(w.info_of, f)
-  if not ok or type(info) ~= "table" then return nil end
-  local key = tostring(info.path) .. (info.direct and "\0direct" or "")
-  e = w.by_key[key]
+  if ok and type(info) == "table" then return info end
+  return nil
+end
+
+-- entries are shared by every handle with the same path and mode, so repetitions
+-- reuse them
+local function entry_key(info)
+  return tostring(info.path) .. (info.direct and "\0direct" or "")
+end
+
+local function add_entry(w, f, info)
+  local key = entry_key(info)
+  local e = w.by_key[key]
   if not e then
     e = { id = #w.files + 1, info = info, direct = info.direct and true or false,
           path = info.path }
@@ -59,6 +65,14 @@ local function entry(w, f)
   end
   w.open[f] = e
   return e
+end
+
+-- a file object's entry, made on first sight; nil when its info cannot be had
+local function entry(w, f)
+  local e = w.open[f]
+  if e then return e end
+  local info = file_info(w, f)
+  return info and add_entry(w, f, info)
 end
 
 -- true, size when f is still open
@@ -78,13 +92,30 @@ local function residency(w, f, e, size, off, len)
   return 100 * res / total, res, total
 end
 
--- every open file p.open made, with its entry
+local function by_key(a, b) return a.key < b.key end
+local function by_id(a, b) return a.entry.id < b.entry.id end
+
+-- every open file p.open made, with its entry, in the order of the entries. pairs()
+-- over file objects follows their memory addresses, which change from run to run:
+-- files first seen here get their entries in order of path, then mode, so the
+-- record numbers them the same way every time.
 local function open_files(w)
-  local out = {}
+  local out, unseen = {}, {}
   for f in pairs(w.known) do
-    local e = w.open[f] or entry(w, f)
-    if e and is_open(w, f) then out[#out + 1] = { f = f, entry = e } end
+    local e = w.open[f]
+    if e then
+      if is_open(w, f) then out[#out + 1] = { f = f, entry = e } end
+    else
+      local info = file_info(w, f)
+      if info then unseen[#unseen + 1] = { f = f, info = info, key = entry_key(info) } end
+    end
   end
+  table.sort(unseen, by_key)
+  for _, u in ipairs(unseen) do
+    local e = add_entry(w, u.f, u.info)
+    if is_open(w, u.f) then out[#out + 1] = { f = u.f, entry = e } end
+  end
+  table.sort(out, by_id)
   return out
 end
 

@@ -329,6 +329,32 @@ T.test("a --json that becomes unwritable is an error after the run, the output i
   T.has(err, "platter: writing results: --json " .. sub .. "/r.json", "message")
 end)
 
+T.test("files open at a phase's start are numbered by path, the same on every run", function()
+  local d = T.tmpdir()
+  -- more files than pairs() could put in path order by chance, opened out of order
+  write(d .. "/n.lua", [[
+local p = require "platter"
+local fs = {}
+for _, n in ipairs({ "e", "b", "d", "a", "c" }) do
+  fs[#fs + 1] = assert(p.open(n .. ".dat", { create = true, write = true, size = 4096 }))
+end
+fs[#fs + 1] = assert(p.open("a.dat", { direct = true }))
+p.phase("x", function() end)
+for _, f in ipairs(fs) do f:close() end
+]])
+  for run = 1, 3 do
+    local _, err, rc = T.platter({ "--json", "r.json", "n.lua" }, { cwd = d })
+    T.eq(rc, 0, "status (" .. err .. ")")
+    local doc = decode(d .. "/r.json")
+    local got = {}
+    for i, f in ipairs(doc.files) do
+      T.eq(f.id, i, "ids in order")
+      got[i] = f.path .. (f.direct and "+direct" or "")
+    end
+    T.eq(table.concat(got, " "), "a.dat a.dat+direct b.dat c.dat d.dat e.dat", "run " .. run)
+  end
+end)
+
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()
   local c = resultfile.split_command_line({ "platter", "--seed=5", "--json", "x.json", "-q",
     "sweep", "-s", "1m", "--json", "y" })
