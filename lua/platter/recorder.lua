@@ -338,6 +338,7 @@ local function build_record(R, status, msg)
   local script = core._script()
   local cl = resultfile.split_command_line(cfg.argv or {})
   local summary = resultfile.summarize(R.phases)
+  local end_time = os.time()
   local doc = {
     schema_version = resultfile.SCHEMA_VERSION,
     platter = { version = core.version, lua = core.lua },
@@ -349,7 +350,7 @@ local function build_record(R, status, msg)
     script = { name = script.name, kind = script_kind(cl, script.name),
       sha256 = script.text and core.sha256(script.text), text = script.text },
     start_time = iso_time(R.start_time), start_unix = R.start_time,
-    end_time = iso_time(os.time()), end_unix = os.time(),
+    end_time = iso_time(end_time), end_unix = end_time,
     status = { exit = status, message = msg ~= "" and msg or nil,
       interrupted = msg == "interrupted", complete = status == 0 },
     environment = environment(core),
