@@ -79,7 +79,7 @@ elseif mode == "gen" then
   local f = assert(p.open(path))
   local hi = f:size() - 4096
   report(p.run{ file = f, seconds = secs,
-                gen = function(i) return "read", p.random(0, hi, 4096), 4096 end })
+                gen = function() return "read", p.random(0, hi, 4096), 4096 end })
 elseif mode == "seq" then
   local f = assert(p.open(path, { direct = true }))
   report(p.run{ file = f, pattern = "seq", bs = "1m" })

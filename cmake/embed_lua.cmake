@@ -1,9 +1,10 @@
-# Writes OUT (a C file) holding every lua/platter/*.lua and workloads/*.lua
-# under SRC as a byte array, with its module name and repository path, so the
-# binary carries its Lua library and workloads wherever it is copied.
+# Writes OUT (a C file) holding every .lua file under lua/platter/ (its
+# subdirectories too) and every workloads/*.lua under SRC as a byte array, with
+# its module name and repository path, so the binary carries its Lua library
+# and workloads wherever it is copied.
 # Run as: cmake -DSRC=<source dir> -DOUT=<file.c> -P embed_lua.cmake
 
-file(GLOB lib RELATIVE ${SRC} ${SRC}/lua/platter/*.lua)
+file(GLOB_RECURSE lib RELATIVE ${SRC} ${SRC}/lua/platter/*.lua)
 file(GLOB wl RELATIVE ${SRC} ${SRC}/workloads/*.lua)
 list(SORT lib)
 list(SORT wl)
@@ -18,7 +19,8 @@ foreach(rel IN LISTS lib wl)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
   if(rel MATCHES "^lua/")
-    # lua/platter/init.lua -> platter ; lua/platter/args.lua -> platter.args
+    # lua/platter/init.lua -> platter ; lua/platter/args.lua -> platter.args ;
+    # lua/platter/cmd/compare.lua -> platter.cmd.compare
     string(REGEX REPLACE "^lua/" "" name "${rel}")
     string(REGEX REPLACE "\\.lua$" "" name "${name}")
     string(REGEX REPLACE "/init$" "" name "${name}")

@@ -18,7 +18,7 @@
 /*
  * Lua-level coverage for libFuzzer: a line hook hashes (previous line, this
  * line) into libFuzzer's "extra counters", so that inputs which reach new
- * lines of args.lua, init.lua, results.lua or the driver count as progress,
+ * lines of args.lua, init.lua, recorder.lua or the driver count as progress,
  * not only new C code. (Interpreted Lua has no compiler instrumentation.)
  */
 #define FUZZ_LUA_COUNTERS (1u << 15)

@@ -124,7 +124,8 @@ local function time_cache(f, is_block)
   if not ok then return end
   local total_mb = iterations * 2
   -- remove the lseek and clock overheads, as hdparm does
-  local t1, overhead = p.now(), 0
+  local t1 = p.now()
+  local overhead
   repeat
     f:seek(0)
     overhead = p.now() - t1

@@ -113,7 +113,8 @@ if kind ~= "dir" and write_test > 0 and write_test < 3 then
   die(2, "think twice, then use -WWW to shred this target")
 end
 
-local st_size, fstype, device, device_size = 0, "", "", 0
+local st_size
+local fstype, device, device_size = "", "", 0
 if kind == "dir" or kind == "file" then
   st_size = kind == "dir" and offset + temp_wsize or probe:size()
 elseif kind == "block" then

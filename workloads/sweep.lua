@@ -105,7 +105,7 @@ end
 for ti, test in ipairs(tests) do
   if ti > 1 then p.write("\n") end
   p.printf("%s\nbsize", TESTS[test])
-  for _, m in ipairs(modes) do p.write("\treq/sec\tbw") end
+  for _ in ipairs(modes) do p.write("\treq/sec\tbw") end
   p.write("\n")
   for _, m in ipairs(modes) do p.write("\t", m, "\t", m) end
   p.write("\n")

@@ -42,12 +42,12 @@ function M.size_string(n)
     or string.format("%.1f", n), units[i])
 end
 
--- Result records (--json/--csv/--repeat/--ci) and the cache warning: wraps p.open,
--- p.run and the cache drops, and sets the host hooks (lua/platter/results.lua).
+-- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
+-- hooks (lua/platter/recorder.lua).
 do
-  local found, results = pcall(require, "platter.results")  -- absent from an older binary
+  local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
   local ok, err = true, nil
-  if found then ok, err = pcall(results.install, core, M) end
+  if found then ok, err = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
 end
 

@@ -714,7 +714,7 @@ static const char *user_message(lua_State *L, const char *msg, const char *name)
 static const char *job_name(const struct job *j)
 {
     if (j->command)
-        return strncmp(j->command->name, "platter.cmd_", 12) == 0 ? j->command->name + 12
+        return strncmp(j->command->name, "platter.cmd.", 12) == 0 ? j->command->name + 12
                                                                   : j->command->name;
     return j->script;
 }
@@ -1100,7 +1100,7 @@ int pl_host_run_script(const char *script, int argc, char **argv)
 int pl_host_run_command(const char *name, int argc, char **argv)
 {
     char mod[128];
-    snprintf(mod, sizeof mod, "platter.cmd_%s", name);
+    snprintf(mod, sizeof mod, "platter.cmd.%s", name);
     const struct pl_embedded *e = find_embedded(mod, 0);
     if (!e)
         return -1;

@@ -34,8 +34,8 @@ enum { PL_EXIT_OK = 0, PL_EXIT_ERROR = 1, PL_EXIT_USAGE = 2, PL_EXIT_INTR = 130 
 
 /*
  * Run a built-in command (compare, plot, rerun, selftest, ...): the embedded
- * module platter.cmd_NAME, trusted, with its arguments. Returns -1 when there
- * is no such command, else an exit status.
+ * module platter.cmd.NAME (lua/platter/cmd/NAME.lua), trusted, with its
+ * arguments. Returns -1 when there is no such command, else an exit status.
  */
 int pl_host_run_command(const char *name, int argc, char **argv);
 /* Run a workload name or a .lua path with its arguments. Returns an exit status. */

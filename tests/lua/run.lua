@@ -55,15 +55,15 @@ function T.raises(fn, sub, what)
 end
 
 -- Write text to a file (replacing it).
-function T.write(path, text)
-  local fh = assert(io.open(path, "wb"))
+function T.write(file, text)
+  local fh = assert(io.open(file, "wb"))
   fh:write(text)
   fh:close()
 end
 
 -- A file's text, or nil when it cannot be read.
-function T.read(path)
-  local fh = io.open(path, "rb")
+function T.read(file)
+  local fh = io.open(file, "rb")
   if not fh then return nil end
   local s = fh:read("*a")
   fh:close()

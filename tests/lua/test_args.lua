@@ -216,7 +216,7 @@ T.test("usage errors through platter: exit 2 and 'platter: demo: ...'", function
   T.eq(err, "platter: demo: bad value 'x' for -s: not an integer\nTry 'platter demo --help'.\n",
     "stderr")
   T.eq(out, "", "nothing on stdout")
-  _, err, rc = T.platter({ path, "--bogus" }, { cwd = d })
+  err, rc = select(2, T.platter({ path, "--bogus" }, { cwd = d }))
   T.eq(rc, 2, "unknown option status")
   T.has(err, "platter: demo: unknown option '--bogus'", "stderr")
 end)

@@ -78,8 +78,8 @@ T.test("unknown open option and bad option values", function()
   T.eq(rc, 1, "status")
   T.eq(out, "", "stdout")
   T.eq(err, "platter: e.lua:3: bad argument #2 to 'open' (unknown option 'sise')\n", "stderr")
-  _, err = run("e.lua", 'local p = require "platter"\n\n'
-    .. 'p.open("e.dat", { create = true, size = "4q" })\n')
+  err = select(2, run("e.lua", 'local p = require "platter"\n\n'
+    .. 'p.open("e.dat", { create = true, size = "4q" })\n'))
   T.eq(err, "platter: e.lua:3: bad argument #2 to 'open' (option 'size': bad size '4q': "
     .. "unknown unit 'q')\n", "stderr for a bad size")
 end)
@@ -268,7 +268,7 @@ end)
 T.test("SIGINT during a pure Lua loop", function()
   local d = T.tmpdir()
   write(d .. "/pure.lua", "local x = 0\nwhile true do x = x + 1 end\n")
-  local out, err, rc = T.sh("cd " .. T.q(d) .. " && { " .. T.q(T.bin) .. " pure.lua & P=$!; "
+  local out, err = T.sh("cd " .. T.q(d) .. " && { " .. T.q(T.bin) .. " pure.lua & P=$!; "
     .. "sleep 0.5; kill -INT $P; "
     .. "i=0; while [ $i -lt 20 ] && kill -0 $P 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
     .. "if kill -0 $P 2>/dev/null; then echo second-sigint; kill -INT $P; sleep 1; "

@@ -183,7 +183,7 @@ end)
 T.test("a script cannot reach the file methods that the result writer and fast paths use",
   function()
     local L = layout()
-    local out, err, rc = run(L, [[
+    local out, _, rc = run(L, [[
       local p = require "platter"
       local f = assert(p.open("x", { create = true, write = true, size = 4096 }))
       print(getmetatable(f))

@@ -103,7 +103,8 @@ for k in pairs(p) do if tostring(k):sub(1, 1) == "_" then names[#names + 1] = k 
 print("underscore names", #names, table.concat(names, " "))
 print("hook", p._hook, p._script, p._config, p._resolve)
 print("core", pcall(require, "platter.core"))
-print("results", pcall(require, "platter.results"))
+print("recorder", pcall(require, "platter.recorder"))
+print("resultfile", pcall(require, "platter.resultfile"))
 print("package", pcall(function() return package end))
 print("registry", pcall(function() return debug end))
 -- a stand-in for the exit hook, were it reachable: it would stop the record
@@ -117,7 +118,8 @@ p.phase("kept", function() end)
   T.has(out, "hook\tnil\tnil\tnil\tnil\n", "no host hooks or private helpers")
   T.has(out, "core\tfalse\t", "platter.core refused")
   T.has(out, "require 'platter.core': an internal module", "its message")
-  T.has(out, "results\tfalse\t", "platter.results refused")
+  T.has(out, "recorder\tfalse\t", "platter.recorder refused")
+  T.has(out, "resultfile\tfalse\t", "platter.resultfile refused")
   T.has(out, "package\tfalse\t", "no package (and so no package.loaded)")
   T.has(out, "registry\tfalse\t", "no debug (and so no registry)")
   local doc = cjson.decode((assert(read(d .. "/r.json"), "the exit hook still wrote r.json")))
@@ -207,14 +209,14 @@ f:close()
   T.eq(rc, 0, "status (" .. err .. ")")
   local text = assert(read(d .. "/r.csv"), "r.csv written")
   local rows = csv_read(text)
-  local results = require "platter.results"
+  local resultfile = require "platter.resultfile"
   T.eq(#rows, #NAMES + 1, "a header and one row per phase")
   local col = {}
   for i, c in ipairs(rows[1].fields) do col[c] = i end
-  T.eq(#rows[1].fields, #results.CSV_COLUMNS, "header width")
+  T.eq(#rows[1].fields, #resultfile.CSV_COLUMNS, "header width")
   for i, want in ipairs(NAMES) do
     local r = rows[i + 1]
-    T.eq(#r.fields, #results.CSV_COLUMNS, "row " .. i .. " width")
+    T.eq(#r.fields, #resultfile.CSV_COLUMNS, "row " .. i .. " width")
     T.eq(r.fields[col.name], want, "row " .. i .. " name")
     T.eq(r.quoted[col.name], true, "row " .. i .. " name quoted")
     T.eq(r.fields[col.kind], "phase", "row " .. i .. " kind")

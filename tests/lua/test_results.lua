@@ -1,9 +1,9 @@
 -- Result records (--json/--csv), repeats and their statistics, the histogram
--- helpers: lua/platter/results.lua and lua/platter/statmath.lua.
+-- helpers: lua/platter/recorder.lua, resultfile.lua, cachewatch.lua and statmath.lua.
 local T = ...
 local p = require "platter"
 local sm = require "platter.statmath"
-local results = require "platter.results"
+local resultfile = require "platter.resultfile"
 local cjson = require "cjson"
 
 local function write(path, text)
@@ -93,7 +93,7 @@ T.test("histogram bins: percentiles from bins equal s:percentile", function()
   local bins = s:buckets()
   T.eq(sm.hist_count(bins), s.ops, "count")
   local lo, hi = s:min(), s:max()
-  for _, pc in ipairs(results.PERCENTILES) do
+  for _, pc in ipairs(resultfile.PERCENTILES) do
     T.eq(sm.hist_percentile(bins, pc, lo, hi), s:percentile(pc), "p" .. pc)
   end
   T.eq(sm.hist_percentile(bins, 0, lo, hi), s:percentile(0), "p0")
@@ -241,7 +241,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   local lines = {}
   for l in read(d .. "/r.csv"):gmatch("[^\n]+") do lines[#lines + 1] = l end
   T.eq(#lines, 5, "CSV: a header and one row per phase")
-  T.eq(lines[1], table.concat(results.CSV_COLUMNS, ","), "CSV header")
+  T.eq(lines[1], table.concat(resultfile.CSV_COLUMNS, ","), "CSV header")
   T.ok(lines[2]:match('^1,1,"phase","phase one",1,32,131072,'), "CSV row (text quoted)")
 end)
 
@@ -329,36 +329,66 @@ T.test("a --json that becomes unwritable is an error after the run, the output i
   T.has(err, "platter: writing results: --json " .. sub .. "/r.json", "message")
 end)
 
+T.test("files open at a phase's start are numbered by path, the same on every run", function()
+  local d = T.tmpdir()
+  -- more files than pairs() could put in path order by chance, opened out of order
+  write(d .. "/n.lua", [[
+local p = require "platter"
+local fs = {}
+for _, n in ipairs({ "e", "b", "d", "a", "c" }) do
+  fs[#fs + 1] = assert(p.open(n .. ".dat", { create = true, write = true, size = 4096 }))
+end
+fs[#fs + 1] = assert(p.open("a.dat", { direct = true }))
+p.phase("x", function() end)
+for _, f in ipairs(fs) do f:close() end
+]])
+  for run = 1, 3 do
+    local _, err, rc = T.platter({ "--json", "r.json", "n.lua" }, { cwd = d })
+    T.eq(rc, 0, "status (" .. err .. ")")
+    local doc = decode(d .. "/r.json")
+    local got = {}
+    for i, f in ipairs(doc.files) do
+      T.eq(f.id, i, "ids in order")
+      got[i] = f.path .. (f.direct and "+direct" or "")
+    end
+    T.eq(table.concat(got, " "), "a.dat a.dat+direct b.dat c.dat d.dat e.dat", "run " .. run)
+  end
+end)
+
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()
-  local c = results.split_command_line({ "platter", "--seed=5", "--json", "x.json", "-q",
+  local c = resultfile.split_command_line({ "platter", "--seed=5", "--json", "x.json", "-q",
     "sweep", "-s", "1m", "--json", "y" })
   T.eq(c.options.seed, "5", "seed")
   T.eq(c.options.json, "x.json", "json")
   T.eq(c.options.quiet, true, "quiet")
   T.eq(c.script, "sweep", "script")
   T.eq(table.concat(c.args, " "), "-s 1m --json y", "args")
-  local e = results.split_command_line({ "platter", "--repeat", "3", "-e", "print(1)", "a" })
+  local e = resultfile.split_command_line({ "platter", "--repeat", "3", "-e", "print(1)", "a" })
   T.eq(e.code, "print(1)", "code")
   T.eq(e.script, nil, "no script")
   T.eq(e.args[1], "a", "args of -e")
   T.eq(e.options["repeat"], "3", "repeat")
 end)
 
-T.test("the results module stays out of the sandbox, and installs only once", function()
-  local _, err, rc = T.platter({ "-e", 'require "platter.results"' })
-  T.eq(rc, 1, "status")
-  T.has(err, "require 'platter.results': an internal module, not available in the sandbox",
-    "refused")
+T.test("the recorder and its modules stay out of the sandbox; it installs only once", function()
+  for _, name in ipairs({ "platter.recorder", "platter.resultfile", "platter.cachewatch",
+    "platter.machine" }) do
+    local _, err, rc = T.platter({ "-e", 'require "' .. name .. '"' })
+    T.eq(rc, 1, name .. ": status")
+    T.has(err, "require '" .. name .. "': an internal module, not available in the sandbox",
+      name .. ": refused")
+  end
   local out, err2, rc2 = T.platter({ "--trust", "-e", [[
-local r = require "platter.results"
+local r = require "platter.recorder"
 local ok, e = pcall(r.install, { config = { json = "/tmp/x" }, _hook = print }, {})
 print(ok, e)
-print(r.write_atomic, r.load)
+local f = require "platter.resultfile"
+print(f.write_atomic, f.load, f.write, f.read)
 ]] })
   T.eq(rc2, 0, "status (" .. err2 .. ")")
   T.has(out, "false\t", "a second install is refused")
   T.has(out, "already installed", "message")
-  T.has(out, "nil\tnil", "no file access handed out")
+  T.has(out, "nil\tnil\tnil\tnil", "no file access handed out")
 end)
 
 -- }------------------------------------------------------------------------------

@@ -251,14 +251,14 @@ T.test("run: reverse, reread, stride and range put writes where they should", fu
   local set, r = footprint { pattern = "reread", count = 10 }
   T.eq(r.ops, 10, "reread ops")
   T.ok(same_set(set, { [0] = true }), "reread writes block 0 only")
-  set, r = footprint { pattern = "stride", stride = "16k", count = 4 }
+  set = footprint { pattern = "stride", stride = "16k", count = 4 }
   T.ok(same_set(set, { [0] = true, [4] = true, [8] = true, [12] = true }), "stride 16k")
-  set, r = footprint { pattern = "reverse", count = 3 }
+  set = footprint { pattern = "reverse", count = 3 }
   T.ok(same_set(set, { [63] = true, [62] = true, [61] = true }), "reverse from the end")
   set, r = footprint { pattern = "seq", range = { "64k", "80k" } }
   T.eq(r.ops, 4, "seq over a 16 KiB range")
   T.ok(same_set(set, { [16] = true, [17] = true, [18] = true, [19] = true }), "range")
-  set, r = footprint { pattern = "random", range = { "128k", "256k" }, align = "32k",
+  set = footprint { pattern = "random", range = { "128k", "256k" }, align = "32k",
     count = 200, seed = 5 }
   for b in pairs(set) do
     T.ok(b >= 32 and b < 64 and b % 8 == 0, "random block " .. b .. " in range and aligned")
@@ -504,7 +504,7 @@ end)
 
 -- ---- error accounting on a full filesystem (root) ----------------------------------
 
-local sh_ok, with_tiny_fs = T.sh_ok, T.with_tiny_fs
+local with_tiny_fs = T.with_tiny_fs
 
 T.test("run: ENOSPC on a tiny filesystem stops the job with its stats (on_error=stop)", function()
   with_tiny_fs(function(mnt)

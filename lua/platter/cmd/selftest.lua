@@ -8,8 +8,8 @@
 -- the limit. Needs root. Everything it makes (image, loop device, cgroup) is
 -- named platter-truth-PID and removed on every exit path but SIGKILL and a
 -- second Ctrl-C. Built-in command: runs trusted, arguments in `...`.
-if select("#", ...) == 1 and (...) == "platter.cmd_selftest" then
-  error("platter.cmd_selftest is the 'platter selftest' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.selftest" then
+  error("platter.cmd.selftest is the 'platter selftest' command, not a module", 2)
 end
 
 local p = require "platter"

@@ -6,12 +6,12 @@
 -- where a file has repetitions, each file's ratio to the first, and where both
 -- sides have repetitions Welch's t-test at 95%. Built-in command: runs
 -- trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_compare" then
-  error("platter.cmd_compare is the 'platter compare' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.compare" then
+  error("platter.cmd.compare is the 'platter compare' command, not a module", 2)
 end
 
 local p = require "platter"
-local results = require "platter.results"
+local resultfile = require "platter.resultfile"
 local statmath = require "platter.statmath"
 
 local format = string.format
@@ -39,7 +39,7 @@ end
 
 local docs, labels = {}, {}
 for i, path in ipairs(o) do
-  local doc, err = results.decode(slurp(path), path)
+  local doc, err = resultfile.decode(slurp(path), path)
   if not doc then p.usage_error("compare", err) end
   docs[i] = doc
   labels[i] = string.char(64 + i)  -- A, B, C, ...
@@ -104,7 +104,7 @@ local function facts(d)
     { "host", env.hostname },
     { "CPU model", cpu.model },
     { "CPU count", cpu.count },
-    { "RAM", env.ram and results.size_text(env.ram) },
+    { "RAM", env.ram and resultfile.size_text(env.ram) },
     { "clock source", clock.source },
     { "clock overhead", clock.overhead_ns, function(a, b)  -- measured: within 1.5x is the same
         if type(a) ~= "number" or type(b) ~= "number" then return a == b end
@@ -118,7 +118,7 @@ local function facts(d)
     local f = (d.files or {})[i] or {}
     for _, k in ipairs(FILE_FACTS) do
       local v = f[k]
-      if k == "size" and v then v = format("%s (%s)", show(v), results.size_text(v)) end
+      if k == "size" and v then v = format("%s (%s)", show(v), resultfile.size_text(v)) end
       l[#l + 1] = { format("file %d %s", i, k), v }
     end
   end
@@ -177,7 +177,7 @@ end
 local sums, order, seen = {}, {}, {}
 for i, d in ipairs(docs) do
   sums[i] = {}
-  for _, s in ipairs(results.summary_of(d)) do
+  for _, s in ipairs(resultfile.summary_of(d)) do
     local k = key(s)
     sums[i][k] = s
     if not seen[k] and (not o.phase or (s.name or ""):find(o.phase, 1, true)) then
@@ -189,8 +189,8 @@ end
 
 local function value(f, scale)
   if not f or not f.mean then return "-" end
-  local t = results.fmt(f.mean / scale)
-  if f.ci then t = t .. " ± " .. results.fmt(f.ci / scale) end
+  local t = resultfile.fmt(f.mean / scale)
+  if f.ci then t = t .. " ± " .. resultfile.fmt(f.ci / scale) end
   return t
 end
 

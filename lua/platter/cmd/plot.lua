@@ -10,12 +10,12 @@
 --            axis (90, 99, 99.9, ...), one line per file x phase
 -- Without --kind the first that fits the phase names is used. Built-in
 -- command: runs trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_plot" then
-  error("platter.cmd_plot is the 'platter plot' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.plot" then
+  error("platter.cmd.plot is the 'platter plot' command, not a module", 2)
 end
 
 local p = require "platter"
-local results = require "platter.results"
+local resultfile = require "platter.resultfile"
 local statmath = require "platter.statmath"
 
 local format = string.format
@@ -69,10 +69,10 @@ for i, path in ipairs(o) do
   if not f then p.usage_error("plot", err) end
   local text = f:read("*a")
   f:close()
-  local doc, derr = results.decode(text, path)
+  local doc, derr = resultfile.decode(text, path)
   if not doc then p.usage_error("plot", derr) end
   docs[i] = { path = path, label = path:match("([^/]+)$"):gsub("%.json$", ""),
-    summary = results.summary_of(doc) }
+    summary = resultfile.summary_of(doc) }
 end
 
 local function mean(s, fig)

@@ -9,13 +9,13 @@
 -- $TMPDIR must be named again on rerun's own command line (or --grant-recorded).
 -- With --json the new run writes its own result, for `platter compare OLD NEW`.
 -- Built-in command: runs trusted, arguments in `...`. See docs/results.md.
-if select("#", ...) == 1 and (...) == "platter.cmd_rerun" then
-  error("platter.cmd_rerun is the 'platter rerun' command, not a module", 2)
+if select("#", ...) == 1 and (...) == "platter.cmd.rerun" then
+  error("platter.cmd.rerun is the 'platter rerun' command, not a module", 2)
 end
 
 local p = require "platter"
 local core = require "platter.core"
-local results = require "platter.results"
+local resultfile = require "platter.resultfile"
 
 local format = string.format
 
@@ -77,7 +77,7 @@ local f, err = io.open(o.result, "rb")
 if not f then p.usage_error("rerun", err) end
 local text = f:read("*a")
 f:close()
-local doc, derr = results.decode(text, o.result)
+local doc, derr = resultfile.decode(text, o.result)
 if not doc then p.usage_error("rerun", derr) end
 local function field(v, want) return type(v) == want and v or nil end
 local script = field(doc.script, "table") or {}
@@ -104,7 +104,7 @@ for i, w in ipairs(recorded_cl) do
     fail(format("%s: command_line[%d] is not a string: refused", o.result, i))
   end
 end
-local cl = results.split_command_line(recorded_cl)
+local cl = resultfile.split_command_line(recorded_cl)
 local opts = field(doc.options, "table") or {}
 for _, k in ipairs({ "seed", "sim" }) do
   local v = k == "seed" and doc.seed or opts[k]
@@ -316,7 +316,7 @@ os.execute("rm -rf " .. q(tmpdir))
 -- the new record names the script as the old one did, and says what it reran
 if json then
   local jf = io.open(json, "rb")
-  local new = jf and results.decode(jf:read("*a"), json)
+  local new = jf and resultfile.decode(jf:read("*a"), json)
   if jf then jf:close() end
   if new and new.script then
     new.script.name = script.name

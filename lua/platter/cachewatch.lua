@@ -1,0 +1,274 @@
+-- platter.cachewatch: was the page cache answering? At the start and end of
+-- every phase (no per-I/O cost, no wrapped functions) the page-cache residency
+-- of the files p.open made is taken; a buffered phase on a data set under
+-- twice RAM that was partly cached at its start is tainted, and the first one
+-- that did I/O prints one warning. It also numbers the files it sees, in
+-- first-seen order: the record's `files`. Used by platter.recorder, which
+-- calls it from the host hooks; see docs/results.md ("The cache warning").
+
+local resultfile = require "platter.resultfile"
+local machine = require "platter.machine"
+
+local format = string.format
+
+local M = {}
+
+local Watch = {}
+Watch.__index = Watch
+
+--- new(core, sim) -> a watch over the files core.open makes (sim: --sim, where the
+-- storage counters mean nothing). Its fields files (entries {id, info, direct,
+-- path} in first-seen order) and warnings (texts) are for the record.
+function M.new(core, sim)
+  local methods = core._file_methods or {}
+  return setmetatable({
+    core = core,
+    sim = sim,
+    ram = core.ram and core.ram() or 0,
+    known = core._files or {},  -- weak set of every file p.open made
+    info_of = methods.info,
+    size_of = methods.size,
+    resident_of = methods.resident,
+    files = {}, by_key = {},                      -- file entries, in first-seen order
+    open = setmetatable({}, { __mode = "k" }),    -- file object -> entry (once seen)
+    starts = setmetatable({}, { __mode = "k" }),  -- stats object -> phase-start snapshot
+    warned = false, warnings = {},
+  }, Watch)
+end
+
+-- {====================================================================
+-- Files and their residency
+-- =====================================================================
+
+local function file_info(w, f)
+  local ok, info = pcall(w.info_of, f)
+  if ok and type(info) == "table" then return info end
+  return nil
+end
+
+-- entries are shared by every handle with the same path and mode, so repetitions
+-- reuse them
+local function entry_key(info)
+  return tostring(info.path) .. (info.direct and "\0direct" or "")
+end
+
+local function add_entry(w, f, info)
+  local key = entry_key(info)
+  local e = w.by_key[key]
+  if not e then
+    e = { id = #w.files + 1, info = info, direct = info.direct and true or false,
+          path = info.path }
+    w.files[#w.files + 1] = e
+    w.by_key[key] = e
+  else
+    e.info = info
+  end
+  w.open[f] = e
+  return e
+end
+
+-- a file object's entry, made on first sight; nil when its info cannot be had
+local function entry(w, f)
+  local e = w.open[f]
+  if e then return e end
+  local info = file_info(w, f)
+  return info and add_entry(w, f, info)
+end
+
+-- true, size when f is still open
+local function is_open(w, f)
+  local ok, size = pcall(w.size_of, f)
+  return ok and type(size) == "number", size
+end
+
+-- Pages of f in the page cache, as a percentage of [off, off + len) (whole file by
+-- default), then the resident and total page counts; nil when not worth measuring
+-- (direct, empty, or 2 x RAM and more).
+local function residency(w, f, e, size, off, len)
+  local ram = w.ram
+  if e.direct or not size or size == 0 or (ram > 0 and size >= 2 * ram) then return nil end
+  local ok, res, total = pcall(w.resident_of, f, off, len)
+  if not ok or type(res) ~= "number" or not total or total == 0 then return nil end
+  return 100 * res / total, res, total
+end
+
+local function by_key(a, b) return a.key < b.key end
+local function by_id(a, b) return a.entry.id < b.entry.id end
+
+-- every open file p.open made, with its entry, in the order of the entries. pairs()
+-- over file objects follows their memory addresses, which change from run to run:
+-- files first seen here get their entries in order of path, then mode, so the
+-- record numbers them the same way every time.
+local function open_files(w)
+  local out, unseen = {}, {}
+  for f in pairs(w.known) do
+    local e = w.open[f]
+    if e then
+      if is_open(w, f) then out[#out + 1] = { f = f, entry = e } end
+    else
+      local info = file_info(w, f)
+      if info then unseen[#unseen + 1] = { f = f, info = info, key = entry_key(info) } end
+    end
+  end
+  table.sort(unseen, by_key)
+  for _, u in ipairs(unseen) do
+    local e = add_entry(w, u.f, u.info)
+    if is_open(w, u.f) then out[#out + 1] = { f = u.f, entry = e } end
+  end
+  table.sort(out, by_id)
+  return out
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- Before: what a p.run or a p.phase will find in the cache
+-- =====================================================================
+
+--- w:run_files(t) -> the files of p.run spec t, measured before it starts:
+-- { {entry, size, pct, res, total}, ... } (size and residency of t.range when given)
+function Watch:run_files(t)
+  local list = t.files or { t.file }
+  local lo, hi
+  if type(t.range) == "table" then
+    lo = tonumber(t.range[1]) or self.core.parse_size(t.range[1])
+    hi = tonumber(t.range[2]) or self.core.parse_size(t.range[2])
+  end
+  local files = {}
+  for _, f in ipairs(list) do
+    local e = entry(self, f)
+    if e then
+      local open, size = is_open(self, f)
+      local c = { entry = e, size = size }
+      if open and not e.direct then
+        local off, len = 0, nil
+        if lo and hi and hi > lo then
+          off, len = lo, hi - lo
+          c.size = len
+        end
+        c.pct, c.res, c.total = residency(self, f, e, size, off, len)
+      end
+      files[#files + 1] = c
+    end
+  end
+  return files
+end
+
+--- w:phase_start(s): at the start of p.phase s, the residency of every open
+-- buffered file under 2 x RAM
+function Watch:phase_start(s)
+  local snap = { files = {}, direct_open = false }
+  for _, o in ipairs(open_files(self)) do
+    local f, e = o.f, o.entry
+    if e.direct then
+      snap.direct_open = true
+    else
+      local _, size = is_open(self, f)
+      local pct, res, total = residency(self, f, e, size)
+      snap.files[#snap.files + 1] = { f = f, entry = e, size = size, pct = pct, res = res,
+        total = total }
+    end
+  end
+  -- both kinds open: the storage counters can tell which one a phase used
+  if snap.direct_open and #snap.files > 0 and not self.sim then
+    snap.io = machine.storage_bytes()
+  end
+  self.starts[s] = snap
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- After: which files a phase used, and the verdict
+-- =====================================================================
+
+--- w:phase_files(s) -> the buffered files p.phase s used, as run_files gives them:
+-- those whose residency changed (reads bring pages in, writes dirty new ones), or
+-- opened during it. Without such evidence, the open buffered files; but when a
+-- direct file was open too, only if the storage moved less than a tenth of the
+-- phase's bytes (/proc/self/io), that is, the page cache answered: else the phase
+-- is taken as direct.
+function Watch:phase_files(s)
+  local snap = self.starts[s]
+  if not snap then return {} end
+  local seen, used, all = {}, {}, {}
+  for _, c in ipairs(snap.files) do
+    seen[c.entry] = true
+    local open, size = is_open(self, c.f)
+    if open then
+      local _, res = residency(self, c.f, c.entry, size)
+      c.size = c.size or size
+      all[#all + 1] = c
+      if res ~= c.res then used[#used + 1] = c end
+    end
+  end
+  local direct = snap.direct_open
+  for _, o in ipairs(open_files(self)) do  -- opened during the phase: residency at its end
+    local f, e = o.f, o.entry
+    if not seen[e] then
+      seen[e] = true
+      if e.direct then
+        direct = true
+      else
+        local _, size = is_open(self, f)
+        local pct = residency(self, f, e, size)
+        used[#used + 1] = { entry = e, size = size, pct = pct }
+      end
+    end
+  end
+  if #used > 0 then return used end
+  if direct then
+    local now = snap.io and machine.storage_bytes()
+    local bytes = s.bytes or 0
+    if now and bytes > 0 and now - snap.io < 0.1 * bytes then return all end
+    return {}
+  end
+  return all
+end
+
+local function warn(w, r, worst)
+  w.warned = true
+  local e = worst.entry
+  local why = format("%.0f%% of it was in the page cache at the start", worst.pct)
+  local msg = format("phase '%s' used %s (%s) through the page cache with %s of RAM, "
+    .. "and %s: the cache may be answering (drop it with f:drop_cache() first, open it "
+    .. "with direct = true, or use a data set over twice RAM)",
+    r.name or "?", e.path or "?", resultfile.size_text(worst.size),
+    resultfile.size_text(w.ram), why)
+  w.warnings[#w.warnings + 1] = msg
+  w.core._notice("platter: warning: ", msg, "\n")  -- at a line boundary, never mid-row
+end
+
+--- w:judge(r, candidates): the cache verdict of finished phase record r, whose
+-- files are candidates (as run_files or phase_files give them). A buffered file
+-- under twice RAM taints the phase when more than 1% of it was in the page cache
+-- at the start (a range dropped with f:drop_cache or p.drop_caches holds ~0%).
+-- Sets r.cache, r.cache_tainted and r.resident_pct; the first tainted phase that
+-- did I/O warns.
+function Watch:judge(r, candidates)
+  local ram = self.ram
+  local worst, tainted, dataset, facts, maxpct = nil, false, 0, {}, nil
+  for _, c in ipairs(candidates) do
+    local e = c.entry
+    if not e.direct and c.size then
+      dataset = dataset + c.size
+      local small = ram == 0 or c.size < 2 * ram
+      local t = small and (c.pct or 0) > 1
+      facts[#facts + 1] = { file = e.id, size = c.size, resident_pct = c.pct, tainted = t }
+      if c.pct and (not maxpct or c.pct > maxpct) then maxpct = c.pct end
+      if t then
+        tainted = true
+        if not worst or (c.pct or 0) > (worst.pct or 0) then worst = c end
+      end
+    end
+  end
+  if #facts == 0 then return end
+  r.cache = { files = facts, dataset_bytes = dataset, ram = ram, tainted = tainted }
+  r.cache_tainted = tainted
+  r.resident_pct = maxpct
+  if tainted and not self.warned and (r.ops or 0) > 0 then warn(self, r, worst) end
+end
+
+-- }====================================================================
+
+return M

@@ -1,0 +1,320 @@
+-- platter.resultfile: the result record's format (docs/results.md). What a
+-- phase record holds, the per-phase summaries over repetitions, the JSON and
+-- CSV texts, reading a record back, and the number texts that go with them.
+-- Used by platter.recorder (which writes) and the built-in commands (which
+-- read). It touches no file: callers read and write them.
+
+-- This module's own instances of the pure modules it uses. A sandboxed script may
+-- require platter.statmath and cjson, and gets the tables in package.loaded; were
+-- they these, it could rewrite statmath.summary or cjson.new and so forge the
+-- record. Loaded when init.lua installs the recorder, before any script runs.
+local function private(name)
+  local loader = package and package.preload and package.preload[name]
+  if loader then return loader(name) end
+  return require(name)
+end
+local statmath = private("platter.statmath")
+local cjson = private("cjson")
+
+local M = {}
+
+M.SCHEMA_VERSION = 1
+M.PERCENTILES = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99 }
+
+local floor, format = math.floor, string.format
+
+--- finite(x) -> x when it is a finite number (JSON has no inf or NaN), else nil
+local function finite(x)
+  if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then return nil end
+  return x
+end
+M.finite = finite
+
+--- pct_label(99.9) -> "p99.9": the key of a percentile in lat_ns
+local function pct_label(p)
+  return "p" .. (p == floor(p) and format("%d", p) or tostring(p))
+end
+M.pct_label = pct_label
+
+-- {====================================================================
+-- Phase records: stats objects to plain tables
+-- =====================================================================
+
+local function errnos(t)
+  local out, any = {}, false
+  for k, v in pairs(t or {}) do
+    out[tostring(k)] = v
+    any = true
+  end
+  return any and out or nil
+end
+
+-- { {lo, hi, count}, ... } of a stats object
+local function buckets(s)
+  local out = {}
+  for i, b in ipairs(s:buckets()) do out[i] = { b[1], b[2], b[3] } end
+  return out
+end
+
+local function latencies(s)
+  local lat = { mean = finite(s:mean()), min = s:min(), max = s:max() }
+  for _, p in ipairs(M.PERCENTILES) do lat[pct_label(p)] = s:percentile(p) end
+  return lat
+end
+
+--- snapshot(s [, light]) -> the plain-table record of a stats object; light leaves
+-- out by_op (the per-operation records, which are light snapshots themselves)
+function M.snapshot(s, light)
+  local r = {
+    name = s.name, ops = s.ops, bytes = s.bytes, seconds = finite(s.seconds),
+    user = finite(s.user), sys = finite(s.sys), cpu_pct = finite(s.cpu_pct),
+    iops = finite(s.iops), bw = finite(s.bw), mbps = finite(s.mbps), errors = s.errors,
+    errno = errnos(s.errno), shorts = s.shorts, stopped = s.stopped, error = s.error,
+    failed = s.failed or nil,
+  }
+  r.lat_ns = latencies(s)
+  r.hist = buckets(s)
+  if not light then
+    local by, any = {}, false
+    for _, k in ipairs({ "read", "write", "fsync" }) do
+      local sub = s[k]
+      if sub then
+        by[k] = M.snapshot(sub, true)
+        any = true
+      end
+    end
+    r.by_op = any and by or nil
+  end
+  return r
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- Summaries: one entry per phase over its repetitions
+-- =====================================================================
+
+-- The figures summarised over repetitions: name -> function(phase record) -> number
+M.FIGURES = {
+  { "iops", function(r) return r.iops end },
+  { "bw", function(r) return r.bw end },
+  { "seconds", function(r) return r.seconds end },
+  { "cpu_pct", function(r) return r.cpu_pct end },
+  { "lat_mean", function(r) return r.lat_ns and r.lat_ns.mean end },
+  { "p50", function(r) return r.lat_ns and r.lat_ns.p50 end },
+  { "p90", function(r) return r.lat_ns and r.lat_ns.p90 end },
+  { "p99", function(r) return r.lat_ns and r.lat_ns.p99 end },
+  { "p99.9", function(r) return r.lat_ns and r.lat_ns["p99.9"] end },
+}
+
+local function phase_key(r)
+  return (r.kind or "phase") .. "\0" .. (r.name or "") .. "\0" .. (r.occurrence or 1)
+end
+
+-- the phase records grouped by (kind, name, occurrence), in first-seen order
+local function group_phases(phases)
+  local groups, order = {}, {}
+  for _, r in ipairs(phases or {}) do
+    local k = phase_key(r)
+    local g = groups[k]
+    if not g then
+      g = { name = r.name, kind = r.kind, occurrence = r.occurrence or 1, recs = {} }
+      groups[k] = g
+      order[#order + 1] = g
+    end
+    g.recs[#g.recs + 1] = r
+  end
+  return order
+end
+
+local function summarize_group(g)
+  local s = { name = g.name, kind = g.kind, occurrence = g.occurrence, samples = #g.recs,
+    figures = {} }
+  local hists, bytes = {}, 0
+  for _, r in ipairs(g.recs) do
+    hists[#hists + 1] = r.hist
+    bytes = bytes + (r.bytes or 0)
+    if r.cache_tainted then s.cache_tainted = true end
+    local l = r.lat_ns or {}
+    if (r.ops or 0) > 0 and l.min and l.max then
+      s.lat_min = math.min(s.lat_min or l.min, l.min)
+      s.lat_max = math.max(s.lat_max or l.max, l.max)
+    end
+  end
+  for _, f in ipairs(M.FIGURES) do
+    local vals = {}
+    for _, r in ipairs(g.recs) do
+      local v = finite(f[2](r))
+      if v then vals[#vals + 1] = v end
+    end
+    if #vals > 0 then s.figures[f[1]] = statmath.summary(vals) end
+  end
+  s.main = bytes > 0 and "bw" or "iops"
+  s.hist = statmath.hist_merge_list(hists)
+  return s
+end
+
+--- summarize(phases) -> one entry per phase (kind, name, occurrence) in first-seen
+-- order: { name, kind, occurrence, samples, figures = {iops = summary, ...}, hist,
+-- lat_min, lat_max, main, cache_tainted }
+function M.summarize(phases)
+  local out = {}
+  for i, g in ipairs(group_phases(phases)) do out[i] = summarize_group(g) end
+  return out
+end
+
+--- summary_of(doc) -> the per-phase summaries of a result record (recomputed when absent)
+function M.summary_of(doc)
+  if type(doc.summary) == "table" and #doc.summary > 0 then return doc.summary end
+  return M.summarize(doc.phases)
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- The texts: JSON and CSV
+-- =====================================================================
+
+--- encode(doc) -> the JSON text of a result record (raises what lua-cjson raises)
+function M.encode(doc)
+  local json = cjson.new()
+  json.encode_number_precision(14)
+  return json.encode(doc)
+end
+
+--- decode(text, name) -> the decoded result record, or nil, message (name is for messages)
+function M.decode(text, name)
+  local json = cjson.new()
+  local ok, doc = pcall(json.decode, text)
+  if not ok then return nil, format("%s is not valid JSON: %s", name, tostring(doc)) end
+  if type(doc) ~= "table" or doc.schema_version == nil then
+    return nil, format("%s is not a platter result file (no schema_version)", name)
+  end
+  if type(doc.schema_version) ~= "number" or doc.schema_version > M.SCHEMA_VERSION then
+    local v = doc.schema_version
+    return nil, format("%s has schema_version %s; this platter reads up to %d", name,
+      type(v) == "number" and format("%g", v) or tostring(v), M.SCHEMA_VERSION)
+  end
+  return doc
+end
+
+M.CSV_COLUMNS = { "rep", "seq", "kind", "name", "occurrence", "ops", "bytes", "seconds", "iops",
+  "bw", "mbps", "user", "sys", "cpu_pct", "lat_mean_ns", "lat_min_ns", "lat_max_ns", "p50_ns",
+  "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "errors", "stopped", "cache_tainted",
+  "resident_pct" }
+
+--- csv_field(v) -> one CSV field (RFC 4180). Numbers and booleans are written bare;
+-- every text field is quoted, whatever it holds, with each quote doubled: phase
+-- names come from scripts, and a name such as `a,b`, one with a quote or a line
+-- break, or one that starts like a formula (=, +, -, @, |) must stay one field,
+-- byte for byte.
+local function csv_field(v)
+  if v == nil then return "" end
+  if type(v) == "boolean" then return v and "true" or "false" end
+  if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then return "" end
+    if v == floor(v) and math.abs(v) < 2 ^ 53 then return format("%d", v) end
+    return format("%.10g", v)
+  end
+  return '"' .. tostring(v):gsub('"', '""') .. '"'
+end
+M.csv_field = csv_field
+
+local function csv_row(r)
+  local l = r.lat_ns or {}
+  local row = { r.rep, r.seq, r.kind, r.name, r.occurrence, r.ops, r.bytes, r.seconds, r.iops,
+    r.bw, r.mbps, r.user, r.sys, r.cpu_pct, l.mean, l.min, l.max, l.p50, l.p90, l.p99,
+    l["p99.9"], l["p99.99"], r.errors, r.stopped, r.cache_tainted, r.resident_pct }
+  for i = 1, #M.CSV_COLUMNS do row[i] = csv_field(row[i]) end
+  return table.concat(row, ",", 1, #M.CSV_COLUMNS)
+end
+
+--- csv(phases) -> the text of the CSV file: a header, then one row per phase record
+function M.csv(phases)
+  local lines = { table.concat(M.CSV_COLUMNS, ",") }
+  for _, r in ipairs(phases) do lines[#lines + 1] = csv_row(r) end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- The recorded command line: global options, the script, its arguments
+-- =====================================================================
+
+local VALUE_OPTS = { ["--seed"] = "seed", ["--json"] = "json", ["--csv"] = "csv",
+  ["--sim"] = "sim", ["--repeat"] = "repeat", ["--ci"] = "ci", ["--lua-dir"] = "lua_dir" }
+local FLAG_OPTS = { ["--trust"] = "trust", ["--destroy"] = "destroy", ["--quiet"] = "quiet",
+  ["-q"] = "quiet", ["--verbose"] = "verbose", ["-v"] = "verbose", ["--help"] = "help",
+  ["-h"] = "help", ["--version"] = "version", ["-V"] = "version" }
+
+--- split_command_line(argv) -> { options = {name = value|true}, script = s|nil,
+-- code = s|nil, args = {...} }, parsing argv (argv[1] is the program) as
+-- src/main.c does.
+function M.split_command_line(argv)
+  local r = { options = {}, args = {} }
+  local i, n = 2, #argv
+  while i <= n do
+    local a = argv[i]
+    if a:sub(1, 1) ~= "-" or a == "-" then break end
+    if a == "--" then
+      i = i + 1
+      break
+    end
+    local name, val = a:match("^(%-%-[%w-]+)=(.*)$")
+    if name and VALUE_OPTS[name] then
+      r.options[VALUE_OPTS[name]] = val
+    elseif VALUE_OPTS[a] then
+      r.options[VALUE_OPTS[a]] = argv[i + 1]
+      i = i + 1
+    elseif FLAG_OPTS[a] then
+      r.options[FLAG_OPTS[a]] = true
+    elseif a == "-e" then
+      r.code = argv[i + 1]
+      i = i + 2
+      break
+    else
+      break
+    end
+    i = i + 1
+  end
+  if not r.code then
+    r.script = argv[i]
+    i = i + 1
+  end
+  for k = i, n do r.args[#r.args + 1] = argv[k] end
+  return r
+end
+
+-- }====================================================================
+
+-- {====================================================================
+-- Numbers as text, for what the commands and the recorder print
+-- =====================================================================
+
+--- fmt(x) -> a number with about four significant digits, without exponents
+function M.fmt(x)
+  if x == nil then return "-" end
+  local a = math.abs(x)
+  if a >= 100 then return format("%.0f", x) end
+  if a >= 10 then return format("%.1f", x) end
+  if a >= 1 then return format("%.2f", x) end
+  if a == 0 then return "0" end
+  return format("%.3g", x)
+end
+
+--- size_text(bytes) -> "64 MiB", "7.8 GiB": for messages
+function M.size_text(n)
+  local units = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" }
+  local i = 1
+  while n >= 1024 and i < #units do
+    n = n / 1024
+    i = i + 1
+  end
+  if i == 1 or n == floor(n) then return format("%d %s", n, units[i]) end
+  return format("%.1f %s", n, units[i])
+end
+
+-- }====================================================================
+
+return M
