@@ -22,6 +22,7 @@
 #include "sandbox.h"
 #include "host.h"
 #include "l_util.h"
+#include "l_open.h"
 
 int luaopen_cjson(lua_State *L);
 

@@ -14,6 +14,8 @@
 #include "io.h"
 #include "host.h"
 #include "l_util.h"
+#include "l_file.h"
+#include "l_open.h"
 #include "progress.h"
 #include "safety.h"
 #include "target.h"

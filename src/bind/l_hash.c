@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 
 #include "l_util.h"
+#include "l_open.h"
 
 /* p.sha256(s) -> 64 lowercase hex digits */
 static int l_sha256(lua_State *L)

@@ -20,6 +20,7 @@
 #include "guard.h"
 #include "host.h"
 #include "l_util.h"
+#include "l_open.h"
 #include "out.h"
 #include "progress.h"
 #include "record.h"

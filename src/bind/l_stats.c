@@ -15,6 +15,8 @@
 #include "guard.h"
 #include "io.h"
 #include "l_util.h"
+#include "l_open.h"
+#include "l_stats.h"
 #include "progress.h"
 #include "hot.h"
 

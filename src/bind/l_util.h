@@ -1,7 +1,8 @@
 /*
- * Helpers shared by the bindings: argument checks that give the same message
- * on LuaJIT and Lua 5.4, the nil/msg/errno return, the interrupt check, and
- * the phases that timed calls record into.
+ * Helpers shared by the bindings (l_util.c): argument checks that give the
+ * same message on LuaJIT and Lua 5.4, the nil/msg/errno return and the
+ * interrupt check. The phases are l_stats.h's; the modules' entry points are
+ * l_open.h's.
  */
 #ifndef PLATTER_BIND_L_UTIL_H
 #define PLATTER_BIND_L_UTIL_H
@@ -9,10 +10,6 @@
 #include <stdint.h>
 
 #include "compat.h"
-#include "stats.h"
-
-#define PL_FILE_MT  "platter.file"
-#define PL_STATS_MT "platter.stats"
 
 #define PL_MAX_EXACT 9007199254740992.0  /* 2^53: the integers below it are exact doubles */
 
@@ -69,43 +66,5 @@ void pl_checkintr(lua_State *L);
 /* v * scale as a count of ns (or us...): 0 for v <= 0 or NaN, at most 2^62 (146 years
    of ns), so that absurd values from a script neither overflow nor cast out of range. */
 uint64_t pl_scale_u64(lua_Number v, double scale);
-
-/* ---- phases (l_stats.c) ---------------------------------------------------- */
-
-struct pl_phase {
-    struct pl_stats st;
-    double ru_user0, ru_sys0;   /* getrusage at start: self + children */
-    int active;                 /* in the recording list */
-    int noprogress;             /* p.phase(..., {progress = false}): no progress line */
-    int ref;                    /* registry ref while active */
-    int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
-    uint64_t shorts;            /* p.run: transfers shorter than asked */
-    char name[64];
-    char stopped[24];           /* p.run: why it ended ("count", "time", "error", ...) or "" */
-    char error[200];            /* "pwrite x at offset 4096: No space left on device" or "" */
-};
-
-/* New stats userdata on the stack, reset, not started. */
-struct pl_phase *pl_phase_new(lua_State *L, const char *name);
-struct pl_phase *pl_checkphase(lua_State *L, int arg);
-/* Start timing the phase at arg and make it record every timed call. */
-void pl_phase_start(lua_State *L, int arg);
-/* Stop it (idempotent). */
-void pl_phase_stop(lua_State *L, struct pl_phase *ph);
-/*
- * Tell the "phase" hook (set by a trusted module with p._hook) that the stats
- * at idx finished; kind is "phase", "run" or "parallel"; extra (0 = none) is
- * a stack index passed along (p.parallel's result table).
- */
-void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
-
-int luaopen_platter_hash(lua_State *L);
-int luaopen_platter_run(lua_State *L);
-int luaopen_platter_worker(lua_State *L);
-int luaopen_platter_stats(lua_State *L);
-int luaopen_platter_file(lua_State *L);
-int luaopen_platter_core(lua_State *L);
-/* The global print: Lua's own, but written through the line state (src/core/out.h). */
-int pl_print(lua_State *L);
 
 #endif

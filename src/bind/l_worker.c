@@ -13,6 +13,8 @@
 #include "io.h"
 #include "target.h"
 #include "l_util.h"
+#include "l_open.h"
+#include "l_stats.h"
 #include "worker.h"
 
 #define BLOB_MAGIC 0x706c7772u  /* "plwr" */

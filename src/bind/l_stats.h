@@ -1,0 +1,43 @@
+/*
+ * The "platter.stats" userdata of p.phase, p.run and p.parallel (l_stats.c):
+ * a phase's counters, CPU times and histogram, started and stopped around
+ * what it measures, and the hook a trusted module hears finished phases on.
+ */
+#ifndef PLATTER_BIND_L_STATS_H
+#define PLATTER_BIND_L_STATS_H
+
+#include <stdint.h>
+
+#include "compat.h"
+#include "stats.h"
+
+#define PL_STATS_MT "platter.stats"
+
+struct pl_phase {
+    struct pl_stats st;
+    double ru_user0, ru_sys0;   /* getrusage at start: self + children */
+    int active;                 /* in the recording list */
+    int noprogress;             /* p.phase(..., {progress = false}): no progress line */
+    int ref;                    /* registry ref while active */
+    int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
+    uint64_t shorts;            /* p.run: transfers shorter than asked */
+    char name[64];
+    char stopped[24];           /* p.run: why it ended ("count", "time", "error", ...) or "" */
+    char error[200];            /* "pwrite x at offset 4096: No space left on device" or "" */
+};
+
+/* New stats userdata on the stack, reset, not started. */
+struct pl_phase *pl_phase_new(lua_State *L, const char *name);
+struct pl_phase *pl_checkphase(lua_State *L, int arg);
+/* Start timing the phase at arg and make it record every timed call. */
+void pl_phase_start(lua_State *L, int arg);
+/* Stop it (idempotent). */
+void pl_phase_stop(lua_State *L, struct pl_phase *ph);
+/*
+ * Tell the "phase" hook (set by a trusted module with p._hook) that the stats
+ * at idx finished; kind is "phase", "run" or "parallel"; extra (0 = none) is
+ * a stack index passed along (p.parallel's result table).
+ */
+void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
+
+#endif
