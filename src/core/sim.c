@@ -175,6 +175,8 @@ static void passed(void)
 
 static void sim_advance(uint64_t ns)
 {
+    if (S.sigint_at > sim_clock && S.sigint_at - sim_clock < ns)
+        ns = S.sigint_at - sim_clock;  /* a sleep ends where the signal lands */
     sim_clock += ns;
     passed();
 }
