@@ -74,9 +74,10 @@ phases.
   1,5,"phase","outer",1,509,2084864,2.921615748,"interrupted",true
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
-  > print(doc.schema_version, doc.status.exit, doc.status.interrupted)
+  > local d = function(x) return string.format("%d", x) end
+  > print(d(doc.schema_version), d(doc.status.exit), doc.status.interrupted)
   > for _, r in ipairs(doc.phases) do
-  >   print(r.name, r.interrupted, r.lat_ns.p50, #r.hist > 0)
+  >   print(r.name, r.interrupted, d(r.lat_ns.p50), #r.hist > 0)
   > end'
   2\t130\ttrue (esc)
   first\tnil\t378880\ttrue (esc)
