@@ -1,6 +1,7 @@
 /*
  * One-call I/O (io.h): build the one-I/O submission, time it, count it into
- * the active phases. Uses engine (psync, stdio), clock, stats, progress and the interrupt flag.
+ * the active phases. Uses engine (psync, stdio), clock, stats, progress and
+ * the interrupt flag.
  */
 #include <errno.h>
 #include <string.h>
