@@ -40,6 +40,7 @@ local function new_recorder(core)
     pid = machine.pid(),  -- p.parallel's workers are forks: they neither warn nor record
     rep = 1, reps_done = 0, ci_met = nil,
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep
+    cut = {},                        -- the records of phases a Ctrl-C cut short
     pending_run = nil,               -- the p.run that started, as described then
   }
 end
@@ -163,7 +164,8 @@ end
 local function finish_phase(R, s, kind, extra)
   if in_worker(R) then return end
   local r
-  if R.record then
+  local cut = s.stopped == "interrupted"
+  if R.record or cut then
     r = resultfile.snapshot(s)
   else
     r = { name = s.name, ops = s.ops, bytes = s.bytes }
@@ -178,6 +180,7 @@ local function finish_phase(R, s, kind, extra)
     note_workers(r, extra)
   end
   if R.record then keep(R, r, kind) end
+  if cut then R.cut[#R.cut + 1] = r end
 end
 
 -- }====================================================================
@@ -384,6 +387,12 @@ local function write_files(R, doc)
   if #errs > 0 then error(table.concat(errs, "; "), 0) end
 end
 
+-- the phases a Ctrl-C cut short, one line each on stderr, after the workload's
+-- output and platter's "interrupted" (also with --quiet: they are results)
+local function report_cut(R)
+  for _, r in ipairs(R.cut) do R.core._notice(resultfile.interrupted_line(r)) end
+end
+
 local function finish(R, status, msg)
   local core = R.core
   R.cfg = core._config()
@@ -416,9 +425,12 @@ function M.install(core)
   core._hook("phase", function(s, kind, extra)
     protect(R, "phase", finish_phase, R, s, kind, extra)
   end)
+  core._hook("exit", function(status, msg)
+    report_cut(R)
+    if R.record then finish(R, status, msg) end
+  end)
   if not R.record then return end
   core._hook("repeat", function(rep, repeats) return start_repetition(R, rep, repeats) end)
-  core._hook("exit", function(status, msg) finish(R, status, msg) end)
 end
 
 return M

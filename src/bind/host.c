@@ -23,6 +23,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "l_open.h"
+#include "l_stats.h"
 
 int luaopen_cjson(lua_State *L);
 
@@ -839,6 +840,8 @@ static int call_repeat_hook(lua_State *L, int rep)
 static void call_exit_hook(lua_State *L, struct job *j)
 {
     int top = lua_gettop(L);
+    if (pl_interrupted)
+        pl_phase_close_interrupted(L);  /* a phase the Ctrl-C left open is a result too */
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;

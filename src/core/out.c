@@ -108,12 +108,23 @@ static void hold(int notice, const char *p, size_t n)
     tail = &h->next;
 }
 
+/* A workload's own stderr text waits in the queue (not only platter's notices). */
+static int text_held(void)
+{
+    for (struct held *h = head; h; h = h->next)
+        if (!h->notice)
+            return 1;
+    return 0;
+}
+
 void pl_out_write(enum pl_stream s, const char *p, size_t n)
 {
     if (n == 0)
         return;
     init();
-    if (s == PL_STDERR && (head || err_blocked())) {
+    /* a notice waits for the end of the line, which this text may bring: it does
+       not wait behind the notice */
+    if (s == PL_STDERR && (text_held() || err_blocked())) {
         hold(0, p, n);
         return;
     }

@@ -169,7 +169,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   T.eq(out, "ok\n", "the script's own output")
   T.eq(err, "", "no warning for a direct file")
   local doc = decode(d .. "/r.json")
-  T.eq(doc.schema_version, 1, "schema_version")
+  T.eq(doc.schema_version, 2, "schema_version")
   T.eq(doc.platter.version, p.version, "platter.version")
   T.eq(doc.platter.lua, p.lua, "platter.lua")
   T.eq(doc.command_line[#doc.command_line], "data.dat", "command_line")
