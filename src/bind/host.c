@@ -804,8 +804,12 @@ static void record_workload(lua_State *L, const char *name, int argt, int text)
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, name);
-    for (int i = 1; i <= n; i++) {
-        luaL_addchar(&b, '\n');  /* arguments may hold any byte but NUL */
+    for (int i = 1; i <= n; i++) {  /* each argument after its length: any bytes */
+        char len[32];
+        lua_rawgeti(L, argt, i);
+        snprintf(len, sizeof len, "\n%zu:", (size_t)pl_rawlen(L, -1));
+        lua_pop(L, 1);
+        luaL_addstring(&b, len);
         lua_rawgeti(L, argt, i);
         luaL_addvalue(&b);
     }
@@ -842,7 +846,7 @@ static void record_workload(lua_State *L, const char *name, int argt, int text)
 }
 
 /*
- * core._workload(name, args) -> what the workload's chunk returns. The chunk
+ * p.workload(name [, args]) -> what the workload's chunk returns. The chunk
  * gets a fresh environment (the sandbox's; under --trust one that reads the
  * host's globals), with arg = {[0] = name, ...}, and the arguments as its
  * varargs, as `platter NAME ARGS...` would give them. Its errors come back as
