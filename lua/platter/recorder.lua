@@ -323,6 +323,16 @@ local function script_kind(cl, name)
   return name and (name:find("/") or name:find("%.lua$")) and "file" or "workload"
 end
 
+-- the shipped workloads the script ran with p.workload: name, args, sha256
+local function workload_list(core, script)
+  if not script.workloads then return nil end
+  local list = {}
+  for i, w in ipairs(script.workloads) do
+    list[i] = { name = w.name, args = w.args, sha256 = w.text and core.sha256(w.text) }
+  end
+  return list
+end
+
 -- the record's files, in first-seen order, each with its id
 local function file_list(R)
   local files = {}
@@ -351,7 +361,8 @@ local function build_record(R, status, msg)
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
     script = { name = script.name, kind = script_kind(cl, script.name),
-      sha256 = script.text and core.sha256(script.text), text = script.text },
+      sha256 = script.text and core.sha256(script.text), text = script.text,
+      workloads = workload_list(core, script) },
     start_time = iso_time(R.start_time), start_unix = R.start_time,
     end_time = iso_time(end_time), end_unix = end_time,
     status = { exit = status, message = msg ~= "" and msg or nil,
