@@ -108,12 +108,23 @@ static void hold(int notice, const char *p, size_t n)
     tail = &h->next;
 }
 
+/* Held workload text (not only notices) is queued. */
+static int text_held(void)
+{
+    for (struct held *h = head; h; h = h->next)
+        if (!h->notice)
+            return 1;
+    return 0;
+}
+
 void pl_out_write(enum pl_stream s, const char *p, size_t n)
 {
     if (n == 0)
         return;
     init();
-    if (s == PL_STDERR && (head || err_blocked())) {
+    /* A workload's stderr text passes held notices: they wait for an empty line,
+       which may be the one this text ends ("Rewriting..." then "done\n") */
+    if (s == PL_STDERR && (text_held() || err_blocked())) {
         hold(0, p, n);
         return;
     }
