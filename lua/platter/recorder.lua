@@ -113,6 +113,7 @@ local function note_run(R, r)
   if not d then return end
   r.params = d.params
   r.files = d.params.files
+  R.watch:run_end(d.files)
   local buffered = {}
   for _, c in ipairs(d.files) do
     if not c.entry.direct then buffered[#buffered + 1] = c end
@@ -122,11 +123,11 @@ end
 
 -- a p.phase's record: the files it used, and the cache verdict on them
 local function note_phase(R, r, s)
-  local used = R.watch:phase_files(s)
+  local used, moved = R.watch:phase_files(s)
   local ids = {}
   for i, c in ipairs(used) do ids[i] = c.entry.id end
   if #ids > 0 then r.files = ids end
-  R.watch:judge(r, used)
+  R.watch:judge(r, used, { moved = moved or nil, intended = s.cache_intended or nil })
 end
 
 -- a p.parallel's record: each worker's own record (false for one that sent none),
