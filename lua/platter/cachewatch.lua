@@ -59,8 +59,9 @@ local function add_entry(w, f, info)
   local key = entry_key(info)
   local e = w.by_key[key]
   if not e then
+    local abs = w.core._resolve and info.path and w.core._resolve(info.path) or nil
     e = { id = #w.files + 1, info = info, direct = info.direct and true or false,
-          path = info.path }
+          path = info.path, abs_path = abs }
     w.files[#w.files + 1] = e
     w.by_key[key] = e
   else

@@ -41,6 +41,12 @@ local function new_recorder(core)
     rep = 1, reps_done = 0, ci_met = nil,
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep
     pending_run = nil,               -- the p.run that started, as described then
+    -- where the run started, and its arguments with the paths that exist now made
+    -- absolute (again at exit, for what the run made): rerun from another directory
+    -- uses them (docs/results.md)
+    cwd = core._resolve and core._resolve(".") or nil,
+    args_abs = core._resolve and resultfile.absolute_args(
+      resultfile.split_command_line(cfg.argv or {}).args, core._resolve) or nil,
   }
 end
 
@@ -328,6 +334,7 @@ local function file_list(R)
     local info = {}
     for k, v in pairs(e.info or {}) do info[k] = v end
     info.id = e.id
+    info.abs_path = e.abs_path
     files[i] = info
   end
   return files
@@ -342,9 +349,13 @@ local function build_record(R, status, msg)
   local end_time = os.time()
   local doc = {
     schema_version = resultfile.SCHEMA_VERSION,
-    platter = { version = core.version, lua = core.lua },
+    platter = { version = core.version, lua = core.lua,
+      build = { commit = core._build_commit or "unknown" } },
     command_line = cfg.argv,
     args = cl.args,
+    args_abs = R.args_abs and resultfile.absolute_args(R.args_abs, core._resolve),
+    cwd = R.cwd,
+    pid = core.pid and core.pid() or nil,
     options = { repeats = cfg.repeats, ci = cfg.ci, sim = cfg.sim, trusted = core.trusted,
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
