@@ -54,7 +54,7 @@ it has to be agreed to like any other (here by naming its directory).
   $ cd .. && rm -r elsewhere
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("old.json")):read("*a"))
-  > print(doc.schema_version, doc.args[1], doc.args_abs[1] == doc.cwd .. "/data.dat",
+  > print(string.format("%d", doc.schema_version), doc.args[1], doc.args_abs[1] == doc.cwd .. "/data.dat",
   >   doc.files[1].path, doc.files[1].abs_path == doc.cwd .. "/data.dat")'
   2	data.dat	true	data.dat	true (esc)
 
