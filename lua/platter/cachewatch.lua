@@ -157,12 +157,16 @@ function Watch:run_files(t)
       files[#files + 1] = c
     end
   end
+  if not self.sim then files.io = machine.storage_bytes() end
   return files
 end
 
 --- w:run_end(files): the residency of p.run's files (as run_files gave them) at
--- its end, into each one's res_end, pct_end and size_end
+-- its end, into each one's res_end, pct_end and size_end; files.moved: the bytes the
+-- storage moved meanwhile, when the counters tell
 function Watch:run_end(files)
+  local now = files.io and machine.storage_bytes()
+  files.moved = now and now - files.io or nil
   for _, c in ipairs(files) do
     if c.f and c.res then
       local open, size = is_open(self, c.f)
@@ -190,11 +194,10 @@ function Watch:phase_start(s)
         total = total }
     end
   end
-  -- both kinds open: the storage counters can tell which one a phase used, and
-  -- how much of what it moved came from the storage
-  if snap.direct_open and #snap.files > 0 and not self.sim then
-    snap.io = machine.storage_bytes()
-  end
+  -- the storage counters: how much of what the phase moved came from the storage
+  -- (pages read in and then evicted again count there, not in the residency), and,
+  -- with both kinds of file open, which kind a phase used
+  if not self.sim then snap.io = machine.storage_bytes() end
   self.starts[s] = snap
 end
 
@@ -211,7 +214,7 @@ end
 -- direct file was open too, only if the storage moved less than a tenth of the
 -- phase's bytes (/proc/self/io), that is, the page cache answered: else the phase
 -- is taken as direct. The second result is the bytes the storage moved during the
--- phase when a direct file was open (nil otherwise).
+-- phase (/proc/self/io; nil under --sim or without the counters).
 function Watch:phase_files(s)
   local snap = self.starts[s]
   if not snap then return {} end
@@ -245,7 +248,7 @@ function Watch:phase_files(s)
   end
   local moved = snap.io and machine.storage_bytes()
   moved = moved and moved - snap.io
-  if #used > 0 then return used, direct and (moved or false) or nil end
+  if #used > 0 then return used, moved end
   if direct then
     local bytes = s.bytes or 0
     if moved and bytes > 0 and moved < 0.1 * bytes then return all, moved end
@@ -278,7 +281,7 @@ end
 
 -- The share of the bytes phase record r moved that no storage I/O can account for,
 -- in percent: r.bytes less what came into the page cache during it (the growth of
--- its files' residency) and, when known, less what the storage moved (moved). nil
+-- its files' residency) or, when known and more, what the storage moved. nil
 -- when a file's residency at either end is unknown.
 local function served_pct(r, candidates, moved)
   local bytes = r.bytes or 0
@@ -299,10 +302,11 @@ end
 -- whose files are candidates (as run_files or phase_files give them, with their
 -- residency at the end). A buffered file under twice RAM taints the phase when more
 -- than 1% of it was in the page cache at the start (a range dropped with
--- f:drop_cache or p.drop_caches holds ~0%), or when more than a tenth of the bytes
+-- f:drop_cache or p.drop_caches holds ~0%), or when more than half of the bytes
 -- the phase moved did not come into the cache during it (so the cache answered
--- them). opts.intended (p.phase's { cache = true }) records the facts but never
--- taints; opts.moved is the bytes the storage moved, when a direct file was open.
+-- them; half, so that a partial estimate, with pages evicted again under --sim's
+-- small cache, does not warn). opts.intended (p.phase's { cache = true }) records the facts but never
+-- taints; opts.moved is the bytes the storage moved meanwhile, when known.
 -- Sets r.cache, r.cache_tainted and r.resident_pct; the first tainted phase that
 -- did I/O warns.
 function Watch:judge(r, candidates, opts)

@@ -124,7 +124,7 @@ local function note_run(R, r)
   for _, c in ipairs(d.files) do
     if not c.entry.direct then buffered[#buffered + 1] = c end
   end
-  R.watch:judge(r, buffered)
+  R.watch:judge(r, buffered, { moved = d.files.moved })
 end
 
 -- a p.phase's record: the files it used, and the cache verdict on them
