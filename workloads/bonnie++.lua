@@ -30,8 +30,12 @@
 --     file stays buffered (1-byte O_DIRECT writes fail with EINVAL).
 --   * The seed in the CSV is -z, else platter's --seed (default 1); 1.97
 --     used pid ^ time.
+--   * Ctrl-C prints the report (text and CSV) of the run it cut, with the
+--     tests that finished and blank cells, bonnie++'s mark of a skipped
+--     test, for the others; then platter exits 130. 1.97 printed nothing.
 local p = require "platter"
 local B = require "platter.classic_bonnie"
+local classic = require "platter.classic"
 
 local NAME = "bonnie++"
 
@@ -167,7 +171,12 @@ end
 local test_count = o.x or -1
 if o.z and o.z < 0 then usage("the seed (-z) must not be negative") end
 local seed = o.z or p.config.seed
-local function say(s) if not quiet then p.ewrite(s) end end
+local line_open = false  -- a progress line on stderr waits for its "done"
+local function say(s)
+  if quiet then return end
+  p.ewrite(s)
+  line_open = s:sub(-1) ~= "\n"
+end
 
 -- ---- the I/O tests (TestFileOps) ------------------------------------------
 local path = string.format("%s/Bonnie.%d", o.d, p.pid())
@@ -464,8 +473,12 @@ if test_count > 1 then p.write(B.PP_CSV_HEADER) end
 while test_count > 0 or test_count == -1 do
   p.seed(seed)  -- BonTimer::Initialize resets the random source for every run
   local t = {}
-  if file_size > 0 then io_tests(t) end
-  if dir_size > 0 then file_tests(t) end
+  local ok, err = classic.protected(function()
+    if file_size > 0 then io_tests(t) end
+    if dir_size > 0 then file_tests(t) end
+  end)
+  if not ok and not p.interrupted() then error(err, 0) end
+  if not ok and line_open then p.ewrite("\n") end
   local R = { name = name, concurrency = concurrency, seed = string.format("%d", seed),
     file_size = file_size, char_size = byte_io, io_chunk = io_chunk, num_files = dir_size,
     max_size = max_size, min_size = min_size, num_dirs = num_dirs, file_chunk = file_chunk,
@@ -476,6 +489,7 @@ while test_count > 0 or test_count == -1 do
   end
   p.write(B.pp_csv(R))
   p.flush()
+  if not ok then error(err, 0) end  -- Ctrl-C: the tests that finished are above
   if test_count == -1 then break end
   test_count = test_count - 1
 end

@@ -23,8 +23,12 @@
 --     usage line and exited with 1.
 --   * --chunk 8192 gives the block size of the c.1990 copy and of the FreeBSD
 --     port; Bonnie-64's GB and M/sec table is not offered.
+--   * Ctrl-C prints the table with the tests that finished, the others as
+--     blank cells (-html: empty ones), and exits 130; the original died at
+--     once and printed nothing.
 local p = require "platter"
 local B = require "platter.classic_bonnie"
+local classic = require "platter.classic"
 
 local o = p.args({
   name = "bonnie",
@@ -56,7 +60,11 @@ if CHUNK ~= pow2 then
 end
 local name = string.format("%s/Bonnie.%d", o.d, p.pid())
 local size = CHUNK * math.floor(o.s * 1048576 / CHUNK)
-local function say(s) p.ewrite(s) end
+local line_open = false  -- a progress line on stderr waits for its "done"
+local function say(s)
+  p.ewrite(s)
+  line_open = s:sub(-1) ~= "\n"
+end
 
 -- "newfile": create (unlink, then create) or reopen read-write
 local function newfile(create)
@@ -71,105 +79,119 @@ end
 local res = {}
 local function cpu_of(s) return { elapsed = s.seconds, cpu = s.user + s.sys } end
 
-say(string.format("File '%s', size: %d\n", name, size))
-
--- Putc: one putc() per byte (byte i is i & 0x7f), then fclose
-say("Writing with putc()...")
-local f = newfile(true)
-res.putc = cpu_of(p.phase("Putc", function()
-  local n, msg = f:putc(size)
-  assert(n, msg)
-  assert(n == size, "putc: short write")
-  f:close()
-end))
-say("done\n")
-
--- ReWrite: read a chunk, seek back over it, write it; until a short read
-f = newfile(false)
-f:seek(0)
-say("Rewriting...")
-res.rewrite = cpu_of(p.phase("ReWrite", function()
-  local n = assert(f:read(CHUNK))
-  while n == CHUNK do
-    f:seek(-n, "cur")
-    assert(f:write(n))
-    n = assert(f:read(CHUNK))
+local function report()
+  if o.html then
+    p.write(B.bonnie_html(o.m or "", size, res))
+  else
+    p.write(B.bonnie_report(o.m or "", size, res))
   end
-  f:close()
-end))
-say("done\n")
-
--- FastWrite: create again and write size / Chunk chunks
-f = newfile(true)
-say("Writing intelligently...")
-res.fastwrite = cpu_of(p.phase("FastWrite", function()
-  for _ = 1, math.floor(size / CHUNK) do assert(f:write(CHUNK) == CHUNK, "write(2): short write") end
-  f:close()
-end))
-say("done\n")
-
--- Getc: one getc() per byte (counted into a histogram in C)
-f = newfile(false)
-say("Reading with getc()...")
-res.getc = cpu_of(p.phase("Getc", function()
-  local n, msg = f:getc(size)
-  assert(n, msg)
-  assert(n == size, "getc(3): unexpected end of file")
-  f:close()
-end))
-say("done\n")
-
--- FastRead: read chunks until read() returns 0
-f = newfile(false)
-f:seek(0)
-say("Reading intelligently...")
-res.fastread = cpu_of(p.phase("FastRead", function()
-  repeat until assert(f:read(CHUNK)) == 0
-  f:close()
-end))
-say("done\n")
-
--- Lseek: 3 seekers, 4000 seeks between them. Each opens the file before the
--- start; its clock runs from the start to after its close. Elapsed is the
--- last end minus the first start, CPU the sum of the seekers' CPU.
-local NSEEK, NPROC = B.BONNIE_SEEKS, B.BONNIE_SEEKERS
-local chunks = math.floor(size / CHUNK)
-local files, seeds = {}, {}
-for i = 1, NPROC do
-  files[i] = newfile(false)
-  seeds[i] = p.random(2147483647)  -- the original: srandom(getpid()) in each child
-  say(string.format("Seeker %d...", i))
 end
-if o.seek_delay > 0 then p.sleep(o.seek_delay) end
-say("start 'em...")
-local r = p.parallel(NPROC, function(i)
-  local sf = files[i]
-  for j = 1, NPROC do  -- each seeker holds only its own file, as in the original
-    if j ~= i then files[j]:close() end
-  end
-  local share = math.floor(NSEEK / NPROC) + (i <= NSEEK % NPROC and 1 or 0)
-  p.seed(seeds[i])
-  return p.phase("Seeker " .. i, function()
-    for k = 0, share - 1 do
-      local off = (p.random(chunks) - 1) * CHUNK
-      sf:seek(off)
-      local n = assert(sf:read(CHUNK))
-      if k % B.BONNIE_UPDATE == 0 then  -- the 1st, 11th, 21st... seek writes
-        sf:seek(off)
-        assert(sf:write(n))
-      end
+
+say(string.format("File '%s', size: %d\n", name, size))
+local ok, err = classic.protected(function()
+  -- Putc: one putc() per byte (byte i is i & 0x7f), then fclose
+  say("Writing with putc()...")
+  local f = newfile(true)
+  res.putc = cpu_of(p.phase("Putc", function()
+    local n, msg = f:putc(size)
+    assert(n, msg)
+    assert(n == size, "putc: short write")
+    f:close()
+  end))
+  say("done\n")
+
+  -- ReWrite: read a chunk, seek back over it, write it; until a short read
+  f = newfile(false)
+  f:seek(0)
+  say("Rewriting...")
+  res.rewrite = cpu_of(p.phase("ReWrite", function()
+    local n = assert(f:read(CHUNK))
+    while n == CHUNK do
+      f:seek(-n, "cur")
+      assert(f:write(n))
+      n = assert(f:read(CHUNK))
     end
-    sf:close()
-  end)
+    f:close()
+  end))
+  say("done\n")
+
+  -- FastWrite: create again and write size / Chunk chunks
+  f = newfile(true)
+  say("Writing intelligently...")
+  res.fastwrite = cpu_of(p.phase("FastWrite", function()
+    for _ = 1, math.floor(size / CHUNK) do
+      assert(f:write(CHUNK) == CHUNK, "write(2): short write")
+    end
+    f:close()
+  end))
+  say("done\n")
+
+  -- Getc: one getc() per byte (counted into a histogram in C)
+  f = newfile(false)
+  say("Reading with getc()...")
+  res.getc = cpu_of(p.phase("Getc", function()
+    local n, msg = f:getc(size)
+    assert(n, msg)
+    assert(n == size, "getc(3): unexpected end of file")
+    f:close()
+  end))
+  say("done\n")
+
+  -- FastRead: read chunks until read() returns 0
+  f = newfile(false)
+  f:seek(0)
+  say("Reading intelligently...")
+  res.fastread = cpu_of(p.phase("FastRead", function()
+    repeat until assert(f:read(CHUNK)) == 0
+    f:close()
+  end))
+  say("done\n")
+
+  -- Lseek: 3 seekers, 4000 seeks between them. Each opens the file before the
+  -- start; its clock runs from the start to after its close. Elapsed is the
+  -- last end minus the first start, CPU the sum of the seekers' CPU.
+  local NSEEK, NPROC = B.BONNIE_SEEKS, B.BONNIE_SEEKERS
+  local chunks = math.floor(size / CHUNK)
+  local files, seeds = {}, {}
+  for i = 1, NPROC do
+    files[i] = newfile(false)
+    seeds[i] = p.random(2147483647)  -- the original: srandom(getpid()) in each child
+    say(string.format("Seeker %d...", i))
+  end
+  if o.seek_delay > 0 then p.sleep(o.seek_delay) end
+  say("start 'em...")
+  local r = p.parallel(NPROC, function(i)
+    local sf = files[i]
+    for j = 1, NPROC do  -- each seeker holds only its own file, as in the original
+      if j ~= i then files[j]:close() end
+    end
+    local share = math.floor(NSEEK / NPROC) + (i <= NSEEK % NPROC and 1 or 0)
+    p.seed(seeds[i])
+    return p.phase("Seeker " .. i, function()
+      for k = 0, share - 1 do
+        local off = (p.random(chunks) - 1) * CHUNK
+        sf:seek(off)
+        local n = assert(sf:read(CHUNK))
+        if k % B.BONNIE_UPDATE == 0 then  -- the 1st, 11th, 21st... seek writes
+          sf:seek(off)
+          assert(sf:write(n))
+        end
+      end
+      sf:close()
+    end)
 end)
 for i = 1, NPROC do files[i]:close() end
 if #r.failed > 0 then error("seeker " .. r.failed[1].worker .. ": " .. r.failed[1].error, 0) end
 say(string.rep("done...", NPROC) .. "\n")
 res.seeks = { elapsed = r.merged.seconds, cpu = r.merged.user + r.merged.sys, count = NSEEK }
-
-if o.html then
-  p.write(B.bonnie_html(o.m or "", size, res))
-else
-  p.write(B.bonnie_report(o.m or "", size, res))
+end)
+if not ok then
+  if p.interrupted() then  -- the tests that finished, then platter reports the cut
+    if line_open then p.ewrite("\n") end
+    report()
+  end
+  error(err, 0)
 end
+
+report()
 p.remove(name)

@@ -36,8 +36,13 @@
 -- async I/O, -O/-N, -b and -+ options other than -+n are not provided.
 -- Unlike iozone, a -f that exists must be a regular file: the write test
 -- unlinks it, and iozone as root would unlink a device node.
+-- Ctrl-C ends the row being measured with blank cells for the tests it did
+-- not finish (iozone's padding for a test not selected), then prints what
+-- iozone's signal handler prints ("iozone: interrupted", the -R report of
+-- what was measured, "exiting iozone"); iozone left the row unfinished.
 local p = require "platter"
 local iz = require "platter.classic_iozone"
+local classic = require "platter.classic"
 
 local NAME = "iozone"
 local argv = { ... }
@@ -546,6 +551,17 @@ end
 
 local num_tests = st.extended and iz.NUM_TESTS_E or iz.NUM_TESTS
 local rows = {}
+local row_at  -- the next test of the row being printed, nil between rows
+
+-- The cell, or the padding, that test t prints (nothing for a test that has
+-- no text column).
+local function cell_or_pad(t, v)
+  if not st.include_tflag or st.include[t] then
+    if tests[t] and v then return iz.cell(t, v) end
+    return tests[t] and iz.pad(t) or ""
+  end
+  return iz.pad(t)
+end
 
 -- One row of the table: iozone's begin().
 local function begin(kb, reclen)
@@ -555,17 +571,14 @@ local function begin(kb, reclen)
   p.write(iz.row_start(kb, reclen))
   p.flush()
   for t = 0, num_tests - 1 do
-    if not st.include_tflag or st.include[t] then
-      if tests[t] then
-        local v = tests[t](kb, reclen, numrecs)
-        row.values[t] = v
-        p.write(iz.cell(t, v))
-      end
-    else
-      p.write(iz.pad(t))
+    row_at = t
+    if (not st.include_tflag or st.include[t]) and tests[t] then
+      row.values[t] = tests[t](kb, reclen, numrecs)
     end
+    p.write(cell_or_pad(t, row.values[t]))
     p.flush()
   end
+  row_at = nil
   p.write("\n")
   if not st.include_tflag then
     local w, r = row.values[0], row.values[1]
@@ -590,45 +603,42 @@ end
 
 p.write(iz.header(st.extended))
 p.flush()
-local rec_header
-if st.auto then
-  local min_file, max_file = st.min_file, st.max_file
-  if st.gflag then max_file = st.maximum_file end
-  if st.nflag then min_file = st.minimum_file end
-  if st.min_rec > min_file * 1024 then
-    fatal(string.format("Error: record length %d is greater than filesize %d kB\n ",
-      st.min_rec, min_file), 23)
-  end
-  local cfg = {
-    min_file = min_file, max_file = max_file, min_rec = st.min_rec, max_rec = st.max_rec,
-    s_list = st.s_list, r_list = st.r_list, rflag = st.rflag, sflag = st.sflag,
-    yflag = st.yflag, qflag = st.qflag, nocross = st.nocross,
-  }
-  rec_header = {}
-  local recs = iz.sizes(st.min_rec, st.max_rec, iz.MULTIPLIER, st.r_list)
-  local r = iz.next_size(recs, 0)
-  while r do
-    rec_header[#rec_header + 1] = r
-    r = iz.next_size(recs, r)
-  end
-  for _, row in ipairs(iz.plan(cfg)) do
-    if row.dummy then
-      rows[#rows + 1] = { row[1], row[2] }
-    else
-      begin(row[1], row[2])
+local rec_header = { st.reclen }
+local ok, err = classic.protected(function()
+  if st.auto then
+    local min_file, max_file = st.min_file, st.max_file
+    if st.gflag then max_file = st.maximum_file end
+    if st.nflag then min_file = st.minimum_file end
+    if st.min_rec > min_file * 1024 then
+      fatal(string.format("Error: record length %d is greater than filesize %d kB\n ",
+        st.min_rec, min_file), 23)
     end
+    local cfg = {
+      min_file = min_file, max_file = max_file, min_rec = st.min_rec, max_rec = st.max_rec,
+      s_list = st.s_list, r_list = st.r_list, rflag = st.rflag, sflag = st.sflag,
+      yflag = st.yflag, qflag = st.qflag, nocross = st.nocross,
+    }
+    rec_header = {}
+    local recs = iz.sizes(st.min_rec, st.max_rec, iz.MULTIPLIER, st.r_list)
+    local r = iz.next_size(recs, 0)
+    while r do
+      rec_header[#rec_header + 1] = r
+      r = iz.next_size(recs, r)
+    end
+    for _, row in ipairs(iz.plan(cfg)) do
+      if row.dummy then
+        rows[#rows + 1] = { row[1], row[2] }
+      else
+        begin(row[1], row[2])
+      end
+    end
+  else
+    begin(st.kilobytes, st.reclen)
   end
-else
-  rec_header = { st.reclen }
-  begin(st.kilobytes, st.reclen)
-end
+end)
 
-p.write("\niozone test complete.\n")
-if res_prob then
-  p.printf("Timer resolution is poor. Some small transfers may have \n"
-    .. "reported inaccurate results. Sizes %d kBytes and below.\n", math.floor(rec_prob / 1024))
-end
-if st.excel then
+-- the -R report of the selected tests, of what was measured
+local function excel_report()
   local selected = {}
   for t = 0, num_tests - 1 do
     if iz.EXCEL_TITLES[t] and (not st.include_tflag or st.include[t]) then
@@ -637,4 +647,30 @@ if st.excel then
   end
   p.write(iz.excel(selected, rec_header, rows))
 end
+
+local function resolution_note()
+  if res_prob then
+    p.printf("Timer resolution is poor. Some small transfers may have \n"
+      .. "reported inaccurate results. Sizes %d kBytes and below.\n", math.floor(rec_prob / 1024))
+  end
+end
+
+if not ok then
+  if p.interrupted() then  -- iozone's signal handler, after the row is closed
+    if row_at then
+      for t = row_at, num_tests - 1 do p.write(cell_or_pad(t)) end
+      p.write("\n")
+    end
+    p.write("\niozone: interrupted\n\n")
+    if st.excel then excel_report() end
+    p.write("exiting iozone\n\n")
+    resolution_note()
+    p.flush()
+  end
+  error(err, 0)
+end
+
+p.write("\niozone test complete.\n")
+resolution_note()
+if st.excel then excel_report() end
 p.flush()

@@ -5,7 +5,8 @@
 -- check them against the worked examples of shared/spec/classic-benchmarks.md.
 --
 -- A measured test is a table { elapsed = s, cpu = s [, latency = s] }; a test
--- that did not run is nil (bonnie++ prints blank cells for it).
+-- that did not run (skipped, or not reached before a Ctrl-C) is nil: both
+-- reports print blank cells for it.
 local M = {}
 
 local floor, fmt, rep = math.floor, string.format, string.rep
@@ -67,14 +68,25 @@ end
 -- The result row: "%-8.8s %4d ", then "%5d %4.1f " for putc, fastwrite,
 -- rewrite, getc and fastread, then "%5.1f %4.1f\n" for the seeks.
 -- r = { putc = t, fastwrite = t, rewrite = t, getc = t, fastread = t, seeks = t }
+-- A test that did not run (nil: a Ctrl-C came first) is blank cells of the same
+-- width, as its successor bonnie++ prints a skipped test; the 1996 release
+-- itself always ran every test and printed nothing when interrupted.
 function M.bonnie_row(label, size, r)
   local out = { fmt("%-8.8s %4d ", label, bonnie_mb(size)) }
   for _, k in ipairs(M.BONNIE_COLUMNS) do
-    local kps, pct = M.bonnie_rate(size, r[k])
-    out[#out + 1] = fmt("%5d ", kps) .. ffmt(4, 1, pct) .. " "
+    if r[k] then
+      local kps, pct = M.bonnie_rate(size, r[k])
+      out[#out + 1] = fmt("%5d ", kps) .. ffmt(4, 1, pct) .. " "
+    else
+      out[#out + 1] = rep(" ", 11)
+    end
   end
-  local sps, pct = M.bonnie_seek_rate(r.seeks, r.seeks.count)
-  out[#out + 1] = ffmt(5, 1, sps) .. " " .. ffmt(4, 1, pct) .. "\n"
+  if r.seeks then
+    local sps, pct = M.bonnie_seek_rate(r.seeks, r.seeks.count)
+    out[#out + 1] = ffmt(5, 1, sps) .. " " .. ffmt(4, 1, pct) .. "\n"
+  else
+    out[#out + 1] = rep(" ", 10) .. "\n"
+  end
   return table.concat(out)
 end
 
@@ -83,15 +95,24 @@ function M.bonnie_report(label, size, r)
   return M.BONNIE_HEADER .. M.bonnie_row(label, size, r)
 end
 
--- -html: one table row and nothing else (no <TABLE>, no header).
+-- -html: one table row and nothing else (no <TABLE>, no header). A test that
+-- did not run has empty cells.
 function M.bonnie_html(label, size, r)
   local out = { fmt("<TR><TD>%s</TD><TD>%d</TD>", label, bonnie_mb(size)) }
   for _, k in ipairs(M.BONNIE_COLUMNS) do
-    local kps, pct = M.bonnie_rate(size, r[k])
-    out[#out + 1] = fmt("<TD>%d</TD><TD>", kps) .. ffmt(4, 1, pct) .. "</TD>"
+    if r[k] then
+      local kps, pct = M.bonnie_rate(size, r[k])
+      out[#out + 1] = fmt("<TD>%d</TD><TD>", kps) .. ffmt(4, 1, pct) .. "</TD>"
+    else
+      out[#out + 1] = "<TD></TD><TD></TD>"
+    end
   end
-  local sps, pct = M.bonnie_seek_rate(r.seeks, r.seeks.count)
-  out[#out + 1] = "<TD>" .. ffmt(5, 1, sps) .. "</TD><TD>" .. ffmt(4, 1, pct) .. "</TD></TR>\n"
+  if r.seeks then
+    local sps, pct = M.bonnie_seek_rate(r.seeks, r.seeks.count)
+    out[#out + 1] = "<TD>" .. ffmt(5, 1, sps) .. "</TD><TD>" .. ffmt(4, 1, pct) .. "</TD></TR>\n"
+  else
+    out[#out + 1] = "<TD></TD><TD></TD></TR>\n"
+  end
   return table.concat(out)
 end
 

@@ -40,6 +40,7 @@ local function new_recorder(core)
     pid = machine.pid(),  -- p.parallel's workers are forks: they neither warn nor record
     rep = 1, reps_done = 0, ci_met = nil,
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep
+    cut = {},                        -- the records of phases a Ctrl-C cut short
     pending_run = nil,               -- the p.run that started, as described then
     -- where the run started, and its arguments with the paths that exist now made
     -- absolute (again at exit, for what the run made): rerun from another directory
@@ -170,7 +171,8 @@ end
 local function finish_phase(R, s, kind, extra)
   if in_worker(R) then return end
   local r
-  if R.record then
+  local cut = s.stopped == "interrupted"
+  if R.record or cut then
     r = resultfile.snapshot(s)
   else
     r = { name = s.name, ops = s.ops, bytes = s.bytes }
@@ -185,6 +187,7 @@ local function finish_phase(R, s, kind, extra)
     note_workers(r, extra)
   end
   if R.record then keep(R, r, kind) end
+  if cut then R.cut[#R.cut + 1] = r end
 end
 
 -- }====================================================================
@@ -327,6 +330,16 @@ local function script_kind(cl, name)
   return name and (name:find("/") or name:find("%.lua$")) and "file" or "workload"
 end
 
+-- the shipped workloads the script ran with p.workload: name, args, sha256
+local function workload_list(core, script)
+  if not script.workloads then return nil end
+  local list = {}
+  for i, w in ipairs(script.workloads) do
+    list[i] = { name = w.name, args = w.args, sha256 = w.text and core.sha256(w.text) }
+  end
+  return list
+end
+
 -- the record's files, in first-seen order, each with its id
 local function file_list(R)
   local files = {}
@@ -360,7 +373,8 @@ local function build_record(R, status, msg)
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
     script = { name = script.name, kind = script_kind(cl, script.name),
-      sha256 = script.text and core.sha256(script.text), text = script.text },
+      sha256 = script.text and core.sha256(script.text), text = script.text,
+      workloads = workload_list(core, script) },
     start_time = iso_time(R.start_time), start_unix = R.start_time,
     end_time = iso_time(end_time), end_unix = end_time,
     status = { exit = status, message = msg ~= "" and msg or nil,
@@ -396,6 +410,12 @@ local function write_files(R, doc)
   if #errs > 0 then error(table.concat(errs, "; "), 0) end
 end
 
+-- the phases a Ctrl-C cut short, one line each on stderr, after the workload's
+-- output and platter's "interrupted" (also with --quiet: they are results)
+local function report_cut(R)
+  for _, r in ipairs(R.cut) do R.core._notice(resultfile.interrupted_line(r)) end
+end
+
 local function finish(R, status, msg)
   local core = R.core
   R.cfg = core._config()
@@ -428,9 +448,12 @@ function M.install(core)
   core._hook("phase", function(s, kind, extra)
     protect(R, "phase", finish_phase, R, s, kind, extra)
   end)
+  core._hook("exit", function(status, msg)
+    report_cut(R)
+    if R.record then finish(R, status, msg) end
+  end)
   if not R.record then return end
   core._hook("repeat", function(rep, repeats) return start_repetition(R, rep, repeats) end)
-  core._hook("exit", function(status, msg) finish(R, status, msg) end)
 end
 
 return M

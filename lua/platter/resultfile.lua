@@ -18,9 +18,10 @@ local cjson = private("cjson")
 
 local M = {}
 
--- 2 added platter.build, cwd, args_abs, pid, files[].abs_path, status.message on
--- errors and the cache fields resident_end_pct, served_pct, intended; readers take 1 too
-M.SCHEMA_VERSION = 2
+-- 2 added a phase's interrupted = true (a phase cut by Ctrl-C); 3 added platter.build,
+-- cwd, args_abs, pid, files[].abs_path, status.message on errors and the cache fields
+-- resident_end_pct, served_pct, intended. Readers take every version up to this one.
+M.SCHEMA_VERSION = 3
 M.PERCENTILES = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99 }
 
 local floor, format = math.floor, string.format
@@ -72,7 +73,7 @@ function M.snapshot(s, light)
     user = finite(s.user), sys = finite(s.sys), cpu_pct = finite(s.cpu_pct),
     iops = finite(s.iops), bw = finite(s.bw), mbps = finite(s.mbps), errors = s.errors,
     errno = errnos(s.errno), shorts = s.shorts, stopped = s.stopped, error = s.error,
-    failed = s.failed or nil,
+    failed = s.failed or nil, interrupted = s.stopped == "interrupted" or nil,
   }
   r.lat_ns = latencies(s)
   r.hist = buckets(s)
@@ -254,7 +255,7 @@ end
 M.CSV_COLUMNS = { "rep", "seq", "kind", "name", "occurrence", "ops", "bytes", "seconds", "iops",
   "bw", "mbps", "user", "sys", "cpu_pct", "lat_mean_ns", "lat_min_ns", "lat_max_ns", "p50_ns",
   "p90_ns", "p99_ns", "p99.9_ns", "p99.99_ns", "errors", "stopped", "cache_tainted",
-  "resident_pct" }
+  "resident_pct", "interrupted" }
 
 --- csv_field(v) -> one CSV field (RFC 4180). Numbers and booleans are written bare;
 -- every text field is quoted, whatever it holds, with each quote doubled: phase
@@ -277,7 +278,8 @@ local function csv_row(r)
   local l = r.lat_ns or {}
   local row = { r.rep, r.seq, r.kind, r.name, r.occurrence, r.ops, r.bytes, r.seconds, r.iops,
     r.bw, r.mbps, r.user, r.sys, r.cpu_pct, l.mean, l.min, l.max, l.p50, l.p90, l.p99,
-    l["p99.9"], l["p99.99"], r.errors, r.stopped, r.cache_tainted, r.resident_pct }
+    l["p99.9"], l["p99.99"], r.errors, r.stopped, r.cache_tainted, r.resident_pct,
+    r.interrupted == true }
   for i = 1, #M.CSV_COLUMNS do row[i] = csv_field(row[i]) end
   return table.concat(row, ",", 1, #M.CSV_COLUMNS)
 end
@@ -382,6 +384,28 @@ function M.fmt(x)
   if a >= 1 then return format("%.2f", x) end
   if a == 0 then return "0" end
   return format("%.3g", x)
+end
+
+--- interrupted_line(r) -> platter's line on a phase record cut by Ctrl-C: what it
+-- did until then, in the units of the repeats table (MB = 10^6 bytes, µs)
+function M.interrupted_line(r)
+  local fmt = M.fmt
+  local ops, bytes, secs = r.ops or 0, r.bytes or 0, r.seconds or 0
+  local what = format("%d ops", ops)
+  if bytes > 0 then what = what .. ", " .. fmt(bytes / 1e6) .. " MB" end
+  local t = format("platter: interrupted %s '%s' after %s s: %s", r.kind or "phase",
+    tostring(r.name), fmt(secs), what)
+  if ops > 0 and secs > 0 then
+    t = t .. format(" (%s IOPS", fmt(ops / secs))
+    if bytes > 0 then t = t .. format(", %s MB/s", fmt(bytes / secs / 1e6)) end
+    t = t .. ")"
+    local l = r.lat_ns or {}
+    if l.mean then
+      t = t .. format(", latency µs: mean %s, p50 %s, p99 %s, max %s", fmt(l.mean / 1e3),
+        fmt((l.p50 or 0) / 1e3), fmt((l.p99 or 0) / 1e3), fmt((l.max or 0) / 1e3))
+    end
+  end
+  return t .. "\n"
 end
 
 --- size_text(bytes) -> "64 MiB", "7.8 GiB": for messages

@@ -9,7 +9,7 @@ local M = {}
 function M.install(core, ffi_step)
   local run, begin, finish, abort = core.run, core._run_begin, core._run_end, core._run_abort
   local step = ffi_step or core._run_step
-  local OPS = { read = 0, write = 1, fsync = 2 }
+  local OPS = core._op_names  -- name -> the code a step takes (src/core: pl_op_names)
   local type, pcall, error = type, pcall, error
 
   -- one job's loop: until gen returns nil, or a step says the job ended (0) or

@@ -23,6 +23,7 @@
 #include "host.h"
 #include "l_util.h"
 #include "l_open.h"
+#include "l_stats.h"
 
 int luaopen_cjson(lua_State *L);
 
@@ -776,6 +777,195 @@ static void report_error(lua_State *L, struct job *j)
     j->status = PL_EXIT_ERROR;
 }
 
+/* {====================================================================
+** Nested workloads: p.workload(name, args) runs a shipped workload inside the
+** caller's run. Same process, same state: the allow list, the kernel layer,
+** the line state, --sim and the result record are the caller's, so there is
+** nothing to grant and nothing to escape to. Only the chunk's globals are new.
+** ===================================================================== */
+
+static int run_trusted;  /* the running script is trusted (--trust, a command) */
+
+/* Push the text of an embedded workload as it would load (--lua-dir first). */
+static void push_source(lua_State *L, const struct pl_embedded *e)
+{
+    if (pl_cfg.lua_dir) {
+        char path[4096];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", pl_cfg.lua_dir, e->path);
+        char *text = read_file(path, &len);
+        if (text) {
+            lua_pushlstring(L, text, len);
+            free(text);
+            return;
+        }
+    }
+    lua_pushlstring(L, e->text, e->len);
+}
+
+/*
+ * Note the call for the result record: registry platter.workloads holds one
+ * {name, args, text} per distinct name and argument list, in first-call order
+ * (a loop of a thousand calls records one). argt is the arg table, text the
+ * source's index.
+ */
+static void record_workload(lua_State *L, const char *name, int argt, int text)
+{
+    int n = (int)pl_rawlen(L, argt);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, name);
+    for (int i = 1; i <= n; i++) {  /* each argument after its length: any bytes */
+        char len[32];
+        lua_rawgeti(L, argt, i);
+        snprintf(len, sizeof len, "\n%zu:", (size_t)pl_rawlen(L, -1));
+        lua_pop(L, 1);
+        luaL_addstring(&b, len);
+        lua_rawgeti(L, argt, i);
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    int key = lua_gettop(L);
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.workloads");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_setfield(L, LUA_REGISTRYINDEX, "platter.workloads");
+    }
+    int list = lua_gettop(L);
+    lua_pushvalue(L, key);
+    lua_rawget(L, list);
+    if (lua_isnil(L, -1)) {
+        lua_createtable(L, 0, 3);
+        lua_pushstring(L, name);
+        lua_setfield(L, -2, "name");
+        lua_createtable(L, n, 0);
+        for (int i = 1; i <= n; i++) {
+            lua_rawgeti(L, argt, i);
+            lua_rawseti(L, -2, i);
+        }
+        lua_setfield(L, -2, "args");
+        lua_pushvalue(L, text);
+        lua_setfield(L, -2, "text");
+        lua_rawseti(L, list, (int)pl_rawlen(L, list) + 1);
+        lua_pushvalue(L, key);
+        lua_pushboolean(L, 1);
+        lua_rawset(L, list);
+    }
+    lua_settop(L, key - 1);
+}
+
+/*
+ * p.workload(name [, args]) -> what the workload's chunk returns. The chunk
+ * gets a fresh environment (the sandbox's; under --trust one that reads the
+ * host's globals), with arg = {[0] = name, ...}, and the arguments as its
+ * varargs, as `platter NAME ARGS...` would give them. Its errors come back as
+ * "NAME: message" strings the caller can catch: a usage error's text, an
+ * error's text without the position inside the workload, "NAME: exited with
+ * status N" for p.exit(N); p.exit(0) (as after --help) just returns. An
+ * interruption passes through as it was raised.
+ */
+int pl_host_workload(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    if (nesting >= PL_MAX_NESTING)
+        return luaL_error(L, "stack overflow (p.workload nested too deeply)");
+    const struct pl_embedded *e = find_embedded(name, 1);
+    if (!e)
+        return luaL_error(L, "p.workload: no workload named '%s' (only the shipped workloads "
+                             "of 'platter list')", name);
+    if (lua_isnoneornil(L, 2))
+        lua_newtable(L);
+    else
+        luaL_checktype(L, 2, LUA_TTABLE);
+    lua_settop(L, 2);
+    int n = (int)pl_rawlen(L, 2);
+    luaL_checkstack(L, n + 16, "too many arguments to p.workload");
+
+    lua_createtable(L, n, 1);  /* 3: arg */
+    lua_pushstring(L, name);
+    lua_rawseti(L, 3, 0);
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        int t = lua_type(L, -1);
+        if (t != LUA_TSTRING && t != LUA_TNUMBER)
+            return luaL_error(L, "p.workload: %s: argument %d is a %s (arguments are strings)",
+                              name, i, lua_typename(L, t));
+        lua_tostring(L, -1);  /* a number becomes its text, as on a command line */
+        lua_rawseti(L, 3, i);
+    }
+
+    push_source(L, e);  /* 4 */
+    record_workload(L, name, 3, 4);
+    char chunk[512];
+    snprintf(chunk, sizeof chunk, "@%s", e->path);
+    size_t len;
+    const char *text = lua_tolstring(L, 4, &len);
+    if (luaL_loadbufferx(L, text, len, chunk, "t") != LUA_OK)
+        return lua_error(L);
+    int fn = lua_gettop(L);
+
+    if (run_trusted) {
+        lua_newtable(L);  /* its own globals, reading through to the host's */
+        lua_newtable(L);
+#if LUA_VERSION_NUM >= 502
+        lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+#else
+        lua_pushvalue(L, LUA_GLOBALSINDEX);
+#endif
+        lua_setfield(L, -2, "__index");
+        lua_setmetatable(L, -2);
+    } else {
+        push_sandbox(L);
+    }
+    lua_pushvalue(L, 3);
+    lua_setfield(L, -2, "arg");
+    pl_setchunkenv(L);
+
+    lua_pushcfunction(L, msghandler);
+    lua_insert(L, fn);
+    for (int i = 1; i <= n; i++)
+        lua_rawgeti(L, 3, i);
+    nesting++;
+    int rc = lua_pcall(L, n, LUA_MULTRET, fn);
+    nesting--;
+    if (rc == LUA_OK)
+        return lua_gettop(L) - fn;
+
+    if (pl_interrupted)
+        return lua_error(L);
+    if (lua_istable(L, -1)) {
+        lua_pushliteral(L, "platter_exit");
+        lua_rawget(L, -2);
+        if (lua_isnumber(L, -1)) {
+            lua_Integer code = lua_tointeger(L, -1);
+            if (code == 0)
+                return 0;
+            lua_pushfstring(L, "%s: exited with status %d", name, (int)code);
+            return lua_error(L);
+        }
+        lua_pop(L, 1);
+        lua_pushliteral(L, "platter_usage");
+        lua_rawget(L, -2);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            return lua_error(L);
+        lua_pop(L, 1);
+        return lua_error(L);  /* some other error object: as it is */
+    }
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return lua_error(L);
+    const char *msg = lua_tostring(L, -1);
+    const char *shown = user_message(L, msg, name);
+    size_t k = strlen(name);
+    if (shown == msg && !(strncmp(msg, name, k) == 0 && msg[k] == ':'))
+        shown = lua_pushfstring(L, "%s: %s", name, msg);
+    lua_pushstring(L, shown);
+    return lua_error(L);
+}
+
+/* }==================================================================== */
+
 /* Paths named on the command line become part of the sandbox allow list. */
 static void allow_args(int argc, char **argv)
 {
@@ -849,6 +1039,8 @@ static int call_repeat_hook(lua_State *L, int rep)
 static void call_exit_hook(lua_State *L, struct job *j)
 {
     int top = lua_gettop(L);
+    if (pl_interrupted)
+        pl_phase_close_interrupted(L);  /* a phase the Ctrl-C left open is a result too */
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;
@@ -938,6 +1130,7 @@ static int pmain(lua_State *L)
     int rc;
     const char *shown;
     int trusted = pl_cfg.trust || j->command;
+    run_trusted = trusted;
     size_t textlen = 0;
     const char *text = NULL;
     char *owned = NULL;

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+struct lua_State;
+
 struct pl_config {
     int trust;          /* --trust: no sandbox */
     int quiet;          /* --quiet */
@@ -42,6 +44,9 @@ int pl_host_run_command(const char *name, int argc, char **argv);
 int pl_host_run_script(const char *script, int argc, char **argv);
 /* Run code given with -e, with arguments. */
 int pl_host_run_string(const char *code, int argc, char **argv);
+/* p.workload(name, args): run the shipped workload NAME inside the running
+   script (a Lua C function; platter.core registers it). See host.c. */
+int pl_host_workload(struct lua_State *L);
 /* Print the embedded workloads with their one-line descriptions. */
 int pl_host_list(void);
 /* "LuaJIT 2.1.0-beta3" / "Lua 5.4.4" */

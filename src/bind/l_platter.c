@@ -481,27 +481,67 @@ static int l_hook(lua_State *L)
     return 0;
 }
 
+/* Copy the string fields (and a list of strings "args") of the table at src
+   into the table at the top. */
+static void copy_strings(lua_State *L, int src, const char *const *fields)
+{
+    for (int i = 0; fields[i]; i++) {
+        lua_pushstring(L, fields[i]);
+        lua_rawget(L, src);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            lua_setfield(L, -2, fields[i]);
+        else
+            lua_pop(L, 1);
+    }
+    lua_pushliteral(L, "args");
+    lua_rawget(L, src);
+    if (lua_istable(L, -1)) {
+        int a = lua_gettop(L);
+        int n = (int)pl_rawlen(L, a);
+        lua_createtable(L, n, 0);
+        for (int i = 1; i <= n; i++) {
+            lua_rawgeti(L, a, i);
+            lua_rawseti(L, -2, i);
+        }
+        lua_setfield(L, a - 1, "args");
+    }
+    lua_pop(L, 1);
+}
+
 /*
- * core._script() -> a new table { name = ..., text = ... } of the script being
- * run (empty before the host has loaded it). A copy: the registry entry the
- * host made stays as it was, whatever the caller does with the result.
+ * core._script() -> a new table { name = ..., text = ..., workloads = {...} }
+ * of the script being run (empty before the host has loaded it); workloads
+ * lists the shipped workloads it ran with p.workload, each { name, args, text },
+ * once per distinct argument list (absent when none). A copy: the registry
+ * entries the host made stay as they were, whatever the caller does with it.
  */
 static int l_script(lua_State *L)
 {
     static const char *const fields[] = {"name", "text", NULL};
-    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, 3);
+    int t = lua_gettop(L);
     lua_getfield(L, LUA_REGISTRYINDEX, "platter.script");
     if (lua_istable(L, -1)) {
-        for (int i = 0; fields[i]; i++) {
-            lua_pushstring(L, fields[i]);
-            lua_rawget(L, -2);
-            if (lua_type(L, -1) == LUA_TSTRING)
-                lua_setfield(L, -3, fields[i]);
-            else
-                lua_pop(L, 1);
-        }
+        lua_pushvalue(L, t);
+        copy_strings(L, t + 1, fields);
+        lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.workloads");
+    int n = lua_istable(L, -1) ? (int)pl_rawlen(L, -1) : 0;
+    if (n > 0) {
+        int w = lua_gettop(L);
+        lua_createtable(L, n, 0);
+        for (int i = 1; i <= n; i++) {
+            lua_rawgeti(L, w, i);
+            lua_createtable(L, 0, 3);
+            copy_strings(L, lua_gettop(L) - 1, fields);
+            lua_rawseti(L, -3, i);
+            lua_pop(L, 1);
+        }
+        lua_setfield(L, t, "workloads");
+    }
+    lua_settop(L, t);
     return 1;
 }
 
@@ -691,6 +731,7 @@ static const luaL_Reg core_funcs[] = {
     {"sleep", l_sleep},
     {"stat", l_stat},
     {"sync", l_sync},
+    {"workload", pl_host_workload},
     {"write", l_write},
     {NULL, NULL},
 };

@@ -580,5 +580,11 @@ int luaopen_platter_run(lua_State *L)
     lua_setfield(L, -2, "__gc");
     lua_pop(L, 1);
     luaL_newlib(L, run_funcs);
+    lua_newtable(L);  /* _op_names: the codes a step takes, by name (pl_op_names) */
+    for (int i = 0; pl_op_names[i]; i++) {
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, pl_op_names[i]);
+    }
+    lua_setfield(L, -2, "_op_names");
     return 1;
 }

@@ -20,6 +20,23 @@
 #include "progress.h"
 #include "hot.h"
 
+/* The p.phase phases recording now, in start order: those a Ctrl-C leaves open
+   are closed from here (pl_phase_close_interrupted). */
+static struct pl_phase *open_phases[PL_IO_MAX_PHASES];
+static int n_open;
+
+static void forget_open(struct pl_phase *ph)
+{
+    for (int i = 0; i < n_open; i++) {
+        if (open_phases[i] == ph) {
+            memmove(open_phases + i, open_phases + i + 1,
+                    (size_t)(n_open - i - 1) * sizeof *open_phases);
+            n_open--;
+            return;
+        }
+    }
+}
+
 struct pl_phase *pl_phase_new(lua_State *L, const char *name)
 {
     struct pl_phase *ph = lua_newuserdata(L, sizeof *ph);
@@ -68,6 +85,7 @@ void pl_phase_start(lua_State *L, int arg)
     lua_pushvalue(L, arg);
     ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
     ph->active = 1;
+    open_phases[n_open++] = ph;  /* as many as pl_io_phase_add takes */
     pl_clock_cpu(&ph->ru_user0, &ph->ru_sys0);
     ph->st.t_end = 0;
     ph->st.t_start = pl_clock_ns();
@@ -84,6 +102,7 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph)
     ph->st.sys += s - ph->ru_sys0;
     pl_progress_end(ph);
     pl_io_phase_remove(&ph->st);
+    forget_open(ph);
     ph->active = 0;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->ref);
     ph->ref = LUA_NOREF;
@@ -303,6 +322,7 @@ static int l_stats__gc(lua_State *L)
        but lua_close collects them too: leave no pointer to freed memory in the list */
     if (ph->active) {
         pl_io_phase_remove(&ph->st);
+        forget_open(ph);
         ph->active = 0;
     }
     for (int i = 0; i < 3; i++) {
@@ -312,7 +332,6 @@ static int l_stats__gc(lua_State *L)
     return 0;
 }
 
-/* p.phase(name [, fn]) -> stats: with fn, runs it and stops; without, starts */
 /* pl_hook_phase under a pcall (the phase at 1): an interrupted phase is recorded
    on the way out of p.phase, whose own error must go on unchanged. */
 static int hook_phase_protected(lua_State *L)
@@ -321,6 +340,30 @@ static int hook_phase_protected(lua_State *L)
     return 0;
 }
 
+/* The phase at idx, stopped by a Ctrl-C: recorded as interrupted, whatever the
+   hook raises (the caller's own error goes on). */
+static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
+{
+    snprintf(ph->stopped, sizeof ph->stopped, "interrupted");
+    lua_pushcfunction(L, hook_phase_protected);
+    lua_pushvalue(L, idx);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
+}
+
+void pl_phase_close_interrupted(lua_State *L)
+{
+    while (n_open > 0) {
+        struct pl_phase *ph = open_phases[n_open - 1];
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ph->ref);  /* kept alive across the stop */
+        int s = lua_gettop(L);
+        pl_phase_stop(L, ph);
+        record_interrupted(L, s, ph);
+        lua_settop(L, s - 1);
+    }
+}
+
+/* p.phase(name [, fn]) -> stats: with fn, runs it and stops; without, starts */
 static int l_phase(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
@@ -354,15 +397,10 @@ static int l_phase(lua_State *L)
     lua_pushvalue(L, s);
     int rc = lua_pcall(L, 1, 0, 0);
     pl_phase_stop(L, ph);
-    if (rc != LUA_OK && pl_interrupted) {
-        /* Ctrl-C: the phase so far is a result too (stopped = "interrupted", as a
-           p.run cut short), recorded before the error goes on */
-        snprintf(ph->stopped, sizeof ph->stopped, "interrupted");
-        lua_pushcfunction(L, hook_phase_protected);
-        lua_pushvalue(L, s);
-        if (lua_pcall(L, 1, 0, 0) != LUA_OK)
-            lua_pop(L, 1);
-    }
+    /* Ctrl-C: the phase so far is a result too (stopped = "interrupted", as a
+       p.run cut short), recorded before the error goes on */
+    if (rc != LUA_OK && pl_interrupted)
+        record_interrupted(L, s, ph);
     if (rc != LUA_OK)
         return lua_error(L);  /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);

@@ -40,5 +40,11 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph);
  * a stack index passed along (p.parallel's result table).
  */
 void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
+/*
+ * After a Ctrl-C: stop every p.phase still recording (one started without a
+ * function), innermost first, and tell the hook of each, as stopped =
+ * "interrupted". A phase given a function was closed by p.phase already.
+ */
+void pl_phase_close_interrupted(lua_State *L);
 
 #endif

@@ -1,11 +1,13 @@
 /*
  * One-call I/O (io.h): build the one-I/O submission, time it, count it into
- * the active phases. Uses engine (psync, stdio), clock, stats and progress.
+ * the active phases. Uses engine (psync, stdio), clock, stats, progress and
+ * the interrupt flag.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "clock.h"
+#include "guard.h"
 #include "hot.h"
 #include "io.h"
 #include "progress.h"
@@ -109,7 +111,7 @@ int64_t pl_io_chars(struct pl_file *f, enum pl_op op, uint64_t n)
         pl_progress_add('c', (uint64_t)io.res);
         if ((uint64_t)io.res < io.len)
             break;
-    } while (done < n);
+    } while (done < n && !pl_interrupted);  /* Ctrl-C ends a long f:putc(n) soon: a short count */
     if (io.res >= 0)
         io.res = (int64_t)done;
     count(&io, ns);

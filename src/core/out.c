@@ -108,7 +108,7 @@ static void hold(int notice, const char *p, size_t n)
     tail = &h->next;
 }
 
-/* Held workload text (not only notices) is queued. */
+/* A workload's own stderr text waits in the queue (not only platter's notices). */
 static int text_held(void)
 {
     for (struct held *h = head; h; h = h->next)
@@ -122,8 +122,8 @@ void pl_out_write(enum pl_stream s, const char *p, size_t n)
     if (n == 0)
         return;
     init();
-    /* A workload's stderr text passes held notices: they wait for an empty line,
-       which may be the one this text ends ("Rewriting..." then "done\n") */
+    /* a notice waits for the end of the line, which this text may bring: it does
+       not wait behind the notice */
     if (s == PL_STDERR && (text_held() || err_blocked())) {
         hold(0, p, n);
         return;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,6 +147,7 @@ static struct {
     uint64_t next_extent;
     double user, sys, child_user, child_sys;
     int trace;                  /* PLATTER_SIM_TRACE: print every disk request */
+    uint64_t sigint_at;         /* PLATTER_SIM_SIGINT: the instant of a Ctrl-C, 0 = none */
     /* page cache */
     struct node *nodes;
     int32_t *buckets;
@@ -160,9 +162,23 @@ static struct {
     uint32_t readahead_kb;
 } S;
 
+/* A Ctrl-C at a virtual instant, for tests: SIGINT is raised once, inside the
+   I/O, sleep or CPU spending that moves the clock past it, as a key pressed
+   then would arrive. */
+static void passed(void)
+{
+    if (S.sigint_at && sim_clock >= S.sigint_at) {
+        S.sigint_at = 0;
+        raise(SIGINT);
+    }
+}
+
 static void sim_advance(uint64_t ns)
 {
+    if (S.sigint_at > sim_clock && S.sigint_at - sim_clock < ns)
+        ns = S.sigint_at - sim_clock;  /* a sleep ends where the signal lands */
     sim_clock += ns;
+    passed();
 }
 
 static void sim_cpu(double *user, double *sys);
@@ -197,6 +213,9 @@ int pl_sim_start(const char *name)
     S.lru_head = S.lru_tail = S.free_list = -1;
     S.readahead_kb = p->readahead_kb;
     S.trace = getenv("PLATTER_SIM_TRACE") != NULL;
+    const char *at = getenv("PLATTER_SIM_SIGINT");  /* seconds of virtual time */
+    if (at && atof(at) > 0)
+        S.sigint_at = CLOCK_ORIGIN + (uint64_t)llround(atof(at) * 1e9);
     sim_clock = CLOCK_ORIGIN;
     pl_clock_set_source(&sim_time);
     return 0;
@@ -206,12 +225,14 @@ static void spend_sys(double seconds)
 {
     S.sys += seconds;
     sim_clock += (uint64_t)llround(seconds * 1e9);
+    passed();
 }
 
 static void spend_user(double seconds)
 {
     S.user += seconds;
     sim_clock += (uint64_t)llround(seconds * 1e9);
+    passed();
 }
 
 static void sim_cpu(double *user, double *sys)
@@ -227,6 +248,7 @@ static void sim_join(uint64_t clock, double user, double sys)
         sim_clock = clock;
     S.child_user += user;
     S.child_sys += sys;
+    passed();
 }
 
 /* }==================================================================== */
@@ -335,6 +357,7 @@ static void disk_io(int write, uint64_t off, uint64_t n)
         fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)off,
                 (unsigned long long)n, (unsigned long long)sim_clock);
     sim_clock += disk_request(write, off, n);
+    passed();
 }
 
 /* }==================================================================== */

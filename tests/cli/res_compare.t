@@ -89,7 +89,7 @@ Bad input is a usage error naming the file.
   Try 'platter compare --help'.
   [2]
   $ echo '{"schema_version": 99}' > future.json; platter compare res_a.json future.json
-  platter: compare: future.json has schema_version 99; this platter reads up to 2
+  platter: compare: future.json has schema_version 99; this platter reads up to 3
   Try 'platter compare --help'.
   [2]
 

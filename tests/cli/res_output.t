@@ -20,6 +20,31 @@ Apart, each stream keeps its own bytes in order.
   note
   partial (no-eol)
 
+A warning that arrives while a workload's stderr line is unfinished waits
+for that line's end, which the workload's own text brings: the text does not
+wait behind the warning (here the cache warning of a fully cached reread).
+
+  $ cat > held.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("c.dat"), { create = true, write = true, size = 1048576 }))
+  > for i = 0, 255 do f:pread(i * 4096, 4096) end
+  > p.ewrite("Reading...")
+  > p.phase("read", function() for i = 0, 255 do f:pread(i * 4096, 4096) end end)
+  > p.ewrite("done\n")
+  > p.ewrite("Next...")
+  > p.write("table\n")
+  > p.ewrite("done\n")
+  > LUA
+  $ platter held.lua 2>&1 | cut -c1-32
+  Reading...done
+  platter: warning: phase 'read' u
+  Next...table
+  done
+  $ platter held.lua 2>&1 >/dev/null | cut -c1-32
+  Reading...done
+  platter: warning: phase 'read' u
+  Next...done
+
 platter's final error starts a line of its own.
 
   $ platter -e 'local p = require "platter" p.write("abc") error("boom", 0)' 2>&1

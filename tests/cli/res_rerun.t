@@ -56,7 +56,7 @@ it has to be agreed to like any other (here by naming its directory).
   > local doc = require("cjson").decode(assert(io.open("old.json")):read("*a"))
   > print(string.format("%d", doc.schema_version), doc.args[1], doc.args_abs[1] == doc.cwd .. "/data.dat",
   >   doc.files[1].path, doc.files[1].abs_path == doc.cwd .. "/data.dat")'
-  2	data.dat	true	data.dat	true (esc)
+  3	data.dat	true	data.dat	true (esc)
 
 --dry-run shows the grants and the command; another seed can be given.
 

@@ -60,6 +60,7 @@ though the script catches the error and would run again.
   > LUA
   $ timeout --preserve-status --foreground -s INT -k 10 1 platter --json r.json caught.lua
   platter: interrupted
+  platter: interrupted run 'long' after * s: * ops, * MB (* IOPS, * MB/s), latency * (glob)
   [130]
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))

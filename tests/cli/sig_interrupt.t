@@ -27,3 +27,18 @@ The first SIGINT or SIGTERM stops the script at the next platter call
   $ ls
   out
   wait.lua
+
+A per-character phase is cut too: f:getc(n) stops within 1 MiB after the
+signal (here n would take many minutes from /dev/zero), with a short count,
+and the phase is reported as far as it got.
+
+  $ cat > getc.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(..., {}))
+  > p.phase("Getc", function() f:getc(2 ^ 42) end)
+  > LUA
+  $ timeout --preserve-status --foreground -s INT -k 10 1 platter getc.lua /dev/zero
+  platter: interrupted
+  platter: interrupted phase 'Getc' after * s: 1 ops, * MB (* IOPS, * MB/s), latency * (glob)
+  [130]
+  $ rm getc.lua

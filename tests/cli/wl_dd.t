@@ -165,11 +165,12 @@ interruption (status 130).
   $ ready() { for i in $(seq 200); do grep -q copied err 2>/dev/null && return; sleep 0.05; done; }
   $ platter dd if=/dev/zero of=/dev/null bs=512 count=100M status=progress 2> err & pid=$!; ready; kill -INT $pid; wait $pid
   [130]
-  $ tail -4 err
+  $ tail -5 err
   [0-9]+\+0 records in (re)
   [0-9]+\+0 records out (re)
   [0-9]+ bytes \([0-9.]+ [kMG]B, [0-9.]+ [KMG]iB\) copied, [0-9.e+-]+ s, [0-9.]+ [kMGTP]?B/s (re)
   platter: interrupted
+  platter: interrupted phase 'dd' after * s: * ops, * MB (* IOPS, * MB/s), latency * (glob)
   $ rm err
 
 On the simulated disk every time comes from the virtual clock, so two runs

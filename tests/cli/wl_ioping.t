@@ -120,6 +120,7 @@ platter reports the interruption (status 130).
   1
   $ grep -v '^platter: warning:' err
   platter: interrupted
+  platter: interrupted phase 'ioping' after * s: * ops, * MB (* IOPS, * MB/s), latency * (glob)
   $ rm pings err
 
 Errors, with ioping's messages and exit statuses.

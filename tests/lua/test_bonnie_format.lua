@@ -107,6 +107,18 @@ T.test("Bonnie: -html is one row, %d for rates, no table and no header", functio
     "<TD>a-label-longer-than-8</TD>", "no cut in html")
 end)
 
+T.test("Bonnie: a test that did not run (Ctrl-C) is blank cells of its width", function()
+  local r = spec_row()
+  r.fastwrite, r.getc, r.fastread, r.seeks = nil, nil, nil, nil
+  local full = B.bonnie_row("", MB100, spec_row())
+  local row = B.bonnie_row("", MB100, r)
+  T.eq(#row, #full, "same width")
+  T.eq(row, "          100   849 86.9             4009 32.1 " .. string.rep(" ", 32) .. "\n", "row")
+  T.eq(B.bonnie_html("", MB100, { putc = spec_row().putc }),
+    "<TR><TD></TD><TD>100</TD><TD>849</TD><TD>86.9</TD>"
+    .. string.rep("<TD></TD>", 10) .. "</TR>\n", "html")
+end)
+
 -- shared/seeds/001: five posted rows (100 MB, empty label). The post squeezed
 -- the two spaces before the last %CPU; with runs of spaces squeezed the rows
 -- printed from the same figures are the posted ones.

@@ -169,7 +169,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   T.eq(out, "ok\n", "the script's own output")
   T.eq(err, "", "no warning for a direct file")
   local doc = decode(d .. "/r.json")
-  T.eq(doc.schema_version, 2, "schema_version")
+  T.eq(doc.schema_version, 3, "schema_version")
   T.eq(doc.platter.version, p.version, "platter.version")
   local commit = doc.platter.build and doc.platter.build.commit
   T.ok(commit == "unknown" or (type(commit) == "string" and commit:match("^%x+%-?d?i?r?t?y?$")),
@@ -399,12 +399,11 @@ T.test("absolute_args: existing paths in the three granted forms, the rest as gi
     "-d" .. d .. "/x.dat", "64m", "/abs", "--x" }, " "), "made absolute")
 end)
 
-T.test("decode reads schema_version 1 and 2, refuses a higher one", function()
-  T.ok(resultfile.decode('{"schema_version": 1}', "a"), "1")
-  T.ok(resultfile.decode('{"schema_version": 2}', "b"), "2")
-  local doc, err = resultfile.decode('{"schema_version": 3}', "c")
-  T.eq(doc, nil, "3 refused")
-  T.has(err, "reads up to 2", "the message")
+T.test("decode reads schema_version 1, 2 and 3, refuses a higher one", function()
+  for v = 1, 3 do T.ok(resultfile.decode('{"schema_version": ' .. v .. '}', "a"), tostring(v)) end
+  local doc, err = resultfile.decode('{"schema_version": 4}', "c")
+  T.eq(doc, nil, "4 refused")
+  T.has(err, "reads up to 3", "the message")
 end)
 
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()

@@ -42,7 +42,9 @@ QUICK = ["--settle", "0", "--pause", "0", "--cached-time", "0.3s", "--disk-time"
 
 # name, argv after "platter", flags: real (numbers vary), prog (progress must
 # show at least once), noprog (progress must never show), setup (a Lua line run first),
-# warns (the cache warning must come, mid-phase, while a row is being filled in).
+# warns (the cache warning must come, mid-phase, while a row is being filled in),
+# sigint=S (a Ctrl-C after S s of virtual time, PLATTER_SIM_SIGINT: the partial
+# table, then platter's lines; exit status 130).
 # hdparm, iozone and Bonnie keep a partial line on the screen during their
 # phases ("Timing cached reads:", a row, "Writing with putc()..."), so no
 # progress line may be drawn there at all.
@@ -70,6 +72,10 @@ CASES = [
                      "iozone.tmp"], {"real"}),
     ("real-ioping", ["ioping", "-c", "3", "-i", "0", "."], {"real", "noprog"}),
     ("real-putc", ["putc.lua"], {"real", "prog", "chars", "setup"}),
+    ("bonnie-cut", SIM + ["bonnie", "-s", "10"], {"sigint=0.58"}),
+    ("bonnie++-cut", SIM + ["bonnie++", "-s", "10", "-n", "1", "-r", "0"], {"sigint=16"}),
+    ("iozone-cut", SIM + ["iozone", "-I", "-s", "4m", "-r", "64k", "-r", "128k", "-i", "0",
+                          "-i", "1", "-i", "2", "-R"], {"sigint=5.6"}),
 ]
 
 SETUP = 'assert(platter.open("disk.img", { create = true, write = true, size = "16m" })):close()'
@@ -158,6 +164,11 @@ def own(line):
 def check(name, args, flags, binary, src):
     errors = []
     env = env_for(src)
+    want_rc = 0
+    for f in flags:
+        if f.startswith("sigint="):
+            env["PLATTER_SIM_SIGINT"] = f[len("sigint="):]
+            want_rc = 130
     with tempfile.TemporaryDirectory(prefix="platter-term.") as d:
         if "setup" in flags:
             subprocess.run([binary, "--trust", "-e", SETUP], cwd=d, env=env, check=True)
@@ -169,7 +180,7 @@ def check(name, args, flags, binary, src):
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         apart = subprocess.run(argv, cwd=d, env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    if rc_t != 0 or merged.returncode != 0 or apart.returncode != 0:
+    if {rc_t, merged.returncode, apart.returncode} != {want_rc}:
         errors.append("exit status %d (pty), %d (2>&1), %d (apart); 2>&1 ends:\n%s"
                       % (rc_t, merged.returncode, apart.returncode,
                          b"\n".join(merged.stdout.split(b"\n")[-4:]).decode(errors="replace")))
@@ -186,6 +197,8 @@ def check(name, args, flags, binary, src):
                           % (has, reports[:3]))
     if "warns" in flags and b"\nplatter: warning: " not in merged.stdout:
         errors.append("the cache warning did not come on a line of its own")
+    if want_rc and b"\nplatter: interrupted\nplatter: interrupted phase " not in merged.stdout:
+        errors.append("no partial phase after 'platter: interrupted'")
     if b"\x1b" in merged.stdout:
         errors.append("an escape sequence reached a pipe")
     screen, piped = render(tty, False), render(merged.stdout, True)

@@ -137,7 +137,7 @@ end
 
 -- From another directory than the recorded run's, the arguments that named existing
 -- paths there are given as the absolute paths the record keeps beside them (args_abs,
--- schema_version 2): the same files, wherever rerun is started. They are checked as
+-- schema_version 3): the same files, wherever rerun is started. They are checked as
 -- args are, and granted only as below.
 do
   local cwd, abs = field(doc.cwd, "string"), field(doc.args_abs, "table")
