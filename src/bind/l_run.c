@@ -367,8 +367,9 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp, struct gen_ctx *g)
         if (strcmp(eng, "io_uring") == 0)
             luaL_error(L, "run: this platter was built without io_uring (install liburing-dev "
                           "and rebuild)");
-        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring)", eng);
+        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, null)", eng);
     }
+    s.engine = pl_engine_for_qd(s.engine, s.qd);  /* null above qd 1: its queued form */
     lua_pop(L, 1);
 
     lua_getfield(L, 1, "seed");

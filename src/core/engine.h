@@ -1,8 +1,9 @@
 /*
  * I/O engines as an ops table (fio's shape): "sync" (lseek + read/write),
- * "psync" (pread/pwrite), "stdio" (per-character putc/getc), "mmap" and
- * "io_uring". The job loop (job.c) alone timestamps and records, so every
- * engine is measured the same way; engines only move data.
+ * "psync" (pread/pwrite), "stdio" (per-character putc/getc), "mmap",
+ * "io_uring" and "null" (no I/O at all: platter's own cost). The job loop
+ * (job.c) alone timestamps and records, so every engine is measured the same
+ * way; engines only move data.
  */
 #ifndef PLATTER_CORE_ENGINE_H
 #define PLATTER_CORE_ENGINE_H
@@ -54,13 +55,20 @@ struct pl_engine_ops {
        completions (in one call where the kernel allows), store up to max in out. */
     int (*reap)(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max);
     void (*cleanup)(struct pl_engine *e);
+    /* Optional, for a SYNC engine: its variant for qd > 1 (same name, not SYNC),
+       which pl_engine_for_qd picks. The null engine has one. */
+    const struct pl_engine_ops *queued;
 };
 
 /* The engine called name, or NULL. */
 const struct pl_engine_ops *pl_engine_find(const char *name);
 /* Every registered engine, NULL-terminated. */
 extern const struct pl_engine_ops *const pl_engines[];
-/* 0 if ops keep the contract (submit; reap unless SYNC), else -EINVAL. */
+/* 0 if ops keep the contract (submit; reap unless SYNC; a queued variant that keeps it
+   too, under the same name and not SYNC), else -EINVAL. */
 int pl_engine_check(const struct pl_engine_ops *ops);
+/* The form of ops that runs at queue depth qd: its queued variant above qd 1 if it
+   has one, else ops itself. */
+const struct pl_engine_ops *pl_engine_for_qd(const struct pl_engine_ops *ops, unsigned qd);
 
 #endif
