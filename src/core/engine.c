@@ -58,3 +58,11 @@ const struct pl_engine_ops *pl_engine_for_qd(const struct pl_engine_ops *ops, un
 {
     return ops && qd > 1 && ops->queued ? ops->queued : ops;
 }
+
+const struct pl_engine_ops *pl_engine_with(struct pl_engine_ops *copy,
+                                           const struct pl_engine_ops *ops, const void *opts)
+{
+    *copy = *ops;
+    copy->opts = opts;
+    return copy;
+}

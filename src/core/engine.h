@@ -41,6 +41,16 @@ struct pl_engine {
     unsigned batch_submit;  /* io_uring: submit after this many queued (0 = qd/2) */
 };
 
+/* The io_uring engine's settings for one job (p.run's iopoll, sqpoll, sqpoll_idle_ms),
+   handed over as the opts of a copy of its ops (pl_engine_with). */
+struct pl_uring_opts {
+    int iopoll;             /* IORING_SETUP_IOPOLL: busy-poll the device for completions
+                               (O_DIRECT on a device with poll queues only) */
+    int sqpoll;             /* IORING_SETUP_SQPOLL: a kernel thread takes the submissions */
+    unsigned sq_idle_ms;    /* how long that thread spins without work before it sleeps
+                               (0: the kernel's default, 1 s) */
+};
+
 struct pl_engine_ops {
     const char *name;
     unsigned flags;
@@ -58,6 +68,9 @@ struct pl_engine_ops {
     /* Optional, for a SYNC engine: its variant for qd > 1 (same name, not SYNC),
        which pl_engine_for_qd picks. The null engine has one. */
     const struct pl_engine_ops *queued;
+    /* Optional: the engine's own settings for a job (struct pl_uring_opts for
+       io_uring), read by init; NULL in the registered tables (the defaults). */
+    const void *opts;
 };
 
 /* The engine called name, or NULL. */
@@ -70,5 +83,9 @@ int pl_engine_check(const struct pl_engine_ops *ops);
 /* The form of ops that runs at queue depth qd: its queued variant above qd 1 if it
    has one, else ops itself. */
 const struct pl_engine_ops *pl_engine_for_qd(const struct pl_engine_ops *ops, unsigned qd);
+/* ops with settings: *copy becomes ops with opts set, and is returned. A job runs it as
+   it runs ops; copy and opts must outlive the job. */
+const struct pl_engine_ops *pl_engine_with(struct pl_engine_ops *copy,
+                                           const struct pl_engine_ops *ops, const void *opts);
 
 #endif

@@ -1,5 +1,7 @@
--- The null engine through p.run: it completes every I/O at once and touches
--- nothing, at qd 1 and in its queued form.
+-- The null engine and the io_uring settings through p.run: null completes
+-- every I/O at once and touches nothing, at qd 1 and in its queued form;
+-- io_uring takes iopoll (a clear error where the device cannot poll), sqpoll
+-- with its idle time, and any submit batch.
 local T = ...
 local p = require "platter"
 
@@ -13,6 +15,14 @@ end
 local function zeros(path)
   local data = assert(T.read(path))
   return not data:find("[^%z]")
+end
+
+-- runs fn, or skips the test when this platter has no io_uring
+local function uring(fn)
+  local ok, err = pcall(fn)
+  if not ok and tostring(err):find("without io_uring", 1, true) then T.skip("no io_uring") end
+  if not ok then error(err, 0) end
+  return err
 end
 
 T.test("null: every I/O completes in full at qd 1, and the file stays as it was", function()
@@ -67,5 +77,96 @@ end)
 T.test("engines: the unknown-engine message names null", function()
   local f = scratch("64k")
   T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, null)")
+  f:close()
+end)
+
+T.test("io_uring: iopoll, sqpoll and sqpoll_idle_ms are checked", function()
+  local f = scratch("1m")
+  T.raises(function() p.run { file = f, engine = "psync", iopoll = true, count = 1 } end,
+    [['iopoll' needs engine = "io_uring" (not "psync")]])
+  T.raises(function() p.run { file = f, engine = "null", qd = 4, sqpoll = true, count = 1 } end,
+    [['sqpoll' needs engine = "io_uring" (not "null")]])
+  T.raises(function() p.run { file = f, qd = 4, sqpoll_idle_ms = 5, count = 1 } end,
+    "'sqpoll_idle_ms' needs sqpoll = true")
+  T.raises(function() p.run { file = f, qd = 4, sqpoll = true, sqpoll_idle_ms = 1.5, count = 1 } end,
+    "'sqpoll_idle_ms' must be an integer")
+  T.raises(function() p.run { file = f, qd = 4, iopoll = 1, count = 1 } end,
+    "'iopoll' must be a boolean, not number")
+  T.raises(function() p.run { file = f, qd = 4, iopoll = true, op = "write", fsync_every = 2 } end,
+    "an iopoll ring takes reads and writes only, not 'fsync_every'")
+  uring(function()
+    T.raises(function() p.run { file = f, qd = 4, iopoll = true, count = 1 } end,
+      "iopoll needs O_DIRECT: open " .. f:info().path .. " with direct = true")
+  end)
+  f:close()
+end)
+
+-- the queue/io_poll of the device under a file: "1" when it has poll queues
+local function io_poll(f)
+  local dev = f:info().device
+  if not dev then return nil end
+  for _, q in ipairs { "/sys/class/block/" .. dev .. "/queue/io_poll",
+                       "/sys/class/block/" .. dev .. "/../queue/io_poll" } do
+    local v = T.read(q)
+    if v then return (v:gsub("%s+$", "")) end
+  end
+end
+
+T.test("io_uring: iopoll runs where the device polls, and says why not elsewhere", function()
+  local _, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true }))
+  local poll = io_poll(d)
+  local ok, r = pcall(p.run, { file = d, qd = 8, iopoll = true, pattern = "random",
+                               count = 200, progress = false })
+  if not ok and tostring(r):find("without io_uring", 1, true) then T.skip("no io_uring") end
+  if poll == "1" then
+    T.ok(ok, "iopoll on a polling device: " .. tostring(r))
+    T.eq(r.ops, 200, "ops")
+    T.eq(r.errors, 0, "errors")
+  else
+    T.ok(not ok, "iopoll where the device has no poll queues must fail")
+    local dev = d:info().device
+    T.has(tostring(r), "run: iopoll needs a device with poll queues, and " .. tostring(dev) ..
+      " (under " .. path .. ") has none (/sys/block/" .. tostring(dev) .. "/queue/io_poll is " ..
+      tostring(poll or "missing"))
+  end
+  d:close()
+end)
+
+T.test("io_uring: sqpoll reads and writes, with and without an idle time", function()
+  local f, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true, write = true }))
+  for _, idle in ipairs { false, 2 } do
+    local ok, r = pcall(p.run, { file = d, qd = 8, sqpoll = true, sqpoll_idle_ms = idle or nil,
+                                 pattern = "random", count = 500, progress = false })
+    if not ok and tostring(r):find("without io_uring", 1, true) then T.skip("no io_uring") end
+    if not ok and tostring(r):find("refused a submission thread", 1, true) then
+      T.skip("the kernel refuses SQPOLL here: " .. tostring(r))
+    end
+    T.ok(ok, tostring(r))
+    T.eq(r.ops, 500, "ops")
+    T.eq(r.errors, 0, "errors")
+  end
+  local w = p.run { file = d, qd = 4, sqpoll = true, op = "write", fsync_every = 16,
+                    progress = false }
+  T.eq(w.write.ops, 256, "writes")
+  T.eq(w.fsync.ops, 16, "fsyncs")
+  T.eq(w.errors, 0, "errors")
+  d:close()
+  f:close()
+end)
+
+T.test("io_uring: every submit batch completes every I/O", function()
+  local f, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true }))
+  for _, batch in ipairs { 1, 2, 4, 8, 16, 100 } do
+    local r = uring(function()
+      return p.run { file = d, qd = 16, batch = batch, pattern = "random", count = 999,
+                     progress = false }
+    end)
+    T.eq(r.ops, 999, "batch " .. batch .. " ops")
+    T.eq(r.errors, 0, "batch " .. batch .. " errors")
+  end
+  d:close()
   f:close()
 end)

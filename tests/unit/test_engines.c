@@ -316,6 +316,17 @@ static void test_check_rejects(void **state)
     other_name.name = "y";
     with_q.queued = &other_name;
     assert_int_equal(pl_engine_check(&with_q), -EINVAL);
+    /* pl_engine_with: the same engine, with settings */
+    static const int opts = 7;
+    struct pl_engine_ops copy;
+    const struct pl_engine_ops *c = pl_engine_with(&copy, &ok_async, &opts);
+    assert_ptr_equal(c, &copy);
+    assert_ptr_equal(c->submit, ok_async.submit);
+    assert_ptr_equal(c->reap, ok_async.reap);
+    assert_string_equal(c->name, "x");
+    assert_ptr_equal(c->opts, &opts);
+    assert_null(ok_async.opts);
+    assert_int_equal(pl_engine_check(c), 0);
 }
 
 /* ---- null --------------------------------------------------------------------------- */
