@@ -38,7 +38,7 @@ struct pl_engine {
     unsigned qd;            /* queue depth (1 for sync engines) */
     void **bufs;            /* qd buffers of buflen bytes, owned by the job */
     uint64_t buflen;
-    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = qd/2) */
+    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = the default, 1) */
 };
 
 /* The io_uring engine's settings for one job (p.run's iopoll, sqpoll, sqpoll_idle_ms),

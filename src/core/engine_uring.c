@@ -1,8 +1,9 @@
 /*
  * io_uring engine (liburing): queue depth > 1 from one thread. By default the
  * files and the job's buffers are registered with the ring (READ_FIXED /
- * WRITE_FIXED on fixed files) and submissions are batched, the tuning fio
- * needs --fixedbufs --registerfiles --iodepth_batch_submit for. A job's
+ * WRITE_FIXED on fixed files), the tuning fio needs --fixedbufs
+ * --registerfiles for, and each I/O is submitted as it is queued (batch 1,
+ * measured best; a job may batch submissions). A job's
  * struct pl_uring_opts (the ops' opts) may ask for IORING_SETUP_IOPOLL
  * (completions polled from the device, checked to be possible before the
  * ring is made) or IORING_SETUP_SQPOLL (a kernel thread submits).
@@ -37,10 +38,19 @@ static const struct pl_uring_opts no_opts;
    cleanup), and one job at a time sets up an engine in a process. */
 static char why_buf[2048];
 
-/* The default batch (until measured otherwise): half the queue depth. */
+/*
+ * The default batch: 1, each I/O submitted as it is queued. Measured at QD 32
+ * on the development VM (docs/performance.md, "W3: the submit batch"): batch
+ * 1 against 2, 4, qd/4 and qd/2, interleaved, 1 was ahead and qd/2 (the
+ * default before) last, by 12%. The loop's reap submits what is still queued in
+ * the call that waits, so a larger batch saves no system call once the queue
+ * is full (each cycle refills the few slots that completed); it only holds
+ * I/Os back and hands them to the device together.
+ */
 static unsigned default_batch(unsigned qd)
 {
-    return qd > 1 ? qd / 2 : 1;
+    (void)qd;
+    return 1;
 }
 
 /*
