@@ -3,8 +3,12 @@
 --
 --   platter bench/bench.lua MODE FILE [ARGS...]
 --
---   run    FILE SECONDS QD DIRECT   4 KiB random reads with p.run (psync at
---                                   QD 1, io_uring above); DIRECT is 0 or 1
+--   run    FILE SECONDS QD DIRECT [BATCH [sqpoll]]
+--                                   4 KiB random reads with p.run (psync at
+--                                   QD 1, io_uring above); DIRECT is 0 or 1;
+--                                   BATCH (0: the default) is io_uring's batch
+--   null   FILE SECONDS [QD]        p.run{engine = "null"}: no I/O, platter's own
+--                                   cost per I/O (the file is opened, not read)
 --   loop   FILE SECONDS             a Lua loop of f:pread inside p.phase, the
 --                                   offset from p.random, the time check p.now()
 --   gen    FILE SECONDS             p.run{gen = function(i) ... end}
@@ -60,9 +64,17 @@ local steps = {
 
 if mode == "run" then
   local secs, qd, direct = tonumber(arg[3]), tonumber(arg[4]), arg[5] == "1"
+  local batch = tonumber(arg[6] or "0")
   local f = assert(p.open(path, { direct = direct }))
   report(p.run{ file = f, pattern = "random", bs = 4096, qd = qd,
-                engine = qd > 1 and "io_uring" or "psync", seconds = secs })
+                engine = qd > 1 and "io_uring" or "psync", seconds = secs,
+                batch = batch > 0 and batch or nil, sqpoll = arg[7] == "sqpoll" or nil })
+elseif mode == "null" then
+  local secs, qd = tonumber(arg[3]), tonumber(arg[4] or "1")
+  local f = assert(p.open(path))
+  local r = p.run{ file = f, engine = "null", pattern = "random", bs = 4096, qd = qd,
+                   seconds = secs }
+  report(r, { ns_per_op = string.format("%.2f", 1e9 / r.iops) })
 elseif mode == "loop" then
   local secs = tonumber(arg[3])
   local f = assert(p.open(path))

@@ -8,6 +8,7 @@
  *
  *   cloop FILE SECONDS [BS [direct [SEED]]]
  *   cloop FILE calls N
+ *   cloop null SECONDS [mono|tsc|tsc1]
  *
  * Prints one line of key=value pairs:
  *   ops=N seconds=S iops=X mean_ns=M p50_ns=A p99_ns=B p999_ns=C max_ns=D
@@ -21,6 +22,15 @@
  *   clock_ns  one clock_gettime(CLOCK_MONOTONIC)
  *   pread1_ns one pread of 1 byte at offset 0
  *   loop1_ns  xorshift offset + clock + pread of 1 byte + clock (the W1 step)
+ *
+ * The null mode is the floor of a loop that does no I/O at all, for the null
+ * engine (platter's p.run{engine = "null"}, fio --ioengine=null): per step an
+ * xorshift offset, the clock read around nothing and the latency added to a
+ * log-linear histogram like platter's (64 sub-buckets per power of two), for
+ * SECONDS. The clock: mono is clock_gettime(CLOCK_MONOTONIC), read twice a
+ * step; tsc is rdtsc scaled to ns as platter scales it, twice a step; tsc1 reads
+ * it once a step, the end of one step being the start of the next. It prints
+ * ops, seconds, iops, ns_per_op and mean_ns.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -103,12 +113,102 @@ static int calls(const char *path, long n)
     return 0;
 }
 
+/* ---- null: no I/O, only the clock and the histogram ---------------------------- */
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+static uint64_t tsc0, ns0, mult;  /* ns = ns0 + (tsc - tsc0) * mult / 2^32 */
+
+static void tsc_calibrate(void)
+{
+#if HAVE_TSC
+    uint64_t n0 = now_ns(), t0 = __rdtsc();
+    while (now_ns() < n0 + 10000000u)
+        ;
+    uint64_t n1 = now_ns(), t1 = __rdtsc();
+    mult = (uint64_t)((((unsigned __int128)(n1 - n0)) << 32) / (t1 - t0));
+    tsc0 = t0;
+    ns0 = n0;
+#endif
+}
+
+static inline uint64_t tsc_ns(void)
+{
+#if HAVE_TSC
+    return ns0 + (uint64_t)(((unsigned __int128)(__rdtsc() - tsc0) * mult) >> 32);
+#else
+    return now_ns();
+#endif
+}
+
+#define HBITS 6
+#define HSUB  (1u << HBITS)
+static uint64_t hist[64 * HSUB];
+
+static inline unsigned hist_index(uint64_t ns)
+{
+    if (ns < 2 * HSUB)
+        return (unsigned)ns;
+    unsigned msb = 63u - (unsigned)__builtin_clzll(ns);
+    unsigned shift = msb - HBITS;
+    return ((shift + 1) << HBITS) + (unsigned)((ns >> shift) & (HSUB - 1));
+}
+
+static int null_loop(double seconds, const char *clock)
+{
+    int mode = strcmp(clock, "mono") == 0 ? 0 : strcmp(clock, "tsc") == 0 ? 1
+             : strcmp(clock, "tsc1") == 0 ? 2 : -1;
+    if (mode < 0) {
+        fprintf(stderr, "cloop null: clock must be mono, tsc or tsc1\n");
+        return 2;
+    }
+    if (mode > 0)
+        tsc_calibrate();
+    uint64_t x = 88172645463325252ull ^ (uint64_t)getpid(), sink = 0;
+    uint64_t ops = 0, sum = 0;
+    uint64_t start = mode ? tsc_ns() : now_ns();
+    uint64_t end = start + (uint64_t)(seconds * 1e9), t = start;
+    while (t < end) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        sink += x % 262144u;  /* the offset a 1 GiB file of 4 KiB blocks would get */
+        uint64_t t0 = t;
+        if (mode == 0) {
+            t0 = now_ns();
+            t = now_ns();
+        } else if (mode == 1) {
+            t0 = tsc_ns();
+            t = tsc_ns();
+        } else {
+            t = tsc_ns();
+        }
+        uint64_t lat = t - t0;
+        sum += lat;
+        hist[hist_index(lat)]++;
+        ops++;
+    }
+    double secs = (double)(t - start) / 1e9;
+    printf("ops=%llu seconds=%.6f iops=%.1f ns_per_op=%.2f mean_ns=%.1f sink=%d\n",
+           (unsigned long long)ops, secs, (double)ops / secs, secs * 1e9 / (double)ops,
+           (double)sum / (double)ops, (int)(sink & 1));
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[2], "calls") == 0)
         return calls(argv[1], atol(argv[3]));
+    if (argc >= 3 && strcmp(argv[1], "null") == 0)
+        return null_loop(atof(argv[2]), argc > 3 ? argv[3] : "mono");
     if (argc < 3) {
-        fprintf(stderr, "usage: cloop FILE SECONDS [BS [direct [SEED]]]\n");
+        fprintf(stderr, "usage: cloop FILE SECONDS [BS [direct [SEED]]] | FILE calls N | "
+                "null SECONDS [mono|tsc|tsc1]\n");
         return 2;
     }
     double seconds = atof(argv[2]);

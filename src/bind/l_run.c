@@ -20,10 +20,23 @@
 
 static const char *const run_keys[] = {
     "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
-    "fsync_every", "gen", "name", "offsets", "on_error", "op", "pattern", "progress",
-    "qd", "ramp", "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma", "stride",
-    "theta", "think_us", "weights", NULL,
+    "fsync_every", "gen", "iopoll", "name", "offsets", "on_error", "op", "pattern", "progress",
+    "qd", "ramp", "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma",
+    "sqpoll", "sqpoll_idle_ms", "stride", "theta", "think_us", "weights", NULL,
 };
+
+/* A boolean field: 1 or 0 (def when absent). */
+static int getbool(lua_State *L, int t, const char *k, int def)
+{
+    lua_getfield(L, t, k);
+    int v = def;
+    if (lua_isboolean(L, -1))
+        v = lua_toboolean(L, -1);
+    else if (!lua_isnil(L, -1))
+        luaL_error(L, "run: '%s' must be a boolean, not %s", k, luaL_typename(L, -1));
+    lua_pop(L, 1);
+    return v;
+}
 
 static int getnum(lua_State *L, int t, const char *k, lua_Number *v)
 {
@@ -195,6 +208,35 @@ static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
                  (unsigned long long)r->err_off, strerror(r->err));
 }
 
+/* iopoll, sqpoll and sqpoll_idle_ms (io_uring only): a copy of the engine's ops carrying
+   them, left on the stack as a userdata with the other arrays of the spec. */
+static void get_uring_opts(lua_State *L, struct pl_job_spec *s)
+{
+    int iopoll = getbool(L, 1, "iopoll", 0), sqpoll = getbool(L, 1, "sqpoll", 0);
+    lua_Number idle = 0;
+    int has_idle = getnum(L, 1, "sqpoll_idle_ms", &idle);
+    if (!iopoll && !sqpoll && !has_idle)
+        return;
+    const char *which = iopoll ? "iopoll" : sqpoll ? "sqpoll" : "sqpoll_idle_ms";
+    if (strcmp(s->engine->name, "io_uring") != 0)
+        luaL_error(L, "run: '%s' needs engine = \"io_uring\" (not \"%s\")", which,
+                   s->engine->name);
+    if (has_idle && !sqpoll)
+        luaL_error(L, "run: 'sqpoll_idle_ms' needs sqpoll = true");
+    if (iopoll && s->fsync_every)
+        luaL_error(L, "run: an iopoll ring takes reads and writes only, not 'fsync_every'");
+    if (!pl_isexact(idle) || idle > 4294967295.0)
+        luaL_error(L, "run: 'sqpoll_idle_ms' must be an integer number of milliseconds");
+    struct uring_ops {
+        struct pl_engine_ops ops;
+        struct pl_uring_opts o;
+    } *u = lua_newuserdata(L, sizeof *u);
+    u->o.iopoll = iopoll;
+    u->o.sqpoll = sqpoll;
+    u->o.sq_idle_ms = (unsigned)idle;
+    s->engine = pl_engine_with(&u->ops, s->engine, &u->o);
+}
+
 /*
  * Read the p.run table at index 1 into *sp. Arrays it needs (files, sizes,
  * offsets) are userdata left on the stack above index 1: keep them there, or
@@ -294,9 +336,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         if (strcmp(eng, "io_uring") == 0)
             luaL_error(L, "run: this platter was built without io_uring (install liburing-dev "
                           "and rebuild)");
-        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring)", eng);
+        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, null)", eng);
     }
+    s.engine = pl_engine_for_qd(s.engine, s.qd);  /* null above qd 1: its queued form */
     lua_pop(L, 1);
+    get_uring_opts(L, &s);
 
     lua_getfield(L, 1, "seed");
     if (lua_isnil(L, -1)) {

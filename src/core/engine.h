@@ -1,8 +1,9 @@
 /*
  * I/O engines as an ops table (fio's shape): how I/O is issued. "sync"
  * (seek + read/write), "psync" (pread/pwrite), "stdio" (per-character
- * putc/getc) work on any target (target.h), through its ops; "mmap" and
- * "io_uring" need a target whose files have real descriptors. The job loop
+ * putc/getc) and "null" (no I/O at all: platter's own cost) work on any
+ * target (target.h), through its ops; "mmap" and "io_uring" need a target
+ * whose files have real descriptors. The job loop
  * (job.c) alone timestamps and records, so every engine is measured the same
  * way; engines only move data. A one-call f:pread is a psync submission at
  * queue depth 1 (io.h).
@@ -42,7 +43,17 @@ struct pl_engine {
     unsigned qd;            /* queue depth (1 for sync engines) */
     void **bufs;            /* qd buffers of buflen bytes, owned by the job */
     uint64_t buflen;
-    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = qd/2) */
+    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = the default, 1) */
+};
+
+/* The io_uring engine's settings for one job (p.run's iopoll, sqpoll, sqpoll_idle_ms),
+   handed over as the opts of a copy of its ops (pl_engine_with). */
+struct pl_uring_opts {
+    int iopoll;             /* IORING_SETUP_IOPOLL: busy-poll the device for completions
+                               (O_DIRECT on a device with poll queues only) */
+    int sqpoll;             /* IORING_SETUP_SQPOLL: a kernel thread takes the submissions */
+    unsigned sq_idle_ms;    /* how long that thread spins without work before it sleeps
+                               (0: the kernel's default, 1 s) */
 };
 
 struct pl_engine_ops {
@@ -56,13 +67,27 @@ struct pl_engine_ops {
        completions (in one call where the kernel allows), store up to max in out. */
     int (*reap)(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max);
     void (*cleanup)(struct pl_engine *e);
+    /* Optional, for a SYNC engine: its variant for qd > 1 (same name, not SYNC),
+       which pl_engine_for_qd picks. The null engine has one. */
+    const struct pl_engine_ops *queued;
+    /* Optional: the engine's own settings for a job (struct pl_uring_opts for
+       io_uring), read by init; NULL in the registered tables (the defaults). */
+    const void *opts;
 };
 
 /* The engine called name, or NULL. */
 const struct pl_engine_ops *pl_engine_find(const char *name);
 /* Every registered engine, NULL-terminated. */
 extern const struct pl_engine_ops *const pl_engines[];
-/* 0 if ops keep the contract (submit; reap unless SYNC), else -EINVAL. */
+/* 0 if ops keep the contract (submit; reap unless SYNC; a queued variant that keeps it
+   too, under the same name and not SYNC), else -EINVAL. */
 int pl_engine_check(const struct pl_engine_ops *ops);
+/* The form of ops that runs at queue depth qd: its queued variant above qd 1 if it
+   has one, else ops itself. */
+const struct pl_engine_ops *pl_engine_for_qd(const struct pl_engine_ops *ops, unsigned qd);
+/* ops with settings: *copy becomes ops with opts set, and is returned. A job runs it as
+   it runs ops; copy and opts must outlive the job. */
+const struct pl_engine_ops *pl_engine_with(struct pl_engine_ops *copy,
+                                           const struct pl_engine_ops *ops, const void *opts);
 
 #endif

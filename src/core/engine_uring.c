@@ -1,16 +1,24 @@
 /*
  * io_uring engine (liburing): queue depth > 1 from one thread. By default the
  * files and the job's buffers are registered with the ring (READ_FIXED /
- * WRITE_FIXED on fixed files) and submissions are batched, the tuning fio
- * needs --fixedbufs --registerfiles --iodepth_batch_submit for.
+ * WRITE_FIXED on fixed files), the tuning fio needs --fixedbufs
+ * --registerfiles for, and each I/O is submitted as it is queued (batch 1,
+ * measured best; a job may batch submissions). A job's
+ * struct pl_uring_opts (the ops' opts) may ask for IORING_SETUP_IOPOLL
+ * (completions polled from the device, checked to be possible before the
+ * ring is made) or IORING_SETUP_SQPOLL (a kernel thread submits).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/uio.h>
 
 #include <liburing.h>
 
+#include "device.h"
 #include "engine.h"
 #include "hot.h"
 
@@ -18,32 +26,119 @@ struct uring {
     struct io_uring ring;
     int ring_ok;
     int fixed_files, fixed_bufs;
-    int defer;              /* IORING_SETUP_DEFER_TASKRUN: completions wait for us to ask */
+    int enter_to_look;      /* completions show only when we enter the kernel (DEFER_TASKRUN
+                               posts them then; IOPOLL finds them by polling then) */
+    unsigned batch;         /* submit once this many are queued */
     unsigned queued;        /* prepared but not yet submitted */
 };
+
+static const struct pl_uring_opts no_opts;
+
+/* A reason with a name in it: *why must outlive the engine (the job reports it after
+   cleanup), and one job at a time sets up an engine in a process. */
+static char why_buf[2048];
+
+/*
+ * The default batch: 1, each I/O submitted as it is queued. Measured at QD 32
+ * on the development VM (docs/performance.md, "W3: the submit batch"): batch
+ * 1 against 2, 4, qd/4 and qd/2, interleaved, 1 was ahead and qd/2 (the
+ * default before) last, by 12%. The loop's reap submits what is still queued in
+ * the call that waits, so a larger batch saves no system call once the queue
+ * is full (each cycle refills the few slots that completed); it only holds
+ * I/Os back and hands them to the device together.
+ */
+static unsigned default_batch(unsigned qd)
+{
+    (void)qd;
+    return 1;
+}
+
+/*
+ * IORING_SETUP_IOPOLL makes the kernel poll the device's queue for
+ * completions instead of taking an interrupt. The kernel accepts such a ring
+ * anywhere and then fails each I/O with EOPNOTSUPP where it cannot poll:
+ * check first that every file is O_DIRECT and on a block device whose queue
+ * has poll queues (queue/io_poll is 1), and say which one is not.
+ */
+static int check_iopoll(const struct pl_engine *e, const char **why)
+{
+    for (unsigned i = 0; i < e->nfiles; i++) {
+        const struct pl_file *f = e->files[i];
+        if (!f->direct) {
+            snprintf(why_buf, sizeof why_buf, "iopoll needs O_DIRECT: open %s with direct = true",
+                     f->path);
+            *why = why_buf;
+            return -EINVAL;
+        }
+        struct stat st;
+        if (fstat(f->fd, &st) < 0)
+            return -errno;
+        dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+        char q[512], path[600], val[16] = "";
+        if (pl_device_queue_dir(major(dev), minor(dev), q, sizeof q) < 0) {
+            snprintf(why_buf, sizeof why_buf, "iopoll needs a block device with poll queues, "
+                     "and %s is on no block device", f->path);
+            *why = why_buf;
+            return -EOPNOTSUPP;
+        }
+        snprintf(path, sizeof path, "%s/io_poll", q);
+        FILE *fp = fopen(path, "r");
+        if (fp) {
+            if (!fgets(val, sizeof val, fp))
+                val[0] = '\0';
+            fclose(fp);
+            val[strcspn(val, "\n")] = '\0';
+        }
+        if (val[0] != '1') {
+            /* the device's name: the directory above queue/ */
+            char *end = strrchr(q, '/'), *name = q;
+            if (end) {
+                *end = '\0';
+                char *s = strrchr(q, '/');
+                name = s ? s + 1 : q;
+            }
+            snprintf(why_buf, sizeof why_buf, "iopoll needs a device with poll queues, and %s "
+                     "(under %s) has none (/sys/block/%s/queue/io_poll is %s; for NVMe, load "
+                     "the driver with poll_queues=N)", name, f->path, name,
+                     val[0] ? val : "missing");
+            *why = why_buf;
+            return -EOPNOTSUPP;
+        }
+    }
+    return 0;
+}
 
 /*
  * The ring is set up as fio 3.33 sets up its own: one task submits
  * (SINGLE_ISSUER), and completion work runs when that task asks for
  * completions rather than by interrupting it (DEFER_TASKRUN, COOP_TASKRUN).
  * Worth a few per cent at QD 32 here (docs/performance.md). Kernels before
- * 6.1 refuse these flags: then fewer, then none.
+ * 6.1 refuse these flags: then fewer, then none. With SQPOLL the kernel's
+ * thread submits and runs that work itself, so only SINGLE_ISSUER is asked
+ * for (the kernel refuses the other two with it). IOPOLL goes with any set.
  */
-static int ring_init(struct uring *u, unsigned entries)
+static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_opts *o)
 {
-    static const unsigned tries[] = {
+    static const unsigned plain[] = {
         IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN,
         IORING_SETUP_COOP_TASKRUN,
         0,
     };
+    static const unsigned sq[] = {
+        IORING_SETUP_SQPOLL | IORING_SETUP_SINGLE_ISSUER,
+        IORING_SETUP_SQPOLL,
+    };
+    const unsigned *tries = o->sqpoll ? sq : plain;
+    unsigned n = o->sqpoll ? sizeof sq / sizeof sq[0] : sizeof plain / sizeof plain[0];
     int rc = -EINVAL;
-    for (unsigned i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+    for (unsigned i = 0; i < n; i++) {
         struct io_uring_params p;
         memset(&p, 0, sizeof p);
-        p.flags = tries[i];
+        p.flags = tries[i] | (o->iopoll ? IORING_SETUP_IOPOLL : 0);
+        p.sq_thread_idle = o->sq_idle_ms;
         rc = io_uring_queue_init_params(entries, &u->ring, &p);
         if (rc == 0) {
-            u->defer = (tries[i] & IORING_SETUP_DEFER_TASKRUN) != 0;
+            u->enter_to_look = (p.flags & IORING_SETUP_DEFER_TASKRUN) || o->iopoll;
             return 0;
         }
         if (rc != -EINVAL)
@@ -54,16 +149,29 @@ static int ring_init(struct uring *u, unsigned entries)
 
 static int uring_init(struct pl_engine *e, const char **why)
 {
+    const struct pl_uring_opts *o = e->ops->opts ? e->ops->opts : &no_opts;
     struct uring *u = calloc(1, sizeof *u);
     if (!u)
         return -ENOMEM;
     e->data = u;
-    int rc = ring_init(u, e->qd < 2 ? 2 : e->qd);
+    if (o->iopoll) {
+        int rc = check_iopoll(e, why);
+        if (rc < 0)
+            return rc;
+    }
+    int rc = ring_init(u, e->qd < 2 ? 2 : e->qd, o);
     if (rc < 0) {
-        *why = "io_uring_queue_init failed (is io_uring disabled on this kernel?)";
+        if (o->sqpoll)
+            *why = "io_uring_queue_init with IORING_SETUP_SQPOLL failed (the kernel refused "
+                   "a submission thread)";
+        else
+            *why = "io_uring_queue_init failed (is io_uring disabled on this kernel?)";
         return rc;
     }
     u->ring_ok = 1;
+    u->batch = e->batch_submit ? e->batch_submit : default_batch(e->qd);
+    if (u->batch > e->qd)
+        u->batch = e->qd ? e->qd : 1;
 
     int *fds = malloc(e->nfiles * sizeof *fds);
     if (!fds)
@@ -125,8 +233,7 @@ PL_HOT static int uring_submit(struct pl_engine *e, struct pl_io *io)
         sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, io);
     u->queued++;
-    unsigned batch = e->batch_submit ? e->batch_submit : (e->qd > 1 ? e->qd / 2 : 1);
-    if (u->queued >= batch) {
+    if (u->queued >= u->batch) {
         int rc = uring_commit(e);
         if (rc < 0)
             return rc;
@@ -150,8 +257,8 @@ PL_HOT static int uring_reap(struct pl_engine *e, unsigned min, struct pl_io **o
         if (rc < 0 && rc != -EINTR)
             return rc;
     }
-    if (!min && u->defer) {
-        /* a look without waiting: finished I/O is only posted when we enter */
+    if (!min && u->enter_to_look) {
+        /* a look without waiting: finished I/O is only posted (or polled) when we enter */
         rc = io_uring_get_events(&u->ring);
         if (rc < 0 && rc != -EINTR)
             return rc;

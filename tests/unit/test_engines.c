@@ -4,7 +4,9 @@
  * engine a round trip on a scratch file driven through the ops table
  * directly: write 4 KiB blocks whose bytes encode the block number, fsync,
  * read every block back into its own buffer and verify it. io_uring also
- * runs 64 I/Os through a queue of 8 and must complete every one.
+ * runs 64 I/Os through a queue of 8 and must complete every one. The null
+ * engine moves no data, so it has tests of its own: full lengths, no byte of
+ * a buffer or the file touched, and its queued form at depth.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -254,6 +257,18 @@ static void test_registry_contract(void **state)
 #else
     assert_null(pl_engine_find("io_uring"));
 #endif
+    /* null: synchronous, with a queued form of the same name for qd > 1 */
+    const struct pl_engine_ops *null = pl_engine_find("null");
+    assert_non_null(null);
+    assert_true(is_sync(null));
+    assert_non_null(null->queued);
+    assert_false(is_sync(null->queued));
+    assert_string_equal(null->queued->name, "null");
+    assert_ptr_equal(pl_engine_for_qd(null, 1), null);
+    assert_ptr_equal(pl_engine_for_qd(null, 2), null->queued);
+    assert_ptr_equal(pl_engine_for_qd(pl_engine_find("psync"), 8), pl_engine_find("psync"));
+    for (int i = 0; pl_engines[i]; i++)
+        assert_ptr_not_equal(pl_engines[i], null->queued);  /* not a second "null" */
     assert_null(pl_engine_find("libaio"));
     assert_null(pl_engine_find(""));
     assert_null(pl_engine_find("SYNC"));
@@ -287,6 +302,99 @@ static void test_check_rejects(void **state)
     assert_int_equal(pl_engine_check(&no_submit), -EINVAL);
     struct pl_engine_ops async_no_reap = {.name = "x", .submit = fake_submit};
     assert_int_equal(pl_engine_check(&async_no_reap), -EINVAL);
+    /* a queued variant must keep the contract, keep the name and not be SYNC */
+    struct pl_engine_ops with_q = ok_sync;
+    with_q.queued = &ok_async;
+    assert_int_equal(pl_engine_check(&with_q), 0);
+    with_q.queued = &ok_sync;
+    assert_int_equal(pl_engine_check(&with_q), -EINVAL);
+    with_q.queued = &async_no_reap;
+    assert_int_equal(pl_engine_check(&with_q), -EINVAL);
+    struct pl_engine_ops other_name = ok_async;
+    other_name.name = "y";
+    with_q.queued = &other_name;
+    assert_int_equal(pl_engine_check(&with_q), -EINVAL);
+    /* pl_engine_with: the same engine, with settings */
+    static const int opts = 7;
+    struct pl_engine_ops copy;
+    const struct pl_engine_ops *c = pl_engine_with(&copy, &ok_async, &opts);
+    assert_ptr_equal(c, &copy);
+    assert_ptr_equal(c->submit, ok_async.submit);
+    assert_ptr_equal(c->reap, ok_async.reap);
+    assert_string_equal(c->name, "x");
+    assert_ptr_equal(c->opts, &opts);
+    assert_null(ok_async.opts);
+    assert_int_equal(pl_engine_check(c), 0);
+}
+
+/* ---- null --------------------------------------------------------------------------- */
+
+/* Every I/O completes with its full length (0 for fsync), and no byte moves: neither
+   the buffers nor the file change, and reads past the end of the file are full too. */
+static void test_null_moves_nothing(void **state)
+{
+    struct fixture *fx = *state;
+    assert_int_equal(ftruncate(fx->f.fd, 2 * BLK), 0);
+    assert_int_equal(pwrite(fx->f.fd, "abcd", 4, 0), 4);
+    engine_up(fx, 1, 2);
+    memset(fx->bufs[0], 0x5a, BLK);
+    memset(fx->bufs[1], 0xa5, BLK);
+    struct pl_io ios[4] = {
+        mkio(PL_OP_READ, 0, 0, fx->bufs[0]),
+        mkio(PL_OP_WRITE, 1, 1, fx->bufs[1]),
+        mkio(PL_OP_READ, 1000, 0, fx->bufs[0]),  /* far past the end */
+        mkio(PL_OP_FSYNC, 0, 0, fx->bufs[0]),
+    };
+    run_ios(fx, ios, 4);
+    for (size_t j = 0; j < BLK; j++) {
+        assert_int_equal(((unsigned char *)fx->bufs[0])[j], 0x5a);
+        assert_int_equal(((unsigned char *)fx->bufs[1])[j], 0xa5);
+    }
+    char head[4];
+    assert_int_equal(pread(fx->f.fd, head, 4, 0), 4);
+    assert_memory_equal(head, "abcd", 4);
+    char z;
+    assert_int_equal(pread(fx->f.fd, &z, 1, BLK), 1);
+    assert_int_equal(z, 0);  /* the write left the file alone */
+    struct stat st;
+    assert_int_equal(fstat(fx->f.fd, &st), 0);
+    assert_int_equal(st.st_size, 2 * BLK);
+}
+
+/* The queued form: up to qd I/Os wait, the next one is BUSY, and a reap completes
+   them oldest first (at most max at a time). */
+static void test_null_queued(void **state)
+{
+    struct fixture *fx = *state;
+    fx->ops = pl_engine_for_qd(fx->ops, 8);
+    const struct pl_engine_ops *ops = fx->ops;
+    assert_false(is_sync(ops));
+    engine_up(fx, 8, 8);
+    struct pl_io ios[9];
+    for (unsigned i = 0; i < 9; i++) {
+        ios[i] = mkio(i % 3 == 2 ? PL_OP_FSYNC : i % 3 ? PL_OP_WRITE : PL_OP_READ, i, i % 8,
+                      fx->bufs[i % 8]);
+        ios[i].res = -12345;
+    }
+    for (unsigned i = 0; i < 8; i++)
+        assert_int_equal(ops->submit(&fx->e, &ios[i]), PL_Q_QUEUED);
+    assert_int_equal(ops->submit(&fx->e, &ios[8]), PL_Q_BUSY);
+    struct pl_io *out[8];
+    assert_int_equal(ops->reap(&fx->e, 1, out, 3), 3);
+    for (unsigned i = 0; i < 3; i++)
+        assert_ptr_equal(out[i], &ios[i]);
+    assert_int_equal(ops->submit(&fx->e, &ios[8]), PL_Q_QUEUED);
+    assert_int_equal(ops->reap(&fx->e, 0, out, 8), 6);
+    for (unsigned i = 0; i < 6; i++)
+        assert_ptr_equal(out[i], &ios[i + 3]);
+    assert_int_equal(ops->reap(&fx->e, 0, out, 8), 0);
+    for (unsigned i = 0; i < 9; i++)
+        assert_int_equal(ios[i].res, ios[i].op == PL_OP_FSYNC ? 0 : (int64_t)BLK);
+    /* and the round trip of the other engines' tests, less the data */
+    struct pl_io many[64];
+    for (unsigned i = 0; i < 64; i++)
+        many[i] = mkio(PL_OP_READ, i, i % 8, fx->bufs[i % 8]);
+    run_ios(fx, many, 64);
 }
 
 /* ---- round trip --------------------------------------------------------------------- */
@@ -454,8 +562,8 @@ static void test_uring_qd8_64(void **state)
 int main(void)
 {
     /* prestates are evaluated at run time: check they exist before cmocka sees NULL */
-    static const char *const names[] = {"sync", "psync", "stdio", "mmap"};
-    for (int i = 0; i < 4; i++)
+    static const char *const names[] = {"sync", "psync", "stdio", "mmap", "null"};
+    for (int i = 0; i < 5; i++)
         if (!pl_engine_find(names[i])) {
             fprintf(stderr, "engine %s is not registered\n", names[i]);
             return 1;
@@ -467,6 +575,8 @@ int main(void)
         ENGINE_TESTS("psync"),
         ENGINE_TESTS("stdio"),
         ENGINE_TESTS("mmap"),
+        ENGINE_TEST(test_null_moves_nothing, "null"),
+        ENGINE_TEST(test_null_queued, "null"),
 #if PL_HAVE_URING
         ENGINE_TESTS("io_uring"),
         ENGINE_TEST(test_uring_qd8_64, "io_uring"),

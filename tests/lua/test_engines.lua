@@ -1,0 +1,172 @@
+-- The null engine and the io_uring settings through p.run: null completes
+-- every I/O at once and touches nothing, at qd 1 and in its queued form;
+-- io_uring takes iopoll (a clear error where the device cannot poll), sqpoll
+-- with its idle time, and any submit batch.
+local T = ...
+local p = require "platter"
+
+local function scratch(size, opts)
+  local path = T.tmpdir() .. "/e.dat"
+  local o = { create = true, write = true, size = size }
+  for k, v in pairs(opts or {}) do o[k] = v end
+  return assert(p.open(path, o)), path
+end
+
+local function zeros(path)
+  local data = assert(T.read(path))
+  return not data:find("[^%z]")
+end
+
+-- runs fn, or skips the test when this platter has no io_uring
+local function uring(fn)
+  local ok, err = pcall(fn)
+  if not ok and tostring(err):find("without io_uring", 1, true) then T.skip("no io_uring") end
+  if not ok then error(err, 0) end
+  return err
+end
+
+T.test("null: every I/O completes in full at qd 1, and the file stays as it was", function()
+  local f, path = scratch("1m")
+  local r = p.run { file = f, engine = "null", pattern = "random", count = 10000, progress = false }
+  T.eq(r.ops, 10000, "ops")
+  T.eq(r.bytes, 10000 * 4096, "bytes")
+  T.eq(r.errors, 0, "errors")
+  T.eq(r.stopped, "count", "stopped")
+  T.ok(r:percentile(50) < 100000, "p50 " .. r:percentile(50) .. " ns of no I/O")
+  local w = p.run { file = f, engine = "null", op = "write", fsync_every = 4, progress = false,
+                    bs = "64k" }
+  T.eq(w.write.ops, 16, "one pass of 64 KiB writes")
+  T.eq(w.fsync.ops, 4, "fsyncs")
+  T.ok(zeros(path), "the file is still all zeros")
+  f:close()
+end)
+
+T.test("null: qd > 1 queues and completes the queue at once", function()
+  local f, path = scratch("1m")
+  for _, qd in ipairs { 2, 32, 256 } do
+    local r = p.run { file = f, engine = "null", qd = qd, pattern = "random", count = 5000,
+                      progress = false }
+    T.eq(r.ops, 5000, "qd " .. qd .. " ops")
+    T.eq(r.errors, 0, "qd " .. qd .. " errors")
+  end
+  local w = p.run { file = f, engine = "null", qd = 8, op = "mix", read_pct = 30, count = 3000,
+                    pattern = "random", fsync_every = 10, progress = false }
+  T.eq(w.read.ops + w.write.ops, 3000, "mix ops")
+  T.ok(w.fsync.ops > 0, "fsyncs at depth")
+  T.ok(zeros(path), "the file is still all zeros")
+  f:close()
+end)
+
+T.test("null: gen jobs, stepped at qd 1 and in the C loop at qd 4", function()
+  local f = scratch("1m")
+  for _, qd in ipairs { 1, 4 } do
+    local n = 0
+    local r = p.run { file = f, engine = "null", qd = qd, progress = false,
+      gen = function(i)
+        if i > 777 then return nil end
+        n = n + 1
+        return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
+      end }
+    T.eq(r.ops, 777, "qd " .. qd .. " ops")
+    T.eq(n, 777, "qd " .. qd .. " generator calls")
+    T.eq(r.stopped, "generator end", "stopped")
+  end
+  f:close()
+end)
+
+T.test("engines: the unknown-engine message names null", function()
+  local f = scratch("64k")
+  T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, null)")
+  f:close()
+end)
+
+T.test("io_uring: iopoll, sqpoll and sqpoll_idle_ms are checked", function()
+  local f = scratch("1m")
+  T.raises(function() p.run { file = f, engine = "psync", iopoll = true, count = 1 } end,
+    [['iopoll' needs engine = "io_uring" (not "psync")]])
+  T.raises(function() p.run { file = f, engine = "null", qd = 4, sqpoll = true, count = 1 } end,
+    [['sqpoll' needs engine = "io_uring" (not "null")]])
+  T.raises(function() p.run { file = f, qd = 4, sqpoll_idle_ms = 5, count = 1 } end,
+    "'sqpoll_idle_ms' needs sqpoll = true")
+  T.raises(function() p.run { file = f, qd = 4, sqpoll = true, sqpoll_idle_ms = 1.5, count = 1 } end,
+    "'sqpoll_idle_ms' must be an integer")
+  T.raises(function() p.run { file = f, qd = 4, iopoll = 1, count = 1 } end,
+    "'iopoll' must be a boolean, not number")
+  T.raises(function() p.run { file = f, qd = 4, iopoll = true, op = "write", fsync_every = 2 } end,
+    "an iopoll ring takes reads and writes only, not 'fsync_every'")
+  uring(function()
+    T.raises(function() p.run { file = f, qd = 4, iopoll = true, count = 1 } end,
+      "iopoll needs O_DIRECT: open " .. f:info().path .. " with direct = true")
+  end)
+  f:close()
+end)
+
+-- the queue/io_poll of the device under a file: "1" when it has poll queues
+local function io_poll(f)
+  local dev = f:info().device
+  if not dev then return nil end
+  for _, q in ipairs { "/sys/class/block/" .. dev .. "/queue/io_poll",
+                       "/sys/class/block/" .. dev .. "/../queue/io_poll" } do
+    local v = T.read(q)
+    if v then return (v:gsub("%s+$", "")) end
+  end
+end
+
+T.test("io_uring: iopoll runs where the device polls, and says why not elsewhere", function()
+  local _, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true }))
+  local poll = io_poll(d)
+  local ok, r = pcall(p.run, { file = d, qd = 8, iopoll = true, pattern = "random",
+                               count = 200, progress = false })
+  if not ok and tostring(r):find("without io_uring", 1, true) then T.skip("no io_uring") end
+  if poll == "1" then
+    T.ok(ok, "iopoll on a polling device: " .. tostring(r))
+    T.eq(r.ops, 200, "ops")
+    T.eq(r.errors, 0, "errors")
+  else
+    T.ok(not ok, "iopoll where the device has no poll queues must fail")
+    local dev = d:info().device
+    T.has(tostring(r), "run: iopoll needs a device with poll queues, and " .. tostring(dev) ..
+      " (under " .. path .. ") has none (/sys/block/" .. tostring(dev) .. "/queue/io_poll is " ..
+      tostring(poll or "missing"))
+  end
+  d:close()
+end)
+
+T.test("io_uring: sqpoll reads and writes, with and without an idle time", function()
+  local f, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true, write = true }))
+  for _, idle in ipairs { false, 2 } do
+    local ok, r = pcall(p.run, { file = d, qd = 8, sqpoll = true, sqpoll_idle_ms = idle or nil,
+                                 pattern = "random", count = 500, progress = false })
+    if not ok and tostring(r):find("without io_uring", 1, true) then T.skip("no io_uring") end
+    if not ok and tostring(r):find("refused a submission thread", 1, true) then
+      T.skip("the kernel refuses SQPOLL here: " .. tostring(r))
+    end
+    T.ok(ok, tostring(r))
+    T.eq(r.ops, 500, "ops")
+    T.eq(r.errors, 0, "errors")
+  end
+  local w = p.run { file = d, qd = 4, sqpoll = true, op = "write", fsync_every = 16,
+                    progress = false }
+  T.eq(w.write.ops, 256, "writes")
+  T.eq(w.fsync.ops, 16, "fsyncs")
+  T.eq(w.errors, 0, "errors")
+  d:close()
+  f:close()
+end)
+
+T.test("io_uring: every submit batch completes every I/O", function()
+  local f, path = scratch("1m")
+  local d = assert(p.open(path, { direct = true }))
+  for _, batch in ipairs { 1, 2, 4, 8, 16, 100 } do
+    local r = uring(function()
+      return p.run { file = d, qd = 16, batch = batch, pattern = "random", count = 999,
+                     progress = false }
+    end)
+    T.eq(r.ops, 999, "batch " .. batch .. " ops")
+    T.eq(r.errors, 0, "batch " .. batch .. " errors")
+  end
+  d:close()
+  f:close()
+end)
