@@ -95,7 +95,10 @@ static void test_init_does_not_wait(void **state)
 
 /* Reading without pause through the switch: nothing goes back, the TSC takes
    over after the 5 ms window (within a second at most, even on a noisy
-   machine), and the step at the switch is no larger than the gaps around it. */
+   machine), and the reading that switches lies between the CLOCK_MONOTONIC
+   readings just before and after it (within a µs: the TSC's offset at the
+   anchor is a fraction of one bracket). A preemption in between widens the
+   bracket, not the error. */
 static void test_switch_is_seamless(void **state)
 {
     (void)state;
@@ -103,18 +106,22 @@ static void test_switch_is_seamless(void **state)
     if (!tsc_expected())
         skip();
     uint64_t start = pl_clock_mono_ns(), prev = pl_clock_ns(), switched = 0;
-    uint64_t gap_before = 0, step = 0;
     for (long i = 0; pl_clock_mono_ns() - start < 1000 * MS; i++) {
         int was_tsc = pl_clock_cal.tsc;
-        uint64_t t = pl_clock_ns();
+        uint64_t a = pl_clock_mono_ns(), t = pl_clock_ns(), b = pl_clock_mono_ns();
         if (t < prev)
             fail_msg("read %ld went back by %llu ns (tsc %d -> %d)", i,
                      (unsigned long long)(prev - t), was_tsc, pl_clock_cal.tsc);
         if (!was_tsc && pl_clock_cal.tsc && !switched) {
             switched = t;
-            step = t - prev;
-        } else if (!switched && t - prev > gap_before) {
-            gap_before = t - prev;
+            print_message("switched to the TSC after %.2f ms: read %.0f ns after the "
+                          "clock_gettime before it, %.0f ns before the one after\n",
+                          (double)(t - start) / 1e6, (double)(int64_t)(t - a),
+                          (double)(int64_t)(b - t));
+            if (t < a || t > b + 1000)
+                fail_msg("the switching read is %lld ns off [%llu, %llu]", (long long)(t < a ?
+                         (int64_t)(t - a) : (int64_t)(t - b)), (unsigned long long)a,
+                         (unsigned long long)b);
         }
         prev = t;
         if (switched && t - switched > 10 * MS)
@@ -122,10 +129,7 @@ static void test_switch_is_seamless(void **state)
     }
     if (!switched)
         fail_msg("still calibrating after 1 s (pending %d)", pl_clock_cal.pending);
-    print_message("switched to the TSC after %.2f ms; step at the switch %llu ns\n",
-                  (double)(switched - start) / 1e6, (unsigned long long)step);
     assert_true(switched - start >= 4 * MS);
-    assert_true(step < 100000);  /* the calibrating read itself is a fraction of a µs */
 }
 
 static void check_monotonic(const char *what)
