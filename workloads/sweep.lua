@@ -68,6 +68,9 @@ local function cell(f, test, bs, mode)
   local last = size - bs
   if mode == "cooked" and not o.keep_cache then f:drop_cache() end
   f:seek(0)
+  -- a cooked Reread rereads one block: the page cache is what it measures (the
+  -- raw column is the drive's own buffer), so the cache warning leaves it alone
+  local cached_on_purpose = mode == "cooked" and test == "reread"
   local deadline = p.now() + o.duration * 1e9
   local s = p.phase(TESTS[test] .. " " .. bs .. " " .. mode, function()
     if test == "random" then
@@ -91,7 +94,7 @@ local function cell(f, test, bs, mode)
         pos = pos + f:read(bs)
       until p.now() >= deadline
     end
-  end)
+  end, { cache = cached_on_purpose })
   return s
 end
 

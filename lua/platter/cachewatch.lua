@@ -1,10 +1,13 @@
 -- platter.cachewatch: was the page cache answering? At the start and end of
 -- every phase (no per-I/O cost, no wrapped functions) the page-cache residency
--- of the files p.open made is taken; a buffered phase on a data set under
--- twice RAM that was partly cached at its start is tainted, and the first one
--- that did I/O prints one warning. It also numbers the files it sees, in
--- first-seen order: the record's `files`. Used by platter.recorder, which
--- calls it from the host hooks; see docs/results.md ("The cache warning").
+-- of the files p.open made is taken. A buffered phase on a data set under
+-- twice RAM is tainted when its files were partly cached at its start, or when
+-- it moved more bytes than came into the cache during it (the rest was
+-- answered from the cache: a small file read over and over after a drop); the
+-- first one that did I/O prints one warning. A phase given { cache = true }
+-- measures the cache on purpose and is left alone. It also numbers the files it
+-- sees, in first-seen order: the record's `files`. Used by platter.recorder,
+-- which calls it from the host hooks; see docs/results.md ("The cache warning").
 
 local resultfile = require "platter.resultfile"
 local machine = require "platter.machine"
@@ -56,8 +59,9 @@ local function add_entry(w, f, info)
   local key = entry_key(info)
   local e = w.by_key[key]
   if not e then
+    local abs = w.core._resolve and info.path and w.core._resolve(info.path) or nil
     e = { id = #w.files + 1, info = info, direct = info.direct and true or false,
-          path = info.path }
+          path = info.path, abs_path = abs }
     w.files[#w.files + 1] = e
     w.by_key[key] = e
   else
@@ -86,7 +90,8 @@ end
 -- (direct, empty, or 2 x RAM and more).
 local function residency(w, f, e, size, off, len)
   local ram = w.ram
-  if e.direct or not size or size == 0 or (ram > 0 and size >= 2 * ram) then return nil end
+  if size == 0 and not e.direct then return nil, 0, 0 end  -- empty: nothing cached yet
+  if e.direct or not size or (ram > 0 and size >= 2 * ram) then return nil end
   local ok, res, total = pcall(w.resident_of, f, off, len)
   if not ok or type(res) ~= "number" or not total or total == 0 then return nil end
   return 100 * res / total, res, total
@@ -146,12 +151,32 @@ function Watch:run_files(t)
           off, len = lo, hi - lo
           c.size = len
         end
+        c.f, c.off, c.len = f, off, len
         c.pct, c.res, c.total = residency(self, f, e, size, off, len)
       end
       files[#files + 1] = c
     end
   end
+  if not self.sim then files.io = machine.storage_bytes() end
   return files
+end
+
+--- w:run_end(files): the residency of p.run's files (as run_files gave them) at
+-- its end, into each one's res_end, pct_end and size_end; files.moved: the bytes the
+-- storage moved meanwhile, when the counters tell
+function Watch:run_end(files)
+  local now = files.io and machine.storage_bytes()
+  files.moved = now and now - files.io or nil
+  for _, c in ipairs(files) do
+    if c.f and c.res then
+      local open, size = is_open(self, c.f)
+      if open then
+        local len = c.len
+        c.size_end = len or size
+        c.pct_end, c.res_end, c.total_end = residency(self, c.f, c.entry, size, c.off, len)
+      end
+    end
+  end
 end
 
 --- w:phase_start(s): at the start of p.phase s, the residency of every open
@@ -169,10 +194,10 @@ function Watch:phase_start(s)
         total = total }
     end
   end
-  -- both kinds open: the storage counters can tell which one a phase used
-  if snap.direct_open and #snap.files > 0 and not self.sim then
-    snap.io = machine.storage_bytes()
-  end
+  -- the storage counters: how much of what the phase moved came from the storage
+  -- (pages read in and then evicted again count there, not in the residency), and,
+  -- with both kinds of file open, which kind a phase used
+  if not self.sim then snap.io = machine.storage_bytes() end
   self.starts[s] = snap
 end
 
@@ -182,12 +207,14 @@ end
 -- After: which files a phase used, and the verdict
 -- =====================================================================
 
---- w:phase_files(s) -> the buffered files p.phase s used, as run_files gives them:
--- those whose residency changed (reads bring pages in, writes dirty new ones), or
--- opened during it. Without such evidence, the open buffered files; but when a
+--- w:phase_files(s) -> the buffered files p.phase s used, as run_files gives them
+-- (with their residency at the end too: res_end, pct_end, size_end): those whose
+-- residency changed (reads bring pages in, writes dirty new ones), that it closed,
+-- or that it opened. Without such evidence, the open buffered files; but when a
 -- direct file was open too, only if the storage moved less than a tenth of the
 -- phase's bytes (/proc/self/io), that is, the page cache answered: else the phase
--- is taken as direct.
+-- is taken as direct. The second result is the bytes the storage moved during the
+-- phase (/proc/self/io; nil under --sim or without the counters).
 function Watch:phase_files(s)
   local snap = self.starts[s]
   if not snap then return {} end
@@ -196,10 +223,13 @@ function Watch:phase_files(s)
     seen[c.entry] = true
     local open, size = is_open(self, c.f)
     if open then
-      local _, res = residency(self, c.f, c.entry, size)
-      c.size = c.size or size
+      c.size_end = size
+      c.pct_end, c.res_end, c.total_end = residency(self, c.f, c.entry, size)
+      c.size = (c.size or 0) > 0 and c.size or size
       all[#all + 1] = c
-      if res ~= c.res then used[#used + 1] = c end
+      if c.res_end ~= c.res then used[#used + 1] = c end
+    else
+      used[#used + 1] = c  -- closed during the phase: it was in use; its end is unknown
     end
   end
   local direct = snap.direct_open
@@ -216,11 +246,12 @@ function Watch:phase_files(s)
       end
     end
   end
-  if #used > 0 then return used end
+  local moved = snap.io and machine.storage_bytes()
+  moved = moved and moved - snap.io
+  if #used > 0 then return used, moved end
   if direct then
-    local now = snap.io and machine.storage_bytes()
     local bytes = s.bytes or 0
-    if now and bytes > 0 and now - snap.io < 0.1 * bytes then return all end
+    if moved and bytes > 0 and moved < 0.1 * bytes then return all, moved end
     return {}
   end
   return all
@@ -229,32 +260,70 @@ end
 local function warn(w, r, worst)
   w.warned = true
   local e = worst.entry
-  local why = format("%.0f%% of it was in the page cache at the start", worst.pct)
+  local why, advice
+  if worst.served then
+    why = format("about %.0f%% of the %s it moved came from the page cache (%.0f%% of the "
+      .. "file was in the cache at the start, %.0f%% at the end)", worst.served,
+      resultfile.size_text(r.bytes or 0), worst.pct or 0, worst.pct_end or 0)
+    advice = "open it with direct = true, or use a data set over twice RAM"
+  else
+    why = format("%.0f%% of it was in the page cache at the start", worst.pct)
+    advice = "drop it with f:drop_cache() first, open it with direct = true, or use a data "
+      .. "set over twice RAM"
+  end
   local msg = format("phase '%s' used %s (%s) through the page cache with %s of RAM, "
-    .. "and %s: the cache may be answering (drop it with f:drop_cache() first, open it "
-    .. "with direct = true, or use a data set over twice RAM)",
+    .. "and %s: the cache may be answering (%s)",
     r.name or "?", e.path or "?", resultfile.size_text(worst.size),
-    resultfile.size_text(w.ram), why)
+    resultfile.size_text(w.ram), why, advice)
   w.warnings[#w.warnings + 1] = msg
   w.core._notice("platter: warning: ", msg, "\n")  -- at a line boundary, never mid-row
 end
 
---- w:judge(r, candidates): the cache verdict of finished phase record r, whose
--- files are candidates (as run_files or phase_files give them). A buffered file
--- under twice RAM taints the phase when more than 1% of it was in the page cache
--- at the start (a range dropped with f:drop_cache or p.drop_caches holds ~0%).
+-- The share of the bytes phase record r moved that no storage I/O can account for,
+-- in percent: r.bytes less what came into the page cache during it (the growth of
+-- its files' residency) or, when known and more, what the storage moved. nil
+-- when a file's residency at either end is unknown.
+local function served_pct(r, candidates, moved)
+  local bytes = r.bytes or 0
+  if bytes <= 0 then return nil end
+  local pulled = 0
+  for _, c in ipairs(candidates) do
+    if not c.res or not c.res_end then return nil end
+    local pages = math.max(c.total or 0, c.total_end or 0)
+    local size = math.max(c.size or 0, c.size_end or 0)
+    local page = pages > 0 and size / pages or 4096
+    pulled = pulled + math.max(0, c.res_end - c.res) * page
+  end
+  local from_storage = math.max(pulled, moved or 0)
+  return math.max(0, bytes - from_storage) / bytes * 100
+end
+
+--- w:judge(r, candidates [, opts]): the cache verdict of finished phase record r,
+-- whose files are candidates (as run_files or phase_files give them, with their
+-- residency at the end). A buffered file under twice RAM taints the phase when more
+-- than 1% of it was in the page cache at the start (a range dropped with
+-- f:drop_cache or p.drop_caches holds ~0%), or when more than half of the bytes
+-- the phase moved did not come into the cache during it (so the cache answered
+-- them; half, so that a partial estimate, with pages evicted again under --sim's
+-- small cache, does not warn). opts.intended (p.phase's { cache = true }) records the facts but never
+-- taints; opts.moved is the bytes the storage moved meanwhile, when known.
 -- Sets r.cache, r.cache_tainted and r.resident_pct; the first tainted phase that
 -- did I/O warns.
-function Watch:judge(r, candidates)
+function Watch:judge(r, candidates, opts)
+  opts = opts or {}
   local ram = self.ram
   local worst, tainted, dataset, facts, maxpct = nil, false, 0, {}, nil
+  local small_files = {}
   for _, c in ipairs(candidates) do
     local e = c.entry
-    if not e.direct and c.size then
-      dataset = dataset + c.size
-      local small = ram == 0 or c.size < 2 * ram
-      local t = small and (c.pct or 0) > 1
-      facts[#facts + 1] = { file = e.id, size = c.size, resident_pct = c.pct, tainted = t }
+    local size = math.max(c.size or 0, c.size_end or 0)
+    if not e.direct and size > 0 then
+      dataset = dataset + size
+      local small = ram == 0 or size < 2 * ram
+      local t = small and (c.pct or 0) > 1 and not opts.intended
+      facts[#facts + 1] = { file = e.id, size = size, resident_pct = c.pct,
+        resident_end_pct = c.pct_end, tainted = t }
+      if small then small_files[#small_files + 1] = c end
       if c.pct and (not maxpct or c.pct > maxpct) then maxpct = c.pct end
       if t then
         tainted = true
@@ -263,7 +332,20 @@ function Watch:judge(r, candidates)
     end
   end
   if #facts == 0 then return end
-  r.cache = { files = facts, dataset_bytes = dataset, ram = ram, tainted = tainted }
+  local served = #small_files == #facts and served_pct(r, candidates, opts.moved) or nil
+  r.cache = { files = facts, dataset_bytes = dataset, ram = ram, tainted = tainted,
+    served_pct = served, intended = opts.intended or nil }
+  if served and served > 50 and not opts.intended then
+    tainted = true
+    r.cache.tainted = true
+    if not worst then
+      for _, c in ipairs(small_files) do
+        if not worst or (c.res_end or 0) > (worst.res_end or 0) then worst = c end
+      end
+      worst = setmetatable({ served = served, size = math.max(worst.size or 0,
+        worst.size_end or 0) }, { __index = worst })
+    end
+  end
   r.cache_tainted = tainted
   r.resident_pct = maxpct
   if tainted and not self.warned and (r.ops or 0) > 0 then warn(self, r, worst) end

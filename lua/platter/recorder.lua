@@ -42,6 +42,12 @@ local function new_recorder(core)
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep
     cut = {},                        -- the records of phases a Ctrl-C cut short
     pending_run = nil,               -- the p.run that started, as described then
+    -- where the run started, and its arguments with the paths that exist now made
+    -- absolute (again at exit, for what the run made): rerun from another directory
+    -- uses them (docs/results.md)
+    cwd = core._resolve and core._resolve(".") or nil,
+    args_abs = core._resolve and resultfile.absolute_args(
+      resultfile.split_command_line(cfg.argv or {}).args, core._resolve) or nil,
   }
 end
 
@@ -114,20 +120,21 @@ local function note_run(R, r)
   if not d then return end
   r.params = d.params
   r.files = d.params.files
+  R.watch:run_end(d.files)
   local buffered = {}
   for _, c in ipairs(d.files) do
     if not c.entry.direct then buffered[#buffered + 1] = c end
   end
-  R.watch:judge(r, buffered)
+  R.watch:judge(r, buffered, { moved = d.files.moved })
 end
 
 -- a p.phase's record: the files it used, and the cache verdict on them
 local function note_phase(R, r, s)
-  local used = R.watch:phase_files(s)
+  local used, moved = R.watch:phase_files(s)
   local ids = {}
   for i, c in ipairs(used) do ids[i] = c.entry.id end
   if #ids > 0 then r.files = ids end
-  R.watch:judge(r, used)
+  R.watch:judge(r, used, { moved = moved or nil, intended = s.cache_intended or nil })
 end
 
 -- a p.parallel's record: each worker's own record (false for one that sent none),
@@ -340,6 +347,7 @@ local function file_list(R)
     local info = {}
     for k, v in pairs(e.info or {}) do info[k] = v end
     info.id = e.id
+    info.abs_path = e.abs_path
     files[i] = info
   end
   return files
@@ -354,9 +362,13 @@ local function build_record(R, status, msg)
   local end_time = os.time()
   local doc = {
     schema_version = resultfile.SCHEMA_VERSION,
-    platter = { version = core.version, lua = core.lua },
+    platter = { version = core.version, lua = core.lua,
+      build = { commit = core._build_commit or "unknown" } },
     command_line = cfg.argv,
     args = cl.args,
+    args_abs = R.args_abs and resultfile.absolute_args(R.args_abs, core._resolve),
+    cwd = R.cwd,
+    pid = core.pid and core.pid() or nil,
     options = { repeats = cfg.repeats, ci = cfg.ci, sim = cfg.sim, trusted = core.trusted,
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),

@@ -32,7 +32,10 @@ function M.prepare()
   return statmath.summary ~= nil and cjson.new ~= nil
 end
 
-M.SCHEMA_VERSION = 2  -- 2: a phase cut by Ctrl-C says interrupted = true
+-- 2 added a phase's interrupted = true (a phase cut by Ctrl-C); 3 added platter.build,
+-- cwd, args_abs, pid, files[].abs_path, status.message on errors and the cache fields
+-- resident_end_pct, served_pct, intended. Readers take every version up to this one.
+M.SCHEMA_VERSION = 3
 M.PERCENTILES = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9, 99.99 }
 
 local floor, format = math.floor, string.format
@@ -168,6 +171,57 @@ local function summarize_group(g)
   return s
 end
 
+M.phase_key = phase_key
+
+--- normalize_path(path [, pid]) -> path with the run's pid in its last component
+-- written "<pid>" (Bonnie.<pid>, platter-sweep.<pid>.dat), so that scratch names of two
+-- runs compare equal. Without the pid (schema_version 1) a run of two or more digits
+-- between dots, or after the last dot, is taken as one.
+function M.normalize_path(path, pid)
+  if type(path) ~= "string" then return path end
+  local dir, base = path:match("^(.-)([^/]*)$")
+  if type(pid) == "number" and pid > 0 then
+    local ps = format("%d", pid)
+    base = base:gsub("%f[%d]" .. ps .. "%f[%D]", "<pid>")
+  else
+    base = base:gsub("%.%d%d+%.", ".<pid>."):gsub("%.%d%d+$", ".<pid>")
+  end
+  return dir .. base
+end
+
+--- position(name [, parse]) -> head, offset for a phase named "HEAD at OFFSET" or
+-- "HEAD: OFFSET" (OFFSET in bytes, or with a unit when parse, such as p.parse_size,
+-- reads it): "zone 3 at 1234567890" -> "zone 3", 1234567890. nil for other names.
+function M.position(name, parse)
+  name = type(name) == "string" and name or ""
+  local head, num = name:match("^(.-)%s+at%s+([%d.]+%a*)$")
+  if not head then head, num = name:match("^(.-):%s*([%d.]+%a*)$") end
+  if not head then return nil end
+  local v = tonumber(num)
+  if not v and parse then
+    local ok, r = pcall(parse, num)
+    v = ok and tonumber(r) or nil
+  end
+  if not v then return nil end
+  return head, v
+end
+
+--- extents(doc) -> phase key (kind, name, occurrence) -> the size in bytes of the file
+-- or device the phase used (its first file), where the record says
+function M.extents(doc)
+  local sizes, byid = {}, {}
+  for _, f in ipairs(type(doc.files) == "table" and doc.files or {}) do
+    if type(f) == "table" and f.id then byid[f.id] = f end
+  end
+  for _, r in ipairs(type(doc.phases) == "table" and doc.phases or {}) do
+    local k = phase_key(r)
+    local id = type(r.files) == "table" and r.files[1]
+    local f = id and byid[id]
+    if sizes[k] == nil and f and tonumber(f.size) and f.size > 0 then sizes[k] = f.size end
+  end
+  return sizes
+end
+
 --- summarize(phases) -> one entry per phase (kind, name, occurrence) in first-seen
 -- order: { name, kind, occurrence, samples, figures = {iops = summary, ...}, hist,
 -- lat_min, lat_max, main, cache_tainted }
@@ -262,6 +316,34 @@ local VALUE_OPTS = { ["--seed"] = "seed", ["--json"] = "json", ["--csv"] = "csv"
 local FLAG_OPTS = { ["--trust"] = "trust", ["--destroy"] = "destroy", ["--quiet"] = "quiet",
   ["-q"] = "quiet", ["--verbose"] = "verbose", ["-v"] = "verbose", ["--help"] = "help",
   ["-h"] = "help", ["--version"] = "version", ["-V"] = "version" }
+
+--- absolute_args(args, resolve) -> a copy of args in which every relative path
+-- that exists (resolve(word) gives a kind other than "new") is made absolute: a word
+-- as it is, the value of key=value, or the value glued to a short option ("-dsub"),
+-- the three forms a sandboxed run grants. Words that name nothing stay as given.
+function M.absolute_args(args, resolve)
+  local function abs(w)
+    if w == "" or w:sub(1, 1) == "/" then return nil end
+    local ok, r, kind = pcall(resolve, w)
+    if ok and r and kind and kind ~= "new" then return r end
+    return nil
+  end
+  local out = {}
+  for i, a in ipairs(args) do
+    local eq = a:find("=", 1, true)
+    local whole = abs(a)
+    if whole and a:sub(1, 1) ~= "-" then
+      out[i] = whole
+    elseif eq and eq < #a and a:sub(1, 1) ~= "-" and abs(a:sub(eq + 1)) then
+      out[i] = a:sub(1, eq) .. abs(a:sub(eq + 1))
+    elseif a:sub(1, 1) == "-" and #a >= 3 and a:sub(2, 2) ~= "-" and abs(a:sub(3)) then
+      out[i] = a:sub(1, 2) .. abs(a:sub(3))
+    else
+      out[i] = a
+    end
+  end
+  return out
+end
 
 --- split_command_line(argv) -> { options = {name = value|true}, script = s|nil,
 -- code = s|nil, args = {...} }, parsing argv (argv[1] is the program) as

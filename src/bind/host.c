@@ -721,6 +721,14 @@ static const char *job_name(const struct job *j)
     return j->script;
 }
 
+/* The error a run ended with, as printed (without "platter: "), for the record's
+   status.message: registry platter.error, handed to the exit hook. */
+static void note_error(lua_State *L, const char *text)
+{
+    lua_pushstring(L, text);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.error");
+}
+
 static void report_error(lua_State *L, struct job *j)
 {
     if (lua_istable(L, -1)) {
@@ -737,6 +745,7 @@ static void report_error(lua_State *L, struct job *j)
         if (lua_isstring(L, -1)) {
             pl_out_boundary();
             fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
+            note_error(L, lua_tostring(L, -1));
             j->status = PL_EXIT_USAGE;
             return;
         }
@@ -758,6 +767,7 @@ static void report_error(lua_State *L, struct job *j)
     }
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
+    note_error(L, user_message(L, msg, job_name(j)));
     if (pl_cfg.verbose) {
         lua_getfield(L, LUA_REGISTRYINDEX, "platter.traceback");
         if (lua_isstring(L, -1))
@@ -1038,7 +1048,10 @@ static void call_exit_hook(lua_State *L, struct job *j)
     lua_sethook(L, NULL, 0, 0);
     pl_interrupted = 0;
     lua_pushinteger(L, j->status);
-    lua_pushstring(L, intr ? "interrupted" : "");
+    if (intr)
+        lua_pushliteral(L, "interrupted");
+    else
+        lua_getfield(L, LUA_REGISTRYINDEX, "platter.error");  /* nil when none */
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
         pl_out_boundary();
         const char *msg = lua_tostring(L, -1);

@@ -275,6 +275,8 @@ static int l_stats__index(lua_State *L)
         lua_pushnumber(L, secs > 0 ? (double)st->bytes / secs / 1048576.0 : 0.0);
     else if (strcmp(k, "running") == 0)
         lua_pushboolean(L, ph->active);
+    else if (strcmp(k, "cache_intended") == 0)
+        lua_pushboolean(L, ph->cache_intended);
     else if (strcmp(k, "lat") == 0)
         lua_pushvalue(L, 1);  /* r.lat:percentile(99) reads as in the design sketch */
     else if (strcmp(k, "read") == 0 || strcmp(k, "write") == 0 || strcmp(k, "fsync") == 0) {
@@ -368,7 +370,7 @@ static int l_phase(lua_State *L)
     int has_fn = !lua_isnoneornil(L, 2);
     if (has_fn)
         luaL_checktype(L, 2, LUA_TFUNCTION);
-    int hide = 0;
+    int hide = 0, cache = 0;
     if (!lua_isnoneornil(L, 3)) {
         luaL_checktype(L, 3, LUA_TTABLE);
         lua_getfield(L, 3, "progress");
@@ -376,11 +378,17 @@ static int l_phase(lua_State *L)
                       "'progress' must be a boolean");
         hide = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
         lua_pop(L, 1);
+        lua_getfield(L, 3, "cache");
+        luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3,
+                      "'cache' must be a boolean");
+        cache = lua_toboolean(L, -1);
+        lua_pop(L, 1);
     }
     lua_settop(L, 2);
     pl_checkintr(L);
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->noprogress = hide;
+    ph->cache_intended = cache;
     int s = lua_gettop(L);
     pl_phase_start(L, s);
     if (!has_fn)

@@ -18,6 +18,7 @@ struct pl_phase {
     double ru_user0, ru_sys0;   /* getrusage at start: self + children */
     int active;                 /* in the recording list */
     int noprogress;             /* p.phase(..., {progress = false}): no progress line */
+    int cache_intended;         /* p.phase(..., {cache = true}): measures the page cache */
     int ref;                    /* registry ref while active */
     int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
     uint64_t shorts;            /* p.run: transfers shorter than asked */

@@ -62,3 +62,89 @@ what the first brought in.
   first\tfalse\t0% (esc)
   second\ttrue\t100% (esc)
   1 warning(s) recorded
+
+What a phase read counts too, not only what was cached at its start. A
+file dropped just before a random run that reads it sixteen times over is
+pulled into the cache by the run itself: most of what it moved was answered
+from the cache. A sequential pass after the same drop reads each page once
+and stays clean.
+
+  $ cat > pull.lua <<'LUA'
+  > local p = require "platter"
+  > local pattern = ...
+  > local f = assert(p.open("r.dat", { create = true, write = true, size = "1m" }))
+  > assert(f:drop_cache())
+  > local n = pattern == "seq" and 256 or 4096
+  > p.run { file = f, op = "read", bs = "4k", pattern = pattern, count = n }
+  > print("done")
+  > LUA
+  $ platter --json pr.json pull.lua random
+  platter: warning: phase 'run' used r.dat \(1 MiB\) through the page cache with [0-9.]+ [KMGT]iB of RAM, and about [0-9]+% of the 16 MiB it moved came from the page cache \(0% of the file was in the cache at the start, 100% at the end\): the cache may be answering \(open it with direct = true, or use a data set over twice RAM\) (re)
+  done
+  $ cat > served.lua <<'LUA'
+  > local doc = require("cjson").decode(assert(io.open(arg[1])):read("*a"))
+  > for _, r in ipairs(doc.phases) do
+  >   local c = r.cache or {}
+  >   print(r.name, tostring(r.cache_tainted), c.served_pct and (c.served_pct > 90 and "most"
+  >     or c.served_pct < 10 and "little" or "some") or "-", tostring(c.intended))
+  > end
+  > LUA
+  $ platter --trust served.lua pr.json
+  run\ttrue\tmost\tnil (esc)
+  $ platter --json ps.json pull.lua seq
+  done
+  $ platter --trust served.lua ps.json
+  run\tfalse\tlittle\tnil (esc)
+
+The sweep drops its file before each cooked cell; on a small file the cell
+then reads it from the cache for the rest of its time. The raw cells are
+direct and clean.
+
+  $ platter --json sw.json sweep -s 1m -d 0.05s -t random --min 4096 --max 4096 2>&1 | grep -c "^platter: warning: phase 'Random 4096 cooked' used platter-sweep.[0-9]*.dat (1 MiB) through the page cache.*about [0-9]*% of the .* it moved came from the page cache"
+  1
+  $ platter --trust served.lua sw.json
+  Random 4096 cooked\ttrue\tmost\tnil (esc)
+  Random 4096 raw\tnil\t-\tnil (esc)
+
+Bonnie closes its file inside each phase; a file in use at the start of a
+phase and closed during it counts as used. It is still cached from the
+writes before, so the reading phases are marked.
+
+  $ platter --json bo.json bonnie -s 4 2>&1 | grep -c "^platter: warning: phase 'ReWrite' used ./Bonnie.[0-9]* (4 MiB) through the page cache"
+  1
+  $ platter --trust show.lua bo.json
+  Putc\tnil\t- (esc)
+  ReWrite\ttrue\t100% (esc)
+  FastWrite\tnil\t- (esc)
+  Getc\ttrue\t100% (esc)
+  FastRead\ttrue\t100% (esc)
+  parallel\tnil\t- (esc)
+  1 warning(s) recorded
+
+Where the cache is what is measured, a phase says so with { cache = true }:
+the facts are recorded, the phase is not marked and nothing is printed.
+hdparm -T and its 1999 --buffer-cache test do this.
+
+  $ cat > meant.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open("m.dat", { create = true, write = true, size = "1m" }))
+  > p.phase("cached", function() for _ = 1, 4 do f:pread(0, 1048576) end end, { cache = true })
+  > print("done")
+  > LUA
+  $ platter --json m.json meant.lua
+  done
+  $ platter --trust served.lua m.json
+  cached\tfalse\tmost\ttrue (esc)
+  $ platter -e 'require("platter").phase("x", function() end, { cache = 1 })'
+  platter: (command line):1: bad argument #3 to 'phase' ('cache' must be a boolean)
+  [1]
+  $ head -c 2097152 /dev/zero > h.dat
+  $ platter --json h.json hdparm -T --settle 0 --pause 0 --cached-time 0.1s h.dat
+  
+  h.dat:
+   Timing cached reads: .* (re)
+  $ platter --trust served.lua h.json
+  cached reads\tfalse\tmost\ttrue (esc)
+  $ platter hdparm -T --buffer-cache --settle 0 --pause 0 h.dat 2>&1 | grep -c warning
+  0
+  [1]

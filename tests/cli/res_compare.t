@@ -11,8 +11,8 @@ has repetitions, with the ratio to the first file and Welch's t-test.
   B: res_b.json  (sweep, 2026-01-02T03:04:05Z, 4 repetitions)
   
   Differences besides the results:
-    kernel                 A 6.1.0-18-amd64   B 6.1.0-21-amd64
-    file 1 read_ahead_kb   A 128              B 4096
+    kernel                                 A 6.1.0-18-amd64   B 6.1.0-21-amd64
+    file /dev/sdb (direct) read_ahead_kb   A 128              B 4096
   
   phase / figure               A                B    B/A  Welch 95%
   Random 4096 raw
@@ -47,10 +47,10 @@ no interval and no test; the disk model and platter's version differ too.
   C: res_c.json  (sweep, 2026-01-02T03:04:05Z)
   
   Differences besides the results:
-    platter version        A 0.1.0              B 0.1.0              C 0.2.0
-    kernel                 A 6.1.0-18-amd64     B 6.1.0-21-amd64     C 6.1.0-18-amd64
-    file 1 model           A ST1000DM003-1CH1   B ST1000DM003-1CH1   C WDC WD10EZEX-08WN4A0
-    file 1 read_ahead_kb   A 128                B 4096               C 128
+    platter version                        A 0.1.0              B 0.1.0              C 0.2.0
+    kernel                                 A 6.1.0-18-amd64     B 6.1.0-21-amd64     C 6.1.0-18-amd64
+    file /dev/sdb (direct) model           A ST1000DM003-1CH1   B ST1000DM003-1CH1   C WDC WD10EZEX-08WN4A0
+    file /dev/sdb (direct) read_ahead_kb   A 128                B 4096               C 128
   
   phase / figure               A                B    B/A  Welch 95%                  C    C/A  Welch 95%
   Random 4096 raw
@@ -89,6 +89,82 @@ Bad input is a usage error naming the file.
   Try 'platter compare --help'.
   [2]
   $ echo '{"schema_version": 99}' > future.json; platter compare res_a.json future.json
-  platter: compare: future.json has schema_version 99; this platter reads up to 2
+  platter: compare: future.json has schema_version 99; this platter reads up to 3
   Try 'platter compare --help'.
   [2]
+
+Real runs (each writes a file it just made, so the cache warning, which is
+not looked at here, goes to /dev/null). Files are matched by what the run
+used them as (a file or a device, buffered or direct) and by path, not
+by the order in which each run opened them: the same two files opened the
+other way round are no difference.
+
+  $ cat > two.lua <<'LUA'
+  > local p = require "platter"
+  > local names = { "a.dat", "b.dat" }
+  > if p.stat("flip") then names = { "b.dat", "a.dat" } end
+  > for _, n in ipairs(names) do
+  >   local f = assert(p.open(n, { create = true, write = true, size = n == "a.dat" and "4k" or "8k" }))
+  >   p.phase("write " .. n, function() f:pwrite(0, 4096) end)
+  >   f:close()
+  > end
+  > LUA
+  $ platter --json one.json two.lua 2>/dev/null
+  $ touch flip; platter --json other.json two.lua 2>/dev/null; rm flip
+  $ platter --trust -e '
+  > local cjson = require "cjson"
+  > for _, n in ipairs({ "one.json", "other.json" }) do
+  >   local doc = cjson.decode(assert(io.open(n)):read("*a"))
+  >   print(n, doc.files[1].path, doc.files[2].path)
+  > end'
+  one.json	a.dat	b.dat (esc)
+  other.json	b.dat	a.dat (esc)
+  $ platter compare one.json other.json | sed -n 4p
+  No differences in platter, script, options, machine or files.
+
+Scratch names that hold the pid (Bonnie.<pid>, platter-sweep.<pid>.dat) are
+compared with the pid taken out; a file whose path really differs is
+shown under its role.
+
+  $ platter --json b1.json bonnie -s 1 >/dev/null 2>&1
+  $ platter --json b2.json bonnie -s 1 >/dev/null 2>&1
+  $ platter --trust -e '
+  > local cjson = require "cjson"
+  > local a = cjson.decode(assert(io.open("b1.json")):read("*a"))
+  > local b = cjson.decode(assert(io.open("b2.json")):read("*a"))
+  > print(a.files[1].path ~= b.files[1].path, a.pid ~= b.pid)'
+  true	true (esc)
+  $ platter compare b1.json b2.json | sed -n 4p
+  No differences in platter, script, options, machine or files.
+  $ mkdir sub; platter --json b3.json bonnie -s 1 -d sub >/dev/null 2>&1
+  $ platter compare b1.json b3.json | grep -E "^  (file|script)"
+    script arguments           A -s 1             B -s 1 -d /.*/sub (re)
+    file ./Bonnie.<pid> path   A ./Bonnie.<pid>   B sub/Bonnie.<pid>
+  $ rmdir sub
+
+Zones on devices of different sizes: the phases are named by offset
+("zone 1 at 3145728"), which differ, so they are aligned by zone index
+and titled with the fraction of the device each point starts at.
+
+  $ platter --json z1.json zones -s 8m -b 1m -n 3 >/dev/null 2>&1
+  $ platter --json z2.json zones -s 16m -b 1m -n 3 >/dev/null 2>&1
+  $ platter compare z1.json z2.json | grep -E "^(zone|  file|  script)"
+    script arguments                             A -s 8m -b 1m -n 3   B -s 16m -b 1m -n 3
+    file platter-zones.<pid>.dat (direct) size   A 8388608 (8 MiB)    B 16777216 (16 MiB)
+  zone 0 at 0.0% of the device (run)
+  zone 1 at A 37.5%, B 43.8% of the device (run)
+  zone 2 at A 87.5%, B 93.8% of the device (run)
+
+Records of schema_version 1 (no pid) are read too: digits between dots
+count as a pid.
+
+  $ platter --trust -e '
+  > local cjson = require "cjson"
+  > for _, n in ipairs({ "b1.json", "b2.json" }) do
+  >   local doc = cjson.decode(assert(io.open(n)):read("*a"))
+  >   doc.schema_version, doc.pid, doc.args_abs, doc.cwd = 1, nil, nil, nil
+  >   doc.platter.build = nil
+  >   local f = assert(io.open("old-" .. n, "w")); f:write(cjson.encode(doc)); f:close()
+  > end'
+  $ platter compare old-b1.json old-b2.json | sed -n 4p
+  No differences in platter, script, options, machine or files.

@@ -79,7 +79,7 @@ phases.
   > for _, r in ipairs(doc.phases) do
   >   print(r.name, r.interrupted, d(r.lat_ns.p50), #r.hist > 0)
   > end'
-  2\t130\ttrue (esc)
+  3\t130\ttrue (esc)
   first\tnil\t378880\ttrue (esc)
   second\tnil\t378880\ttrue (esc)
   long\ttrue\t9895936\ttrue (esc)

@@ -46,6 +46,22 @@ A zones curve takes "... at OFFSET" or "...: OFFSET" names.
   $ grep -c 'offset (GB)' zones.svg
   1
 
+Two devices of different sizes overlay with --x fraction: x is the offset
+as a fraction of the device the phase read (the record's file size; the
+largest offset in a record without one, as z.json).
+
+  $ platter --json z8.json zones -s 8m -b 1m -n 3 >/dev/null 2>&1
+  $ platter --json z16.json zones -s 16m -b 1m -n 3 >/dev/null 2>&1
+  $ platter plot --x fraction z8.json z16.json z.json -o frac.svg
+  plot: wrote frac.svg (zones, 3 lines)
+  $ grep -c 'fraction of the device' frac.svg
+  1
+  $ platter plot --x size z8.json -o frac.svg
+  platter: plot: bad value 'size' for --x: expected one of offset, fraction
+  Try 'platter plot --help'.
+  [2]
+  $ rm z8.json z16.json frac.svg
+
 Errors.
 
   $ platter plot res_a.json

@@ -34,6 +34,30 @@ finds nothing else changed.
   > print(doc.script.name, doc.seed, doc.rerun_of.file, doc.args[1], doc.args[2])'
   offsets.lua\t7\told.json\tdata.dat\t5 (esc)
 
+The record keeps the directory it was made in and, beside the arguments as
+given, the same arguments with their paths made absolute. From another
+directory rerun uses those, so the run reads the same data.dat instead of
+making a new one here. That file is now outside the current directory, so
+it has to be agreed to like any other (here by naming its directory).
+
+  $ mkdir elsewhere && cd elsewhere
+  $ platter rerun ../old.json .. > new.out
+  rerun: the record was made in /.*: its relative paths are given as absolute ones: data.dat -> /.*/data.dat (re)
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   /.*/data.dat: a file, read-write (re)
+  rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: 5
+  rerun: offsets.lua \(seed 7, arguments: /.*/data.dat 5\) (re)
+  $ cmp ../old.out new.out && echo same offsets
+  same offsets
+  $ ls
+  new.out
+  $ cd .. && rm -r elsewhere
+  $ platter --trust -e '
+  > local doc = require("cjson").decode(assert(io.open("old.json")):read("*a"))
+  > print(string.format("%d", doc.schema_version), doc.args[1], doc.args_abs[1] == doc.cwd .. "/data.dat",
+  >   doc.files[1].path, doc.files[1].abs_path == doc.cwd .. "/data.dat")'
+  3	data.dat	true	data.dat	true (esc)
+
 --dry-run shows the grants and the command; another seed can be given.
 
   $ platter rerun -n --seed 8 old.json | sed "s|'[^']*/platter'|PLATTER|"

@@ -3,12 +3,14 @@ file (-r 4 states 4 MiB of RAM, so the 2 x RAM rule lets it run), 1 MiB of
 per-byte I/O (-f1) and 1024 files (-n 1). Progress lines go to stderr as
 1.97 prints them; the text report and the CSV line go to stdout, which is
 written at the end. Tests shorter than 0.5 s print +++++ and +++, so a cell
-is either that or numbers; latencies carry their unit.
+is either that or numbers; latencies carry their unit. The rewrite finds the
+file just written in the page cache: the cache warning (docs/results.md).
 
   $ platter bonnie++ -s 8 -r 4 -f1 -n 1 -m box
   Writing a byte at a time...done
   Writing intelligently...done
   Rewriting...done
+  platter: warning: phase 'Rewriting' used \./Bonnie\.[0-9]+ \(8 MiB\) through the page cache with .* and 100% of it was in the page cache at the start: .* (re)
   Reading a byte at a time...done
   Reading intelligently...done
   start 'em...done...done...done...done...done...
@@ -41,6 +43,7 @@ empty), -n 0 the file tests (17 empty fields), and -z sets the seed shown.
 
   $ platter bonnie++ -q -x 2 -s 8 -r 4 -f -n 0 -z 7 -m box
   format_version,bonnie_version,name,concurrency,seed,file_size,io_chunk_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,max_size,min_size,num_dirs,file_chunk_size,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu,putc_latency,put_block_latency,rewrite_latency,getc_latency,get_block_latency,seeks_latency,seq_create_latency,seq_stat_latency,seq_del_latency,ran_create_latency,ran_stat_latency,ran_del_latency
+  platter: warning: phase 'Rewriting' used \./Bonnie\.[0-9]+ \(8 MiB\) through the page cache with .* and 100% of it was in the page cache at the start: .* (re)
   1\.97,1\.97,box,1,7,8M,,,(,([0-9]+,[0-9]+|\+\+\+\+\+,\+\+\+)){2},,(,([0-9]+,[0-9]+|\+\+\+\+\+,\+\+\+)),([0-9]+(\.[0-9])?,[0-9]+|\+\+\+\+\+,\+\+\+),{17},,[0-9]+(us|ms|s),[0-9]+(us|ms|s),,[0-9]+(us|ms|s),[0-9]+(us|ms|s),{6} (re)
   1\.97,1\.97,box,1,7,8M,,,(,([0-9]+,[0-9]+|\+\+\+\+\+,\+\+\+)){2},,(,([0-9]+,[0-9]+|\+\+\+\+\+,\+\+\+)),([0-9]+(\.[0-9])?,[0-9]+|\+\+\+\+\+,\+\+\+),{17},,[0-9]+(us|ms|s),[0-9]+(us|ms|s),,[0-9]+(us|ms|s),[0-9]+(us|ms|s),{6} (re)
 
@@ -52,6 +55,7 @@ and the CSV's io_chunk_size; with -n 0 the text ends in an empty line, as
   $ platter bonnie++ -q -s 8:16k -r 4 -f -n 0 -m box 2>/dev/null
   1\.97,1\.97,box,1,1,8M,16k,.* (re)
   $ platter bonnie++ -q -s 8:16k -r 4 -f -n 0 -m box >/dev/null
+  platter: warning: phase 'Rewriting' used \./Bonnie\.[0-9]+ \(8 MiB\) through the page cache with .* and 100% of it was in the page cache at the start: .* (re)
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine   Size:chnk K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP

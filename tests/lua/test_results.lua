@@ -169,8 +169,14 @@ T.test("schema round trip: every documented field is present and consistent", fu
   T.eq(out, "ok\n", "the script's own output")
   T.eq(err, "", "no warning for a direct file")
   local doc = decode(d .. "/r.json")
-  T.eq(doc.schema_version, 2, "schema_version")
+  T.eq(doc.schema_version, 3, "schema_version")
   T.eq(doc.platter.version, p.version, "platter.version")
+  local commit = doc.platter.build and doc.platter.build.commit
+  T.ok(commit == "unknown" or (type(commit) == "string" and commit:match("^%x+%-?d?i?r?t?y?$")),
+    "platter.build.commit: a git commit or unknown (" .. tostring(commit) .. ")")
+  T.ok(type(doc.cwd) == "string" and doc.cwd:sub(1, 1) == "/", "cwd is absolute")
+  T.eq(doc.args_abs[1], doc.cwd .. "/data.dat", "args_abs: the path made absolute")
+  T.ok(type(doc.pid) == "number", "pid")
   T.eq(doc.platter.lua, p.lua, "platter.lua")
   T.eq(doc.command_line[#doc.command_line], "data.dat", "command_line")
   T.eq(doc.args[1], "data.dat", "args")
@@ -194,6 +200,7 @@ T.test("schema round trip: every documented field is present and consistent", fu
   local file = doc.files[1]
   T.eq(file.id, 1, "files[1].id")
   T.eq(file.path, "data.dat", "files[1].path")
+  T.eq(file.abs_path, doc.cwd .. "/data.dat", "files[1].abs_path")
   T.eq(file.kind, "file", "files[1].kind")
   T.eq(file.direct, true, "files[1].direct")
   T.ok(file.size == 1048576, "files[1].size")
@@ -306,6 +313,7 @@ p.phase("bad", function() error("boom") end)
   T.eq(doc.phases[1].name, "good", "its name")
   T.eq(doc.status.exit, 1, "status.exit")
   T.eq(doc.status.complete, false, "status.complete")
+  T.eq(doc.status.message, "e.lua:4: boom", "status.message: the error as printed")
   T.ok(read(d .. "/e.csv"):find('\n1,1,"phase","good",', 1, true), "CSV row")
 end)
 
@@ -353,6 +361,49 @@ for _, f in ipairs(fs) do f:close() end
     end
     T.eq(table.concat(got, " "), "a.dat a.dat+direct b.dat c.dat d.dat e.dat", "run " .. run)
   end
+end)
+
+T.test("normalize_path: the run's pid in scratch names, or digits between dots without one",
+  function()
+  T.eq(resultfile.normalize_path("./Bonnie.4242", 4242), "./Bonnie.<pid>", "Bonnie")
+  T.eq(resultfile.normalize_path("d/platter-sweep.77.dat", 77), "d/platter-sweep.<pid>.dat", "sweep")
+  T.eq(resultfile.normalize_path("x.41234", 1234), "x.41234", "only the whole number")
+  T.eq(resultfile.normalize_path("4242/a.dat", 4242), "4242/a.dat", "only the last component")
+  T.eq(resultfile.normalize_path("ioping.tmp.99"), "ioping.tmp.<pid>", "schema 1: no pid")
+  T.eq(resultfile.normalize_path("data.dat"), "data.dat", "no digits")
+end)
+
+T.test("position and extents: zones phases by head and offset, the file's size", function()
+  local head, off = resultfile.position("zone 3 at 1234567890")
+  T.eq(head, "zone 3", "head")
+  T.eq(off, 1234567890, "offset")
+  head, off = resultfile.position("outer: 1g", p.parse_size)
+  T.eq(head, "outer", "head of NAME: OFFSET")
+  T.eq(off, 1073741824, "a unit")
+  T.eq(resultfile.position("Random 4096 raw"), nil, "not positional")
+  local doc = { files = { { id = 1, size = 8 }, { id = 2, size = 16 } },
+    phases = { { kind = "run", name = "zone 0 at 0", occurrence = 1, files = { 2 } } } }
+  T.eq(resultfile.extents(doc)[resultfile.phase_key(doc.phases[1])], 16, "size of its file")
+end)
+
+T.test("absolute_args: existing paths in the three granted forms, the rest as given", function()
+  local d = T.tmpdir()
+  write(d .. "/x.dat", "x")
+  local function resolve(w)
+    if w == "x.dat" then return d .. "/x.dat", "file" end
+    return "/nowhere/" .. w, "new"
+  end
+  local out = resultfile.absolute_args({ "x.dat", "if=x.dat", "-dx.dat", "64m", "/abs", "--x" },
+    resolve)
+  T.eq(table.concat(out, " "), table.concat({ d .. "/x.dat", "if=" .. d .. "/x.dat",
+    "-d" .. d .. "/x.dat", "64m", "/abs", "--x" }, " "), "made absolute")
+end)
+
+T.test("decode reads schema_version 1, 2 and 3, refuses a higher one", function()
+  for v = 1, 3 do T.ok(resultfile.decode('{"schema_version": ' .. v .. '}', "a"), tostring(v)) end
+  local doc, err = resultfile.decode('{"schema_version": 4}', "c")
+  T.eq(doc, nil, "4 refused")
+  T.has(err, "reads up to 3", "the message")
 end)
 
 T.test("split_command_line: global options, script and arguments as main.c sees them", function()

@@ -1,8 +1,11 @@
 -- platter compare A.json B.json [C.json ...]: result files side by side.
 --
 -- First every difference besides the results (platter, script, options,
--- machine, files and devices), then one table: phases aligned by kind, name
--- and occurrence, figures (IOPS, MB/s, p50, p99, CPU%) as `mean ± half-width`
+-- machine, files and devices; files matched by role and path, with the runs'
+-- pids in scratch names normalised), then one table: phases aligned by kind,
+-- name and occurrence (positional phases such as "zone 3 at OFFSET" by their
+-- place instead: their offsets differ between devices of different sizes),
+-- figures (IOPS, MB/s, p50, p99, CPU%) as `mean ± half-width`
 -- where a file has repetitions, each file's ratio to the first, and where both
 -- sides have repetitions Welch's t-test at 95%. Built-in command: runs
 -- trusted, arguments in `...`. See docs/results.md.
@@ -70,6 +73,8 @@ end
 -- }------------------------------------------------------------------------------
 
 -- {--- what else differs -----------------------------------------------------------
+local arguments, slots  -- below
+
 local FILE_FACTS = { "path", "kind", "size", "direct", "fs_type", "mount_options", "device",
   "model", "rotational", "scheduler", "read_ahead_kb", "write_cache", "logical_block",
   "physical_block", "dio_align" }
@@ -84,18 +89,84 @@ local function show(v)
   return tostring(v)
 end
 
+local function pid_of(d) return type(d.pid) == "number" and d.pid or nil end
+
+-- the script's arguments, with the paths made absolute when every file records them
+-- (a rerun from another directory names the same files so), scratch pids normalised
+local every_abs = true
+for _, d in ipairs(docs) do every_abs = every_abs and type(d.args_abs) == "table" end
+function arguments(d)
+  local list = every_abs and d.args_abs or d.args
+  if type(list) ~= "table" then return nil end
+  local words = {}
+  for i, a in ipairs(list) do words[i] = resultfile.normalize_path(tostring(a), pid_of(d)) end
+  return table.concat(words, " ")
+end
+
+-- A file's role: what the run used it as (a file or a device, through the page cache
+-- or direct). Files are matched across the records by role and path (pids normalised),
+-- then what is left by role in the order each run first used them; a file no other
+-- record has gets a slot of its own. Each slot: label, files[doc], norm[doc].
+local function role(f)
+  return tostring(f.kind or "file") .. (f.direct and " direct" or "")
+end
+slots = {}
+do
+  for _, d in ipairs(docs) do
+    local mine = {}
+    for _, f in ipairs(type(d.files) == "table" and d.files or {}) do
+      if type(f) == "table" then
+        mine[#mine + 1] = { f = f, role = role(f), norm = resultfile.normalize_path(f.path, pid_of(d)) }
+      end
+    end
+    local taken = {}
+    local function place(m, slot)
+      slot.files[d], slot.norm[d] = m.f, m.norm
+      taken[m] = true
+    end
+    for _, m in ipairs(mine) do  -- same role and path
+      for _, slot in ipairs(slots) do
+        if not slot.files[d] and slot.role == m.role and slot.key == m.norm then
+          place(m, slot)
+          break
+        end
+      end
+    end
+    for _, m in ipairs(mine) do  -- same role, another path: shown as a difference
+      if not taken[m] then
+        for _, slot in ipairs(slots) do
+          if not slot.files[d] and slot.role == m.role then
+            place(m, slot)
+            break
+          end
+        end
+      end
+    end
+    for _, m in ipairs(mine) do
+      if not taken[m] then
+        local slot = { role = m.role, key = m.norm, files = {}, norm = {} }
+        slot.label = tostring(m.norm) .. (m.f.direct and " (direct)" or "")
+        slots[#slots + 1] = slot
+        place(m, slot)
+      end
+    end
+  end
+end
+
 -- facts(doc) -> ordered list of {label, value}; a "same" function may relax equality
 local function facts(d)
   local env, pl = d.environment or {}, d.platter or {}
   local cpu, clock = env.cpu or {}, env.clock or {}
   local script = d.script or {}
   local opts = d.options or {}
+  local build = type(pl.build) == "table" and pl.build or {}
   local l = {
     { "platter version", pl.version },
+    { "platter build", build.commit },
     { "Lua", pl.lua },
     { "script", script.name },
     { "script sha256", script.sha256 },
-    { "script arguments", type(d.args) == "table" and table.concat(d.args, " ") or nil },
+    { "script arguments", arguments(d) },
     { "seed", d.seed },
     { "--sim", opts.sim },
     { "kernel", env.kernel },
@@ -112,14 +183,13 @@ local function facts(d)
         return lo > 0 and hi / lo <= 1.5 or lo == hi
       end, function(v) return type(v) == "number" and format("%.1f ns", v) or show(v) end },
   }
-  local nfiles = 0
-  for _, dd in ipairs(docs) do nfiles = math.max(nfiles, #(dd.files or {})) end
-  for i = 1, nfiles do
-    local f = (d.files or {})[i] or {}
+  for _, slot in ipairs(slots) do
+    local f = slot.files[d] or {}
     for _, k in ipairs(FILE_FACTS) do
       local v = f[k]
+      if k == "path" then v = slot.files[d] and slot.norm[d] or nil end
       if k == "size" and v then v = format("%s (%s)", show(v), resultfile.size_text(v)) end
-      l[#l + 1] = { format("file %d %s", i, k), v }
+      l[#l + 1] = { format("file %s %s", slot.label, k), v }
     end
   end
   return l
@@ -170,21 +240,66 @@ local FIGS = {
   { "cpu_pct", "CPU %", 1 },
 }
 
-local function key(s)
-  return (s.kind or "phase") .. "\0" .. (s.name or "") .. "\0" .. (s.occurrence or 1)
+-- A phase's place in the table: kind, name and occurrence; but a positional phase
+-- ("zone 3 at 1234567890", "outer: 1g") by its head and its place among the phases of
+-- that head, so that the zones of two devices of different sizes line up by zone
+-- index (their offsets differ); its title then gives the fraction of the device.
+local keys, fractions, lists = {}, {}, {}  -- [doc][summary] -> key; [doc][key] -> fraction
+for i, d in ipairs(docs) do
+  keys[i], fractions[i] = {}, {}
+  local sizes, count, last = resultfile.extents(d), {}, 0
+  local list = resultfile.summary_of(d)
+  lists[i] = list
+  for _, s in ipairs(list) do  -- a device size for records without files: the last end
+    local _, off = resultfile.position(s.name, p.parse_size)
+    if off then last = math.max(last, off) end
+  end
+  for _, s in ipairs(list) do
+    local head, off = resultfile.position(s.name, p.parse_size)
+    local k
+    if head then
+      local hk = (s.kind or "phase") .. "\0" .. head
+      count[hk] = (count[hk] or 0) + 1
+      k = hk .. "\0@" .. count[hk]
+      local size = sizes[resultfile.phase_key(s)] or last
+      fractions[i][k] = size > 0 and off / size or nil
+    else
+      k = resultfile.phase_key(s)
+    end
+    keys[i][s] = k
+  end
 end
 
-local sums, order, seen = {}, {}, {}
-for i, d in ipairs(docs) do
+local sums, order, seen, heads = {}, {}, {}, {}
+for i in ipairs(docs) do
   sums[i] = {}
-  for _, s in ipairs(resultfile.summary_of(d)) do
-    local k = key(s)
+  for _, s in ipairs(lists[i]) do
+    local k = keys[i][s]
     sums[i][k] = s
     if not seen[k] and (not o.phase or (s.name or ""):find(o.phase, 1, true)) then
       seen[k] = true
-      order[#order + 1] = s
+      order[#order + 1] = k
+      heads[k] = s
     end
   end
+end
+
+-- the title of a positional phase: its head and where it is, as a fraction of the
+-- device, with every file's own where they differ
+local function position_title(k, s)
+  local head = resultfile.position(s.name, p.parse_size)
+  local first, parts, differ = nil, {}, false
+  for i = 1, #docs do
+    local fr = fractions[i][k]
+    if fr then
+      first = first or fr
+      if math.abs(fr - first) > 0.005 then differ = true end
+      parts[#parts + 1] = format("%s %.1f%%", labels[i], fr * 100)
+    end
+  end
+  if not first then return s.name or "?" end
+  if differ then return format("%s at %s of the device", head, table.concat(parts, ", ")) end
+  return format("%s at %.1f%% of the device", head, first * 100)
 end
 
 local function value(f, scale)
@@ -203,10 +318,11 @@ for i = 1, #docs do
   end
 end
 local rows = { header }
-for _, s in ipairs(order) do
-  local k = key(s)
-  local title = s.name or "?"
-  if (s.occurrence or 1) > 1 then title = title .. " #" .. s.occurrence end
+for _, k in ipairs(order) do
+  local s = heads[k]
+  local positional = k:find("\0@", 1, true)
+  local title = positional and position_title(k, s) or s.name or "?"
+  if not positional and (s.occurrence or 1) > 1 then title = title .. " #" .. s.occurrence end
   if s.kind and s.kind ~= "phase" then title = title .. " (" .. s.kind .. ")" end
   rows[#rows + 1] = { title }
   for _, fig in ipairs(FIGS) do

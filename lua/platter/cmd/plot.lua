@@ -5,7 +5,9 @@
 --   sweep    req/s and MB/s against block size (log axis), one line per
 --            test x mode, from phases named "TEST BSIZE MODE" (workloads/sweep.lua)
 --   zones    MiB/s against offset, from phases named "... at OFFSET" or
---            "...: OFFSET" (OFFSET in bytes or with a unit, such as 1g)
+--            "...: OFFSET" (OFFSET in bytes or with a unit, such as 1g); with
+--            --x fraction against the fraction of the device, so that devices
+--            of different sizes overlay
 --   latency  latency percentiles (µs) against the percentile on a "nines"
 --            axis (90, 99, 99.9, ...), one line per file x phase
 -- Without --kind the first that fits the phase names is used. Built-in
@@ -32,6 +34,8 @@ local o = p.args({
     { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
     { "--title", arg = "TEXT", help = "the plot's title" },
     { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
+    { "--x", arg = "AXIS", choices = { "offset", "fraction" }, default = "offset",
+      help = "zones: x is the offset (GB) or the fraction of the device (0 to 1)" },
   },
   positional = { { "result", arg = "RESULT.json" } },
   rest = true,
@@ -72,7 +76,7 @@ for i, path in ipairs(o) do
   local doc, derr = resultfile.decode(text, path)
   if not doc then p.usage_error("plot", derr) end
   docs[i] = { path = path, label = path:match("([^/]+)$"):gsub("%.json$", ""),
-    summary = resultfile.summary_of(doc) }
+    summary = resultfile.summary_of(doc), extents = resultfile.extents(doc) }
 end
 
 local function mean(s, fig)
@@ -92,12 +96,8 @@ end
 
 -- "zone 3 at 1234567890", "outer: 1g" -> group ("zone #"), offset in bytes
 local function zone_parts(name)
-  name = name or ""
-  local head, num = name:match("^(.-)%s+at%s+([%d.]+%a*)$")
-  if not head then head, num = name:match("^(.-):%s*([%d.]+%a*)$") end
+  local head, v = resultfile.position(name, p.parse_size)
   if not head then return nil end
-  local v = tonumber(num) or p.parse_size(num)
-  if not v then return nil end
   local group = head:gsub("%d+", "#"):gsub("%s*#%s*$", "")
   return group ~= "" and group or "MiB/s", v
 end
@@ -236,7 +236,15 @@ if kind == "sweep" then
   g("unset multiplot")
 elseif kind == "zones" then
   local lines, order = {}, {}
+  local fraction = o.x == "fraction"
   for _, d in ipairs(docs) do
+    -- the device's size: the record's size of each phase's file, else (an older or
+    -- hand-made record) the largest offset, where the last point starts
+    local last = 0
+    for _, s in ipairs(d.summary) do
+      local _, off = zone_parts(s.name)
+      if off and wanted(s) then last = math.max(last, off) end
+    end
     for _, s in ipairs(d.summary) do
       local group, off = zone_parts(s.name)
       if group and wanted(s) then
@@ -245,7 +253,12 @@ elseif kind == "zones" then
           lines[key] = {}
           order[#order + 1] = key
         end
-        table.insert(lines[key], { off / 1e9, (mean(s, "bw") or 0) / 1048576 })
+        local x = off / 1e9
+        if fraction then
+          local size = d.extents[resultfile.phase_key(s)] or last
+          x = size > 0 and off / size or 0
+        end
+        table.insert(lines[key], { x, (mean(s, "bw") or 0) / 1048576 })
       end
     end
   end
@@ -259,7 +272,12 @@ elseif kind == "zones" then
     parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(s.file), gq(s.title))
   end
   g("set title ", gq(o.title or "transfer rate across the device"))
-  g("set xlabel 'offset (GB)'")
+  if fraction then
+    g("set xlabel 'fraction of the device'")
+    g("set xrange [0:1]")
+  else
+    g("set xlabel 'offset (GB)'")
+  end
   g("set ylabel 'MiB/s'")
   g("set yrange [0:*]")
   g("plot ", table.concat(parts, ", \\\n  "))

@@ -135,6 +135,35 @@ do
   end
 end
 
+-- From another directory than the recorded run's, the arguments that named existing
+-- paths there are given as the absolute paths the record keeps beside them (args_abs,
+-- schema_version 3): the same files, wherever rerun is started. They are checked as
+-- args are, and granted only as below.
+do
+  local cwd, abs = field(doc.cwd, "string"), field(doc.args_abs, "table")
+  local here = core._resolve(".")
+  if cwd and abs and here and here ~= cwd then
+    local changed = {}
+    for i = 1, #args do
+      local a = abs[i]
+      if type(a) ~= "string" then
+        fail(format("%s: args_abs[%d] is not a string: refused", o.result, i))
+      end
+      if a:find("\0", 1, true) then
+        fail(format("%s: args_abs[%d] holds a NUL byte: refused", o.result, i))
+      end
+      if a ~= args[i] then changed[#changed + 1] = shown(args[i]) .. " -> " .. shown(a) end
+    end
+    if #changed > 0 then
+      note(format("the record was made in %s: its relative paths are given as absolute ones: %s",
+        shown(cwd), table.concat(changed, ", ")))
+      local copy = {}
+      for i = 1, #args do copy[i] = abs[i] end
+      args = copy
+    end
+  end
+end
+
 -- {--- what the recorded arguments grant ---------------------------------------------
 -- The sandboxed child platter adds to its allow list every word of its script
 -- arguments that could be a path. This mirrors allow_args() in src/bind/host.c:
