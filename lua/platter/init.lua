@@ -1,7 +1,6 @@
 -- platter: the public Lua API. The C module platter.core does the I/O,
 -- timing and device work; this file adds what is easier said in Lua.
 local core = require "platter.core"
-local args = require "platter.args"
 
 local fast = require "platter.fast"
 fast.install(core)
@@ -12,11 +11,19 @@ for k, v in pairs(core) do
   if k:sub(1, 1) ~= "_" then M[k] = v end
 end
 
+-- platter.args is loaded by the first p.args or p.usage_error, not at start-up. Both
+-- are tail calls, so error levels and messages are those of calling it directly.
+local require, args = require, nil
+local function args_module()
+  args = args or require "platter.args"
+  return args
+end
+
 --- p.args(spec, ...) -> options table; see lua/platter/args.lua
-M.args = args.parse
+function M.args(...) return args_module().parse(...) end
 
 --- p.usage_error(name, msg): stop with "platter: name: msg" and exit status 2
-M.usage_error = args.usage_error
+function M.usage_error(...) return args_module().usage_error(...) end
 
 --- p.printf(fmt, ...) writes a formatted string to stdout
 function M.printf(fmt, ...)

@@ -441,6 +441,7 @@ function M.install(core)
   if installed then error("platter.recorder: already installed", 2) end
   installed = true
   local R = new_recorder(core)
+  if R.record then resultfile.prepare() end
   core._hook("run_start", function(t)
     R.pending_run = nil
     protect(R, "run_start", start_run, R, t)

@@ -7,16 +7,30 @@
 -- This module's own instances of the pure modules it uses. A sandboxed script may
 -- require platter.statmath and cjson, and gets the tables in package.loaded; were
 -- they these, it could rewrite statmath.summary or cjson.new and so forge the
--- record. Loaded when init.lua installs the recorder, before any script runs.
+-- record. Each is loaded on its first use: for a run that records, when the
+-- recorder installs (M.prepare, before any script runs); a run that records
+-- nothing does not load them.
 local function private(name)
   local loader = package and package.preload and package.preload[name]
   if loader then return loader(name) end
   return require(name)
 end
-local statmath = private("platter.statmath")
-local cjson = private("cjson")
+local function on_first_use(name)
+  return setmetatable({}, { __index = function(t, k)
+    local m = private(name)
+    setmetatable(t, { __index = m })
+    return m[k]
+  end })
+end
+local statmath = on_first_use("platter.statmath")
+local cjson = on_first_use("cjson")
 
 local M = {}
+
+--- prepare(): load the private statmath and cjson now, not in the first phase's hook
+function M.prepare()
+  return statmath.summary ~= nil and cjson.new ~= nil
+end
 
 -- 2 added a phase's interrupted = true (a phase cut by Ctrl-C); 3 added platter.build,
 -- cwd, args_abs, pid, files[].abs_path, status.message on errors and the cache fields
