@@ -11,7 +11,7 @@ cmd=${1:-run}
 [ $# -gt 0 ] && shift
 
 PACKAGES="cmake make gcc pkg-config libluajit-5.1-dev liblua5.4-dev liburing-dev
-libcmocka-dev python3-cram util-linux e2fsprogs fio lua-cjson-dev
+libcmocka-dev python3-cram util-linux e2fsprogs fio lua-cjson-dev libssl-dev
 gnuplot-nox libseccomp-dev python3-pyte ioping lua-check"
 
 install_deps() {

@@ -1,20 +1,22 @@
 /*
- * p.sha256(text) -> hex digest (src/core/sha256.c), so a result record can
- * name exactly which script produced it.
+ * p.sha256(text) -> hex digest, through OpenSSL's libcrypto, so a result
+ * record can name exactly which script produced it.
  */
+#include <openssl/evp.h>
+
 #include "l_util.h"
 #include "l_open.h"
-#include "sha256.h"
 
 /* p.sha256(s) -> 64 lowercase hex digits */
 static int l_sha256(lua_State *L)
 {
     size_t len;
     const char *s = luaL_checklstring(L, 1, &len);
-    uint8_t md[PL_SHA256_LEN];
-    unsigned n = PL_SHA256_LEN;
-    pl_sha256(s, len, md);
-    char hex[2 * PL_SHA256_LEN + 1];
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int n = 0;
+    if (!EVP_Digest(s, len, md, &n, EVP_sha256(), NULL))
+        return luaL_error(L, "sha256: libcrypto failed");
+    char hex[2 * EVP_MAX_MD_SIZE + 1];
     static const char digits[] = "0123456789abcdef";
     for (unsigned i = 0; i < n; i++) {
         hex[2 * i] = digits[md[i] >> 4];
