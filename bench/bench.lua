@@ -21,6 +21,9 @@
 --                                   batches of N, ns per step (see cloop.c)
 --   steps  FILE loop|gen|run N      N steps of one of those paths, untimed
 --                                   (for bench/callgrind.sh)
+--   putc   FILE N                   truncate FILE, then f:putc(N) (W6, bench/cchar.c's
+--                                   counterpart): ops=1 bytes=N seconds bw=chars/s
+--   getc   FILE N                   f:getc(N) from the start of FILE
 local p = require "platter"
 
 local mode, path = arg[1], arg[2]
@@ -141,6 +144,14 @@ elseif mode == "steps" then  -- bench/callgrind.sh counts the instructions of th
   local fn = assert(steps[which], "steps: loop, gen or run")
   -- inside a phase, as the W1' loop runs: every f:pread is recorded into it
   p.phase("steps", function() fn(f, f:size() - 4096, n) end)
+elseif mode == "putc" or mode == "getc" then
+  local n = tonumber(arg[3])
+  local f = assert(p.open(path, { write = mode == "putc", create = mode == "putc" }))
+  if mode == "putc" then assert(f:truncate(0)) end
+  local got
+  local r = p.phase(mode, function() got = f[mode](f, n) end)
+  f:close()  -- (outside the timing, as cchar's fclose)
+  print(string.format("ops=1 bytes=%d seconds=%.6f bw=%.1f", got, r.seconds, got / r.seconds))
 else
   error("bench.lua: unknown mode " .. tostring(mode))
 end

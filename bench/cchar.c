@@ -7,7 +7,8 @@
  *   cchar FILE put N    truncate FILE, then N putc of a repeating pattern
  *   cchar FILE get N    N getc from the start of FILE (fewer at its end)
  *
- * Prints one line: chars=N seconds=S rate=X (characters per second).
+ * Prints one line of key=value pairs (bench/run's): ops=1 bytes=N (the
+ * characters) seconds=S bw=X (characters per second).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -58,6 +59,6 @@ int main(int argc, char **argv)
         perror("fclose");
         return 1;
     }
-    printf("chars=%ld seconds=%.6f rate=%.1f seen=%u\n", i, t, (double)i / t, seen[1]);
+    printf("ops=1 bytes=%ld seconds=%.6f bw=%.1f seen=%u\n", i, t, (double)i / t, seen[1]);
     return 0;
 }
