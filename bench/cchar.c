@@ -39,7 +39,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    unsigned char seen[256] = {0};  /* what getc returns goes somewhere, as in platter */
+    unsigned char seen[256] = {0}; /* what getc returns goes somewhere, as in platter */
     long i;
     double t0 = now();
     if (put) {

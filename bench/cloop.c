@@ -41,8 +41,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define FINE_NS   1000000u   /* 1-ns buckets below 1 ms */
-#define COARSE_US 1000000u   /* 1-us buckets below 1 s */
+#define FINE_NS 1000000u   /* 1-ns buckets below 1 ms */
+#define COARSE_US 1000000u /* 1-us buckets below 1 s */
 
 static uint64_t now_ns(void)
 {
@@ -122,7 +122,7 @@ static int calls(const char *path, long n)
 #define HAVE_TSC 0
 #endif
 
-static uint64_t tsc0, ns0, mult;  /* ns = ns0 + (tsc - tsc0) * mult / 2^32 */
+static uint64_t tsc0, ns0, mult; /* ns = ns0 + (tsc - tsc0) * mult / 2^32 */
 
 static void tsc_calibrate(void)
 {
@@ -147,7 +147,7 @@ static inline uint64_t tsc_ns(void)
 }
 
 #define HBITS 6
-#define HSUB  (1u << HBITS)
+#define HSUB (1u << HBITS)
 static uint64_t hist[64 * HSUB];
 
 static inline unsigned hist_index(uint64_t ns)
@@ -161,8 +161,10 @@ static inline unsigned hist_index(uint64_t ns)
 
 static int null_loop(double seconds, const char *clock)
 {
-    int mode = strcmp(clock, "mono") == 0 ? 0 : strcmp(clock, "tsc") == 0 ? 1
-             : strcmp(clock, "tsc1") == 0 ? 2 : -1;
+    int mode = strcmp(clock, "mono") == 0   ? 0
+               : strcmp(clock, "tsc") == 0  ? 1
+               : strcmp(clock, "tsc1") == 0 ? 2
+                                            : -1;
     if (mode < 0) {
         fprintf(stderr, "cloop null: clock must be mono, tsc or tsc1\n");
         return 2;
@@ -177,7 +179,7 @@ static int null_loop(double seconds, const char *clock)
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        sink += x % 262144u;  /* the offset a 1 GiB file of 4 KiB blocks would get */
+        sink += x % 262144u; /* the offset a 1 GiB file of 4 KiB blocks would get */
         uint64_t t0 = t;
         if (mode == 0) {
             t0 = now_ns();
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
         return null_loop(atof(argv[2]), argc > 3 ? argv[3] : "mono");
     if (argc < 3) {
         fprintf(stderr, "usage: cloop FILE SECONDS [BS [direct [SEED]]] | FILE calls N | "
-                "null SECONDS [mono|tsc|tsc1]\n");
+                        "null SECONDS [mono|tsc|tsc1]\n");
         return 2;
     }
     double seconds = atof(argv[2]);
@@ -219,7 +221,7 @@ int main(int argc, char **argv)
         perror(argv[1]);
         return 1;
     }
-    off_t size = lseek(fd, 0, SEEK_END);  /* works for block devices too */
+    off_t size = lseek(fd, 0, SEEK_END); /* works for block devices too */
     if (size < (off_t)bs) {
         fprintf(stderr, "%s: too small\n", argv[1]);
         return 1;
@@ -235,7 +237,7 @@ int main(int argc, char **argv)
         return 1;
 
     uint64_t seed = argc > 5 ? strtoull(argv[5], NULL, 0) : (uint64_t)getpid();
-    uint64_t x = 88172645463325252ull ^ seed;  /* xorshift needs a non-zero state */
+    uint64_t x = 88172645463325252ull ^ seed; /* xorshift needs a non-zero state */
     if (!x)
         x = 88172645463325252ull;
     uint64_t ops = 0, sum = 0, max = 0;

@@ -155,8 +155,8 @@ int main(int argc, char **argv)
             for (unsigned i = 0; i < n; i++) {
                 unsigned s = (unsigned)io_uring_cqe_get_data64(cqes[i]);
                 if (cqes[i]->res != (int)bs) {
-                    fprintf(stderr, "read: %s\n", cqes[i]->res < 0 ? strerror(-cqes[i]->res)
-                                                                   : "short read");
+                    fprintf(stderr, "read: %s\n",
+                            cqes[i]->res < 0 ? strerror(-cqes[i]->res) : "short read");
                     return 1;
                 }
                 uint64_t lat = done - t_sub[s];

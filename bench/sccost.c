@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../src/core/sandbox_calls.h"   /* the filter platter loads */
+#include "../src/core/sandbox_calls.h" /* the filter platter loads */
 
 #define STEPS 1000000
 
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
         return 2;
     }
     /* the "without" side: children forked before any filter */
-    int pfd[2], qfd[2];  /* child -> parent: its figure; parent -> child: go on */
+    int pfd[2], qfd[2]; /* child -> parent: its figure; parent -> child: go on */
     if (pipe(pfd) < 0 || pipe(qfd) < 0)
         return 1;
     double off[99], on[99];
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
             if (write(pfd[1], &v, sizeof v) != sizeof v)
                 _exit(1);
             char go;
-            if (read(qfd[0], &go, 1) != 1)  /* wait for the parent's measurement */
+            if (read(qfd[0], &go, 1) != 1) /* wait for the parent's measurement */
                 _exit(1);
         }
         _exit(0);
@@ -90,6 +90,7 @@ int main(int argc, char **argv)
     qsort(on, (size_t)rounds, sizeof on[0], cmp);
     double a = off[rounds / 2], b = on[rounds / 2];
     printf("pread 4 KiB, cached: %.1f ns without a filter, %.1f ns with it: +%.1f ns (%.1f%%), "
-           "median of %d alternating rounds\n", a, b, b - a, (b / a - 1) * 100, rounds);
+           "median of %d alternating rounds\n",
+           a, b, b - a, (b / a - 1) * 100, rounds);
     return 0;
 }

@@ -46,7 +46,7 @@ static char workdir[PATH_MAX], startdir[PATH_MAX];
 static char *driver;
 static timer_t timer;
 static int on_tmpfs;
-static long budget_ms = 40;  /* per input; PLATTER_FUZZ_MS overrides */
+static long budget_ms = 40; /* per input; PLATTER_FUZZ_MS overrides */
 
 static void on_timer(int sig)
 {
@@ -161,10 +161,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
     atexit(remove_workdir);
-    __sanitizer_set_death_callback(remove_workdir);  /* a sanitizer report ends without atexit */
+    __sanitizer_set_death_callback(remove_workdir); /* a sanitizer report ends without atexit */
     setenv("TMPDIR", workdir, 1);
-    pl_allow_enable(1);  /* roots: the current directory and $TMPDIR, both workdir */
-    if (chdir(startdir) < 0)  /* libFuzzer reads inputs relative to where it started */
+    pl_allow_enable(1);      /* roots: the current directory and $TMPDIR, both workdir */
+    if (chdir(startdir) < 0) /* libFuzzer reads inputs relative to where it started */
         exit(1);
 
     struct rlimit rl = {8u << 20, 8u << 20};
@@ -186,7 +186,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         exit(1);
     }
 
-    int null = open("/dev/null", O_WRONLY);  /* p.write and p.printf go nowhere */
+    int null = open("/dev/null", O_WRONLY); /* p.write and p.printf go nowhere */
     if (null >= 0) {
         dup2(null, 1);
         close(null);
@@ -212,7 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     timer_settime(timer, 0, &on, NULL);
 
-    lua_State *L = fuzz_new_state(1);  /* closed at the end of the input */
+    lua_State *L = fuzz_new_state(1); /* closed at the end of the input */
     lua_pushboolean(L, !on_tmpfs);
     lua_setglobal(L, "NO_READAHEAD");
     if (luaL_loadbufferx(L, driver, strlen(driver), "@fuzz/api_driver.lua", "t") != 0) {
@@ -220,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     lua_pushlstring(L, (const char *)data, size);
-    lua_pcall(L, 1, 0, 0);  /* any Lua error is a normal outcome */
+    lua_pcall(L, 1, 0, 0); /* any Lua error is a normal outcome */
     lua_close(L);
 
     timer_settime(timer, 0, &off, NULL);

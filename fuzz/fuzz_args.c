@@ -45,7 +45,8 @@ static const char driver[] =
     "    { 'if=', arg = 'FILE' },\n"
     "    { '-html', key = 'html' },\n"
     "  },\n"
-    "  positional = { { 'file', arg = 'FILE' }, { 'n', arg = 'N', type = 'int', optional = true } },\n"
+    "  positional = { { 'file', arg = 'FILE' }, { 'n', arg = 'N', type = 'int', optional = true } "
+    "},\n"
     "  epilog = 'fuzz',\n"
     "}\n"
     "local unpack = unpack or table.unpack\n"
@@ -75,7 +76,7 @@ static const char driver[] =
     "if o.size == nil or o.time == nil or o.int == nil then bug('a default is missing') end\n"
     "end\n";
 
-static lua_State *state;  /* p.args keeps nothing between calls: one state serves all */
+static lua_State *state; /* p.args keeps nothing between calls: one state serves all */
 static int parse_fn;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -84,12 +85,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     pl_clock_init();
     pl_cfg.quiet = 1;
     pl_cfg.seed = 1;
-    int null = open("/dev/null", O_WRONLY);  /* --help text goes nowhere */
+    int null = open("/dev/null", O_WRONLY); /* --help text goes nowhere */
     if (null >= 0) {
         dup2(null, 1);
         close(null);
     }
-    state = fuzz_new_state(0);  /* lives across inputs: LuaJIT's own allocator */
+    state = fuzz_new_state(0); /* lives across inputs: LuaJIT's own allocator */
     if (luaL_loadbufferx(state, driver, strlen(driver), "=fuzz_args", "t") != 0 ||
         lua_pcall(state, 0, 1, 0) != 0) {
         fprintf(stderr, "fuzz_args: driver: %s\n", lua_tostring(state, -1));
@@ -109,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (lua_pcall(L, 1, 0, 0) != 0) {
         const char *msg = lua_tostring(L, -1);
         fprintf(stderr, "fuzz_args: %s\n", msg ? msg : "(error object is not a string)");
-        abort();  /* the driver catches p.args' own errors: anything here is a bug */
+        abort(); /* the driver catches p.args' own errors: anything here is a bug */
     }
     fuzz_prev_line = 0;
     return 0;

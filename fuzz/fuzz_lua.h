@@ -22,15 +22,15 @@
  * not only new C code. (Interpreted Lua has no compiler instrumentation.)
  */
 #define FUZZ_LUA_COUNTERS (1u << 15)
-__attribute__((section("__libfuzzer_extra_counters"), used))
-static uint8_t fuzz_lua_counters[FUZZ_LUA_COUNTERS];
+__attribute__((section("__libfuzzer_extra_counters"),
+               used)) static uint8_t fuzz_lua_counters[FUZZ_LUA_COUNTERS];
 static uint32_t fuzz_prev_line;
 
 static inline void fuzz_line_hook(lua_State *L, lua_Debug *ar)
 {
     if (!lua_getinfo(L, "S", ar))
         return;
-    uint32_t h = 2166136261u;  /* FNV-1a of the chunk name, then the line */
+    uint32_t h = 2166136261u; /* FNV-1a of the chunk name, then the line */
     for (const char *c = ar->source; c && *c; c++)
         h = (h ^ (uint8_t)*c) * 16777619u;
     h = (h ^ (uint32_t)ar->currentline) * 16777619u;
@@ -66,7 +66,7 @@ static inline lua_State *fuzz_new_state(int checked)
  * only ends the input. The state is closed either way.
  */
 static inline void fuzz_run_driver(const char *name, const char *driver, const uint8_t *data,
-                            size_t size)
+                                   size_t size)
 {
     lua_State *L = fuzz_new_state(1);
     if (luaL_loadbufferx(L, driver, strlen(driver), name, "t") != 0) {

@@ -16,12 +16,12 @@
 
 #include "units.h"
 
-#define CHECK(c)                                                                   \
-    do {                                                                           \
-        if (!(c)) {                                                                \
-            fprintf(stderr, "fuzz_units: property failed: %s (input '%s')\n", #c, s); \
-            abort();                                                               \
-        }                                                                          \
+#define CHECK(c)                                                                                   \
+    do {                                                                                           \
+        if (!(c)) {                                                                                \
+            fprintf(stderr, "fuzz_units: property failed: %s (input '%s')\n", #c, s);              \
+            abort();                                                                               \
+        }                                                                                          \
     } while (0)
 
 typedef int (*parser)(const char *, uint64_t *, const char **);
@@ -43,8 +43,7 @@ static int plain_number(const char *s)
 }
 
 /* NUMBER+u1 against NUMBER+u2 where u1 = ratio x u2: floor(x*r*m) vs floor(x*m). */
-static void scaled(const char *s, parser parse, const char *big, const char *small,
-                   uint64_t ratio)
+static void scaled(const char *s, parser parse, const char *big, const char *small, uint64_t ratio)
 {
     size_t n = strlen(s);
     char *a = malloc(n + 8), *b = malloc(n + 8);
@@ -98,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!s)
         return 0;
     memcpy(s, data, size);
-    s[size] = '\0';  /* the parsers take C strings: an embedded NUL ends the input */
+    s[size] = '\0'; /* the parsers take C strings: an embedded NUL ends the input */
 
     one(s, pl_units_parse_size);
     one(s, pl_units_parse_time);

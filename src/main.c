@@ -63,9 +63,10 @@ static int version(int verbose)
         printf("io_uring: %s\n", PL_HAVE_URING ? "built in" : "not built in");
         char sb[128];
         pl_sandbox_support(sb, sizeof sb);
-        printf("sandbox: %s%s\n", sb, getenv("PLATTER_SANDBOX") &&
-               strcmp(getenv("PLATTER_SANDBOX"), "checks") == 0
-                   ? " (off: PLATTER_SANDBOX=checks; platter's own checks only)" : "");
+        printf("sandbox: %s%s\n", sb,
+               getenv("PLATTER_SANDBOX") && strcmp(getenv("PLATTER_SANDBOX"), "checks") == 0
+                   ? " (off: PLATTER_SANDBOX=checks; platter's own checks only)"
+                   : "");
     }
     return PL_EXIT_OK;
 }
@@ -130,8 +131,9 @@ int main(int argc, char **argv)
             pl_cfg.seed = s;
             pl_cfg.seed_given = 1;
         } else if (matches(a, "--json") || matches(a, "--csv") || matches(a, "--sim")) {
-            const char *name = matches(a, "--json") ? "--json" : matches(a, "--csv") ? "--csv"
-                                                                                    : "--sim";
+            const char *name = matches(a, "--json")  ? "--json"
+                               : matches(a, "--csv") ? "--csv"
+                                                     : "--sim";
             const char *v = optval(argc, argv, &i, name);
             if (!v || !*v)
                 return usage("option '%s' needs a value", name);
@@ -167,7 +169,8 @@ int main(int argc, char **argv)
                 return usage("bad --max-memory '%s': expected a size such as 256m or 2g", v);
             if (n != 0 && n < (8u << 20))
                 return usage("bad --max-memory '%s': the Lua heap needs at least 8 MiB (0 for "
-                             "no bound)", v);
+                             "no bound)",
+                             v);
             pl_cfg.max_memory = n;
             max_memory_given = 1;
         } else if (matches(a, "--lua-dir")) {
@@ -188,9 +191,9 @@ int main(int argc, char **argv)
     if (!max_memory_given)
         pl_cfg.max_memory = pl_host_default_max_memory();
     if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
-        pl_cfg.repeat = 30;  /* --ci alone: repeat until the interval is narrow, 30 runs at most */
+        pl_cfg.repeat = 30; /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();
-    if (pl_cfg.sim) {  /* --sim PRESET: the "sim" target, on that preset */
+    if (pl_cfg.sim) { /* --sim PRESET: the "sim" target, on that preset */
         if (strcmp(pl_cfg.sim, "list") == 0) {
             pl_target_find("sim")->list(stdout);
             return PL_EXIT_OK;

@@ -26,7 +26,7 @@
 static inline void pl_setchunkenv(lua_State *L)
 {
 #if LUA_VERSION_NUM >= 502
-    if (!lua_setupvalue(L, -2, 1))  /* _ENV is a main chunk's first upvalue */
+    if (!lua_setupvalue(L, -2, 1)) /* _ENV is a main chunk's first upvalue */
         lua_pop(L, 1);
 #else
     lua_setfenv(L, -2);

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 struct pl_embedded {
-    const char *name;   /* module name ("platter.args") or workload name ("sweep") */
-    const char *path;   /* repository path, for chunk names ("lua/platter/args.lua") */
-    int workload;       /* 0 library module, 1 workload */
+    const char *name; /* module name ("platter.args") or workload name ("sweep") */
+    const char *path; /* repository path, for chunk names ("lua/platter/args.lua") */
+    int workload;     /* 0 library module, 1 workload */
     const char *text;
     size_t len;
 };

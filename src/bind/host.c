@@ -66,7 +66,7 @@ static int is_platter_code(const char *source)
 
 static void stop_hook(lua_State *L, lua_Debug *ar)
 {
-    if (!pl_interrupted) {  /* the exit hook cleared the flag: stand down */
+    if (!pl_interrupted) { /* the exit hook cleared the flag: stand down */
         lua_sethook(L, NULL, 0, 0);
         return;
     }
@@ -123,15 +123,15 @@ void pl_host_signals(void)
 static struct heap {
     lua_Alloc real;
     void *real_ud;
-    uint64_t used;   /* bytes the state holds */
-    uint64_t limit;  /* 0: none */
-    int reached;     /* an allocation was refused */
+    uint64_t used;  /* bytes the state holds */
+    uint64_t limit; /* 0: none */
+    int reached;    /* an allocation was refused */
 } heap;
 
 static void *bounded_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     struct heap *h = ud;
-    size_t old = ptr ? osize : 0;  /* without ptr, osize is a type tag (5.4) */
+    size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag (5.4) */
     if (nsize > old && h->limit && h->used - old + nsize > h->limit) {
         h->reached = 1;
         return NULL;
@@ -276,7 +276,7 @@ void pl_host_preload(lua_State *L)
     }
     lua_pushcfunction(L, luaopen_platter_core);
     lua_setfield(L, -2, "platter.core");
-    lua_pushcfunction(L, luaopen_cjson);  /* Debian lua-cjson, linked in */
+    lua_pushcfunction(L, luaopen_cjson); /* Debian lua-cjson, linked in */
     lua_setfield(L, -2, "cjson");
     lua_pop(L, 2);
 }
@@ -288,16 +288,18 @@ void pl_host_preload(lua_State *L)
 ** ===================================================================== */
 
 static const char *const safe_globals[] = {
-    "assert", "collectgarbage", "error", "getmetatable", "ipairs", "next", "pairs", "pcall",
-    "print", "rawequal", "rawget", "rawlen", "rawset", "select", "setmetatable", "tonumber",
-    "tostring", "type", "unpack", "xpcall", "_VERSION", NULL,
+    "assert", "collectgarbage", "error",        "getmetatable", "ipairs",   "next",
+    "pairs",  "pcall",          "print",        "rawequal",     "rawget",   "rawlen",
+    "rawset", "select",         "setmetatable", "tonumber",     "tostring", "type",
+    "unpack", "xpcall",         "_VERSION",     NULL,
 };
-static const char *const copied_libs[] = {"bit", "coroutine", "math", "string", "table", "utf8",
-                                          NULL};
+static const char *const copied_libs[] = {"bit",   "coroutine", "math", "string",
+                                          "table", "utf8",      NULL};
 static const char *const safe_os[] = {"clock", "date", "difftime", "time", NULL};
 /* Names a portable script may test for; reading them gives nil, not an error. */
-static const char *const maybe_absent[] = {"bit", "bit32", "getfenv", "jit", "loadstring",
-                                           "module", "rawlen", "setfenv", "unpack", "utf8", NULL};
+static const char *const maybe_absent[] = {"bit",        "bit32",  "getfenv", "jit",
+                                           "loadstring", "module", "rawlen",  "setfenv",
+                                           "unpack",     "utf8",   NULL};
 
 static int in_list(const char *const *list, const char *s)
 {
@@ -313,7 +315,8 @@ static int sandbox_undefined(lua_State *L)
     if (lua_type(L, 2) != LUA_TSTRING || in_list(maybe_absent, k))
         return 0;
     if (in_list((const char *const[]){"io", "debug", "package", "ffi", "dofile", "loadfile",
-                                      "require_c", NULL}, k))
+                                      "require_c", NULL},
+                k))
         return luaL_error(L, "'%s' is not available in the sandbox (run with --trust to allow it)",
                           k);
     return luaL_error(L, "undefined global '%s'", k);
@@ -321,12 +324,14 @@ static int sandbox_undefined(lua_State *L)
 
 static int sandbox_os_undefined(lua_State *L)
 {
-    static const char *const refused[] = {"execute", "exit", "getenv", "remove", "rename",
-                                          "setlocale", "tmpname", NULL};
+    static const char *const refused[] = {"execute", "exit",      "getenv",  "remove",
+                                          "rename",  "setlocale", "tmpname", NULL};
     const char *k = lua_tostring(L, 2);
     if (lua_type(L, 2) == LUA_TSTRING && in_list(refused, k))
-        return luaL_error(L, "'os.%s' is not available in the sandbox (run with --trust to "
-                             "allow it)", k);
+        return luaL_error(L,
+                          "'os.%s' is not available in the sandbox (run with --trust to "
+                          "allow it)",
+                          k);
     return 0;
 }
 
@@ -362,7 +367,7 @@ static int counted_call(lua_State *L, int base, int nres, lua_State *co, const c
     running_co = prev;
     nesting--;
     if (pl_interrupted)
-        arm_stop_hook(L);  /* Lua 5.4: the resuming thread may not have the hook yet */
+        arm_stop_hook(L); /* Lua 5.4: the resuming thread may not have the hook yet */
     if (rc != LUA_OK)
         return lua_error(L);
     return lua_gettop(L) - base + 1;
@@ -371,7 +376,7 @@ static int counted_call(lua_State *L, int base, int nres, lua_State *co, const c
 /* coroutine.resume(co, ...): upvalue 1 is the real one */
 static int sandbox_resume(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTHREAD);  /* checked here: the real one would not know its name */
+    luaL_checktype(L, 1, LUA_TTHREAD); /* checked here: the real one would not know its name */
     lua_State *co = lua_tothread(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -407,8 +412,8 @@ static int counted_gsub(lua_State *L)
     luaL_checkstring(L, 1);
     luaL_checkstring(L, 2);
     int t = lua_type(L, 3);
-    luaL_argcheck(L, t == LUA_TNUMBER || t == LUA_TSTRING || t == LUA_TTABLE ||
-                         t == LUA_TFUNCTION, 3, "string/function/table expected");
+    luaL_argcheck(L, t == LUA_TNUMBER || t == LUA_TSTRING || t == LUA_TTABLE || t == LUA_TFUNCTION,
+                  3, "string/function/table expected");
     luaL_optinteger(L, 4, 0);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
@@ -421,7 +426,7 @@ static int sandbox_load(lua_State *L)
     size_t len;
     const char *text;
     luaL_Buffer b;
-    if (lua_type(L, 1) == LUA_TFUNCTION) {  /* gather the pieces, then load as text */
+    if (lua_type(L, 1) == LUA_TFUNCTION) { /* gather the pieces, then load as text */
         luaL_buffinit(L, &b);
         for (;;) {
             lua_pushvalue(L, 1);
@@ -439,7 +444,7 @@ static int sandbox_load(lua_State *L)
     }
     text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, text);
-    if (is_platter_code(name))  /* same text shown, but the stop hook is not fooled */
+    if (is_platter_code(name)) /* same text shown, but the stop hook is not fooled */
         name = lua_pushfstring(L, "=%s", name + 1);
     if (len > 0 && text[0] == LUA_SIGNATURE[0]) {
         lua_pushnil(L);
@@ -477,8 +482,14 @@ static int sandbox_load(lua_State *L)
  * out: an allow list, so that a new module is private until listed here.
  */
 static const char *const sandbox_modules[] = {
-    "cjson", "platter", "platter.args", "platter.classic", "platter.classic_bonnie",
-    "platter.classic_iozone", "platter.statmath", NULL,
+    "cjson",
+    "platter",
+    "platter.args",
+    "platter.classic",
+    "platter.classic_bonnie",
+    "platter.classic_iozone",
+    "platter.statmath",
+    NULL,
 };
 
 static int sandbox_require(lua_State *L)
@@ -486,12 +497,16 @@ static int sandbox_require(lua_State *L)
     const char *name = luaL_checkstring(L, 1);
     if (!in_list(sandbox_modules, name)) {
         if (find_embedded(name, 0) || strcmp(name, "platter.core") == 0)
-            return luaL_error(L, "require '%s': an internal module, not available in the "
-                                 "sandbox (run with --trust to allow it)", name);
-        return luaL_error(L, "require '%s': only platter's own modules can be loaded in the "
-                             "sandbox (run with --trust to load others)", name);
+            return luaL_error(L,
+                              "require '%s': an internal module, not available in the "
+                              "sandbox (run with --trust to allow it)",
+                              name);
+        return luaL_error(L,
+                          "require '%s': only platter's own modules can be loaded in the "
+                          "sandbox (run with --trust to load others)",
+                          name);
     }
-    lua_getglobal(L, "require");  /* the real one, in the host's globals */
+    lua_getglobal(L, "require"); /* the real one, in the host's globals */
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
     return 1;
@@ -507,7 +522,7 @@ static int sandbox_require(lua_State *L)
 static int xpcall_guard(lua_State *L)
 {
     if (pl_interrupted)
-        return 1;  /* the message as it is */
+        return 1; /* the message as it is */
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);
@@ -618,7 +633,7 @@ static void push_sandbox(lua_State *L)
         lua_getfield(L, -2, safe_os[i]);
         lua_setfield(L, -2, safe_os[i]);
     }
-    lua_newtable(L);  /* os.execute & co: a clear refusal instead of "a nil value" */
+    lua_newtable(L); /* os.execute & co: a clear refusal instead of "a nil value" */
     lua_pushcfunction(L, sandbox_os_undefined);
     lua_setfield(L, -2, "__index");
     lua_setmetatable(L, -2);
@@ -640,7 +655,7 @@ static void push_sandbox(lua_State *L)
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
 
-    lua_newtable(L);  /* reading an unknown global is an error */
+    lua_newtable(L); /* reading an unknown global is an error */
     lua_pushcfunction(L, sandbox_undefined);
     lua_setfield(L, -2, "__index");
     lua_setmetatable(L, env);
@@ -662,9 +677,9 @@ static void push_sandbox(lua_State *L)
 ** ===================================================================== */
 
 struct job {
-    const char *script;     /* workload name or path; NULL with code */
-    const char *code;       /* -e */
-    const struct pl_embedded *command;  /* a built-in command (runs trusted) */
+    const char *script;                /* workload name or path; NULL with code */
+    const char *code;                  /* -e */
+    const struct pl_embedded *command; /* a built-in command (runs trusted) */
     int argc;
     char **argv;
     int status;
@@ -695,8 +710,8 @@ static const char *user_message(lua_State *L, const char *msg, const char *name)
         return msg;
     for (const struct pl_embedded *e = pl_embedded; e->name; e++) {
         size_t n = strlen(e->path);
-        if (strncmp(msg, e->path, n) != 0 || msg[n] != ':' || !isdigit((unsigned char)msg[n + 1])
-            || (script_path && strcmp(e->path, script_path) == 0))
+        if (strncmp(msg, e->path, n) != 0 || msg[n] != ':' || !isdigit((unsigned char)msg[n + 1]) ||
+            (script_path && strcmp(e->path, script_path) == 0))
             continue;
         const char *rest = msg + n + 1;
         while (isdigit((unsigned char)*rest))
@@ -751,7 +766,7 @@ static void report_error(lua_State *L, struct job *j)
         }
         lua_pop(L, 1);
     }
-    pl_out_boundary();  /* the message starts a line; held text goes first */
+    pl_out_boundary(); /* the message starts a line; held text goes first */
     if (pl_interrupted) {
         fprintf(stderr, "platter: interrupted\n");
         j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
@@ -784,7 +799,7 @@ static void report_error(lua_State *L, struct job *j)
 ** nothing to grant and nothing to escape to. Only the chunk's globals are new.
 ** ===================================================================== */
 
-static int run_trusted;  /* the running script is trusted (--trust, a command) */
+static int run_trusted; /* the running script is trusted (--trust, a command) */
 
 /* Push the text of an embedded workload as it would load (--lua-dir first). */
 static void push_source(lua_State *L, const struct pl_embedded *e)
@@ -815,7 +830,7 @@ static void record_workload(lua_State *L, const char *name, int argt, int text)
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     luaL_addstring(&b, name);
-    for (int i = 1; i <= n; i++) {  /* each argument after its length: any bytes */
+    for (int i = 1; i <= n; i++) { /* each argument after its length: any bytes */
         char len[32];
         lua_rawgeti(L, argt, i);
         snprintf(len, sizeof len, "\n%zu:", (size_t)pl_rawlen(L, -1));
@@ -873,8 +888,10 @@ int pl_host_workload(lua_State *L)
         return luaL_error(L, "stack overflow (p.workload nested too deeply)");
     const struct pl_embedded *e = find_embedded(name, 1);
     if (!e)
-        return luaL_error(L, "p.workload: no workload named '%s' (only the shipped workloads "
-                             "of 'platter list')", name);
+        return luaL_error(L,
+                          "p.workload: no workload named '%s' (only the shipped workloads "
+                          "of 'platter list')",
+                          name);
     if (lua_isnoneornil(L, 2))
         lua_newtable(L);
     else
@@ -883,7 +900,7 @@ int pl_host_workload(lua_State *L)
     int n = (int)pl_rawlen(L, 2);
     luaL_checkstack(L, n + 16, "too many arguments to p.workload");
 
-    lua_createtable(L, n, 1);  /* 3: arg */
+    lua_createtable(L, n, 1); /* 3: arg */
     lua_pushstring(L, name);
     lua_rawseti(L, 3, 0);
     for (int i = 1; i <= n; i++) {
@@ -892,11 +909,11 @@ int pl_host_workload(lua_State *L)
         if (t != LUA_TSTRING && t != LUA_TNUMBER)
             return luaL_error(L, "p.workload: %s: argument %d is a %s (arguments are strings)",
                               name, i, lua_typename(L, t));
-        lua_tostring(L, -1);  /* a number becomes its text, as on a command line */
+        lua_tostring(L, -1); /* a number becomes its text, as on a command line */
         lua_rawseti(L, 3, i);
     }
 
-    push_source(L, e);  /* 4 */
+    push_source(L, e); /* 4 */
     record_workload(L, name, 3, 4);
     char chunk[512];
     snprintf(chunk, sizeof chunk, "@%s", e->path);
@@ -907,7 +924,7 @@ int pl_host_workload(lua_State *L)
     int fn = lua_gettop(L);
 
     if (run_trusted) {
-        lua_newtable(L);  /* its own globals, reading through to the host's */
+        lua_newtable(L); /* its own globals, reading through to the host's */
         lua_newtable(L);
 #if LUA_VERSION_NUM >= 502
         lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
@@ -951,7 +968,7 @@ int pl_host_workload(lua_State *L)
         if (lua_type(L, -1) == LUA_TSTRING)
             return lua_error(L);
         lua_pop(L, 1);
-        return lua_error(L);  /* some other error object: as it is */
+        return lua_error(L); /* some other error object: as it is */
     }
     if (lua_type(L, -1) != LUA_TSTRING)
         return lua_error(L);
@@ -976,7 +993,7 @@ static void allow_args(int argc, char **argv)
         if (eq && eq[1])
             pl_allow_add(eq + 1);
         if (a[0] == '-' && a[1] && a[1] != '-' && a[2])
-            pl_allow_add(a + 2);  /* -d/mnt/x */
+            pl_allow_add(a + 2); /* -d/mnt/x */
     }
 }
 
@@ -1040,7 +1057,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
 {
     int top = lua_gettop(L);
     if (pl_interrupted)
-        pl_phase_close_interrupted(L);  /* a phase the Ctrl-C left open is a result too */
+        pl_phase_close_interrupted(L); /* a phase the Ctrl-C left open is a result too */
     if (!get_hook(L, "exit"))
         return;
     sig_atomic_t intr = pl_interrupted;
@@ -1051,7 +1068,7 @@ static void call_exit_hook(lua_State *L, struct job *j)
     if (intr)
         lua_pushliteral(L, "interrupted");
     else
-        lua_getfield(L, LUA_REGISTRYINDEX, "platter.error");  /* nil when none */
+        lua_getfield(L, LUA_REGISTRYINDEX, "platter.error"); /* nil when none */
     if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
         pl_out_boundary();
         const char *msg = lua_tostring(L, -1);
@@ -1087,8 +1104,10 @@ static int apply_sandbox(struct job *j)
         return -1;
     }
     if (rc == 0 && !pl_cfg.quiet)
-        fprintf(stderr, "platter: sandbox: the kernel layer is off (%s); platter's own path "
-                        "checks still apply\n", why);
+        fprintf(stderr,
+                "platter: sandbox: the kernel layer is off (%s); platter's own path "
+                "checks still apply\n",
+                why);
     return 0;
 }
 
@@ -1098,7 +1117,7 @@ static int pmain(lua_State *L)
     struct job *j = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_openlibs(L);
-    lua_pushcfunction(L, pl_print);  /* through the line state (src/core/out.h) */
+    lua_pushcfunction(L, pl_print); /* through the line state (src/core/out.h) */
     lua_setglobal(L, "print");
     pl_host_preload(L);
 
@@ -1148,14 +1167,16 @@ static int pmain(lua_State *L)
         shown = j->script;
         owned = read_file(j->script, &textlen);
         if (!owned)
-            return usage_error(j, lua_pushfstring(L, "cannot read script %s: %s", j->script,
-                                                  strerror(errno)));
+            return usage_error(
+                j, lua_pushfstring(L, "cannot read script %s: %s", j->script, strerror(errno)));
         text = owned;
         const char *chunk = lua_pushfstring(L, "@%s", j->script);
         if (!trusted && textlen > 0 && text[0] == LUA_SIGNATURE[0]) {
             /* name the file and the reason, not "attempt to load chunk with wrong mode" */
-            lua_pushfstring(L, "%s: binary (bytecode) chunks are refused in the sandbox (run "
-                               "with --trust to allow them)", j->script);
+            lua_pushfstring(L,
+                            "%s: binary (bytecode) chunks are refused in the sandbox (run "
+                            "with --trust to allow them)",
+                            j->script);
             rc = LUA_ERRSYNTAX;
         } else {
             rc = luaL_loadbufferx(L, text, textlen, chunk, trusted ? "bt" : "t");
@@ -1165,9 +1186,11 @@ static int pmain(lua_State *L)
         shown = j->script;
         const struct pl_embedded *e = find_embedded(j->script, 1);
         if (!e)
-            return usage_error(j, lua_pushfstring(L, "no workload named '%s' (see 'platter "
-                                                     "list'; a script file needs a '/' or a .lua "
-                                                     "ending)", j->script));
+            return usage_error(j, lua_pushfstring(L,
+                                                  "no workload named '%s' (see 'platter "
+                                                  "list'; a script file needs a '/' or a .lua "
+                                                  "ending)",
+                                                  j->script));
         rc = load_embedded(L, e);
         text = e->text;
         textlen = e->len;
@@ -1259,7 +1282,6 @@ static int sanitize_panic(lua_State *L)
     return 0;
 }
 #endif
-
 
 lua_State *pl_host_new_state(void)
 {

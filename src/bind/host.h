@@ -11,21 +11,21 @@
 struct lua_State;
 
 struct pl_config {
-    int trust;          /* --trust: no sandbox */
-    int quiet;          /* --quiet */
-    int verbose;        /* --verbose: tracebacks */
-    int destroy;        /* --destroy: block devices may be written */
+    int trust;   /* --trust: no sandbox */
+    int quiet;   /* --quiet */
+    int verbose; /* --verbose: tracebacks */
+    int destroy; /* --destroy: block devices may be written */
     int seed_given;
-    uint64_t seed;      /* --seed N (default 1) */
-    const char *lua_dir;    /* --lua-dir or $PLATTER_LUA_DIR: load lua/ and workloads/ from here */
-    const char *json_path;  /* --json FILE: write the result record here */
-    const char *csv_path;   /* --csv FILE */
-    int repeat;             /* --repeat N (default 1) */
-    double ci_pct;          /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
-    const char *sim;        /* --sim PRESET: run on the simulated device */
-    uint64_t max_memory;    /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
+    uint64_t seed;         /* --seed N (default 1) */
+    const char *lua_dir;   /* --lua-dir or $PLATTER_LUA_DIR: load lua/ and workloads/ from here */
+    const char *json_path; /* --json FILE: write the result record here */
+    const char *csv_path;  /* --csv FILE */
+    int repeat;            /* --repeat N (default 1) */
+    double ci_pct;         /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
+    const char *sim;       /* --sim PRESET: run on the simulated device */
+    uint64_t max_memory;   /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
     const char *argv0;
-    int argc;           /* the whole command line, for the record */
+    int argc; /* the whole command line, for the record */
     char **argv;
 };
 

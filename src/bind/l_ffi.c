@@ -23,13 +23,12 @@
 PL_HOT static int64_t ffi_io(struct pl_file *f, enum pl_op op, enum pl_how how, double off,
                              double n)
 {
-    if (pl_interrupted || f->fd < 0 || !pl_isexact(off) || !pl_isexact(n) ||
-        n > (double)PL_IO_MAX)
+    if (pl_interrupted || f->fd < 0 || !pl_isexact(off) || !pl_isexact(n) || n > (double)PL_IO_MAX)
         return PL_FFI_SLOW;
     uint64_t o = (uint64_t)off, len = (uint64_t)n;
     if (pl_file_check_io(f, how == PL_AT_OFFSET, o, len) != PL_CHECK_OK)
         return PL_FFI_SLOW;
-    return pl_io_rw(f, op, how, o, len, NULL);  /* bytes, or -errno (counted; init.lua
+    return pl_io_rw(f, op, how, o, len, NULL); /* bytes, or -errno (counted; init.lua
                                                    asks for the message) */
 }
 

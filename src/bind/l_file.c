@@ -25,7 +25,6 @@
 #include <sys/sysmacros.h>
 #include "hot.h"
 
-
 /*
  * The address of file_owner marks the userdata of a platter file (its owner
  * field), which no script can forge. Checking it with two C API calls costs a
@@ -88,9 +87,10 @@ PL_HOT static void check_io(lua_State *L, struct pl_file *f, const char *fn, int
     char num[32];
     int bad_off = c == PL_CHECK_OFFSET;
     snprintf(num, sizeof num, "%llu", (unsigned long long)(bad_off ? off : len));
-    luaL_error(L, "%s: %s %s is not a multiple of %d: O_DIRECT on %s needs offsets and "
-                  "lengths aligned to %d bytes", fn, bad_off ? "offset" : "length", num,
-               (int)f->align, f->path, (int)f->align);
+    luaL_error(L,
+               "%s: %s %s is not a multiple of %d: O_DIRECT on %s needs offsets and "
+               "lengths aligned to %d bytes",
+               fn, bad_off ? "offset" : "length", num, (int)f->align, f->path, (int)f->align);
 }
 
 /* Common tail of every transfer (io.c has counted it): bytes or nil,msg,errno. */
@@ -132,8 +132,9 @@ static struct pl_file *source_file(lua_State *L, int arg, size_t n, uint64_t *sr
     if (src->fd < 0)
         luaL_argerror(L, arg, "the source file is closed");
     if (!src->buf || *src_off + n > src->buflen)
-        luaL_argerror(L, arg, lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
-                                              (int)src->buflen, (int)(*src_off + n)));
+        luaL_argerror(L, arg,
+                      lua_pushfstring(L, "the source buffer holds %d bytes, not %d",
+                                      (int)src->buflen, (int)(*src_off + n)));
     return src;
 }
 
@@ -286,7 +287,7 @@ static int l_file_seek(lua_State *L)
     if (w == SEEK_SET && off < 0)
         luaL_argerror(L, 2, "offset must not be negative");
     if (lua_isnoneornil(L, 2) && lua_isnoneornil(L, 3))
-        w = SEEK_CUR;  /* f:seek() tells the position, as file:seek() does */
+        w = SEEK_CUR; /* f:seek() tells the position, as file:seek() does */
     int64_t r = pl_file_seek(f, off, w);
     if (r < 0)
         return pl_pusherror(L, "seek", f->path, (int)-r, NULL);
@@ -367,8 +368,8 @@ static int l_file_readahead(lua_State *L)
 /* f:advise(kind) -> true | nil, msg, errno; kind "normal" | "sequential" | ... */
 static int l_file_advise(lua_State *L)
 {
-    static const char *const names[] = {"normal", "sequential", "random", "willneed",
-                                        "dontneed", NULL};
+    static const char *const names[] = {"normal",   "sequential", "random",
+                                        "willneed", "dontneed",   NULL};
     static const enum pl_advice adv[] = {PL_ADV_NORMAL, PL_ADV_SEQUENTIAL, PL_ADV_RANDOM,
                                          PL_ADV_WILLNEED, PL_ADV_DONTNEED};
     struct pl_file *f = tofile_any(L);
@@ -421,9 +422,10 @@ static int l_file_info(lua_State *L)
         setnum(L, "logical_block", d.logical_block);
     if (d.physical_block)
         setnum(L, "physical_block", d.physical_block);
-    setnum(L, "dio_align", f->direct ? f->align
-                           : (d.dio_offset_align ? d.dio_offset_align
-                                                 : (d.logical_block ? d.logical_block : 512)));
+    setnum(L, "dio_align",
+           f->direct ? f->align
+                     : (d.dio_offset_align ? d.dio_offset_align
+                                           : (d.logical_block ? d.logical_block : 512)));
     if (d.dio_mem_align)
         setnum(L, "dio_mem_align", d.dio_mem_align);
     if (d.rotational >= 0) {
@@ -473,8 +475,8 @@ static int optbool(lua_State *L, int t, const char *k)
 /* Refuse misspelt options instead of silently ignoring them. */
 static void check_open_keys(lua_State *L, int t)
 {
-    static const char *const known[] = {"create", "direct", "dsync", "fill", "seed", "size",
-                                        "sparse", "sync", "write", NULL};
+    static const char *const known[] = {"create", "direct", "dsync", "fill",  "seed",
+                                        "size",   "sparse", "sync",  "write", NULL};
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
@@ -483,10 +485,10 @@ static void check_open_keys(lua_State *L, int t)
             for (int i = 0; known[i]; i++)
                 ok |= strcmp(lua_tostring(L, -1), known[i]) == 0;
         if (!ok)
-            luaL_argerror(L, 2, lua_pushfstring(L, "unknown option '%s'",
-                                                lua_type(L, -1) == LUA_TSTRING
-                                                    ? lua_tostring(L, -1)
-                                                    : luaL_typename(L, -1)));
+            luaL_argerror(L, 2,
+                          lua_pushfstring(L, "unknown option '%s'",
+                                          lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                                         : luaL_typename(L, -1)));
     }
 }
 
@@ -509,8 +511,9 @@ static uint64_t opt_u64(lua_State *L, const char *k, int size)
         return v;
     }
     if (lua_type(L, -1) != LUA_TNUMBER)
-        opt_error(L, k, lua_pushfstring(L, "%s expected, got %s", size ? "size" : "number",
-                                        luaL_typename(L, -1)));
+        opt_error(L, k,
+                  lua_pushfstring(L, "%s expected, got %s", size ? "size" : "number",
+                                  luaL_typename(L, -1)));
     lua_Number n = lua_tonumber(L, -1);
     if (n < 0)
         opt_error(L, k, "must not be negative");
@@ -543,10 +546,12 @@ static int l_open(lua_State *L)
         if (!lua_isnil(L, -1)) {
             const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
             if (!v || (strcmp(v, "zero") != 0 && strcmp(v, "random") != 0))
-                opt_error(L, "fill", v ? lua_pushfstring(L, "invalid value '%s' (expected "
-                                                            "\"zero\" or \"random\")", v)
-                                       : lua_pushfstring(L, "string expected, got %s",
-                                                         luaL_typename(L, -1)));
+                opt_error(L, "fill",
+                          v ? lua_pushfstring(L,
+                                              "invalid value '%s' (expected "
+                                              "\"zero\" or \"random\")",
+                                              v)
+                            : lua_pushfstring(L, "string expected, got %s", luaL_typename(L, -1)));
             o.fill = strcmp(v, "random") == 0 ? PL_FILL_RANDOM : PL_FILL_ZERO;
         }
         lua_pop(L, 1);
@@ -558,21 +563,21 @@ static int l_open(lua_State *L)
     pl_checkintr(L);
     o.destroy = pl_cfg.destroy;
 
-    struct pl_file *f = lua_newuserdata(L, sizeof *f);  /* closed until open succeeds */
+    struct pl_file *f = lua_newuserdata(L, sizeof *f); /* closed until open succeeds */
     memset(f, 0, sizeof *f);
-    f->owner = &file_owner;  /* __gc may see it before pl_file_open fills it */
+    f->owner = &file_owner; /* __gc may see it before pl_file_open fills it */
     f->fd = -1;
     luaL_getmetatable(L, PL_FILE_MT);
     lua_setmetatable(L, -2);
 
     struct pl_error e = {0};
-    int rc = pl_file_open(f, path, &o, &e);  /* the sandbox and destroy rules live there */
-    f->owner = &file_owner;  /* after pl_file_open, which clears the struct */
+    int rc = pl_file_open(f, path, &o, &e); /* the sandbox and destroy rules live there */
+    f->owner = &file_owner;                 /* after pl_file_open, which clears the struct */
     if (rc == PL_FS_REFUSED)
         return luaL_error(L, "open: %s", e.msg);
     if (rc < 0)
         return error_result(L, &e, path);
-    lua_getfield(L, LUA_REGISTRYINDEX, "platter.files");  /* files the FFI path may take */
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.files"); /* files the FFI path may take */
     lua_pushvalue(L, -2);
     lua_pushboolean(L, 1);
     lua_rawset(L, -3);
@@ -638,13 +643,13 @@ int luaopen_platter_file(lua_State *L)
     lua_setfield(L, -3, "__index");
     lua_pushliteral(L, PL_FILE_MT);
     lua_setfield(L, -3, "__name");
-    lua_pushliteral(L, PL_FILE_MT);  /* getmetatable(f): a name, not the methods the writer uses */
+    lua_pushliteral(L, PL_FILE_MT); /* getmetatable(f): a name, not the methods the writer uses */
     lua_setfield(L, -3, "__metatable");
     luaL_newlib(L, file_funcs);
     lua_insert(L, -2);
-    lua_setfield(L, -2, "_file_methods");  /* fast.lua may put fast paths in front */
+    lua_setfield(L, -2, "_file_methods"); /* fast.lua may put fast paths in front */
     lua_remove(L, -2);
-    lua_newtable(L);  /* weak set of every file p.open made: the FFI path checks it */
+    lua_newtable(L); /* weak set of every file p.open made: the FFI path checks it */
     lua_newtable(L);
     lua_pushliteral(L, "k");
     lua_setfield(L, -2, "__mode");

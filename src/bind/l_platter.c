@@ -103,7 +103,7 @@ static int l_sleep(lua_State *L)
 {
     lua_Number s = luaL_checknumber(L, 1);
     luaL_argcheck(L, s >= 0, 1, "seconds must not be negative");
-    pl_checkintr(L);  /* a pending Ctrl-C (caught by a pcall) must not sleep on */
+    pl_checkintr(L); /* a pending Ctrl-C (caught by a pcall) must not sleep on */
     pl_clock_sleep_ns(pl_scale_u64(s, 1e9), &pl_interrupted);
     pl_checkintr(L);
     return 0;
@@ -174,7 +174,7 @@ static int l_ewrite(lua_State *L)
  */
 static int l_notice(lua_State *L)
 {
-    int n = lua_gettop(L);  /* before luaL_buffinit: 5.4's buffer may take a stack slot */
+    int n = lua_gettop(L); /* before luaL_buffinit: 5.4's buffer may take a stack slot */
     for (int i = 1; i <= n; i++)
         luaL_checkstring(L, i);
     luaL_Buffer b;
@@ -359,8 +359,11 @@ static int l_stat(lua_State *L)
     int rc = pl_fs_stat(path, &st, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "stat", path, rc, why);
-    const char *kind = S_ISREG(st.st_mode) ? "file" : S_ISDIR(st.st_mode) ? "dir"
-                     : S_ISBLK(st.st_mode) ? "block" : S_ISCHR(st.st_mode) ? "char" : "other";
+    const char *kind = S_ISREG(st.st_mode)   ? "file"
+                       : S_ISDIR(st.st_mode) ? "dir"
+                       : S_ISBLK(st.st_mode) ? "block"
+                       : S_ISCHR(st.st_mode) ? "char"
+                                             : "other";
     lua_createtable(L, 0, 4);
     lua_pushstring(L, kind);
     lua_setfield(L, -2, "kind");
@@ -635,7 +638,7 @@ static void push_readonly(lua_State *L, int idx)
 {
     if (idx < 0)
         idx = lua_gettop(L) + idx + 1;
-    lua_newtable(L);  /* the private copy */
+    lua_newtable(L); /* the private copy */
     int copy = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, idx)) {
@@ -647,7 +650,7 @@ static void push_readonly(lua_State *L, int idx)
         lua_insert(L, -2);
         lua_rawset(L, copy);
     }
-    lua_newtable(L);  /* the view */
+    lua_newtable(L); /* the view */
     lua_createtable(L, 0, 5);
     lua_pushvalue(L, copy);
     lua_setfield(L, -2, "__index");
@@ -681,7 +684,7 @@ static int l_resolve(lua_State *L)
         return 2;
     }
     int exists;
-    int rc = pl_allow_resolve(path, r, &exists);  /* the allow list's own rule */
+    int rc = pl_allow_resolve(path, r, &exists); /* the allow list's own rule */
     if (rc) {
         lua_pushnil(L);
         lua_pushstring(L, rc == -ELOOP ? "a dangling symlink" : strerror(-rc));
@@ -690,8 +693,11 @@ static int l_resolve(lua_State *L)
     struct stat st;
     const char *kind = "new";
     if (stat(r, &st) == 0)
-        kind = S_ISDIR(st.st_mode) ? "dir" : S_ISREG(st.st_mode) ? "file"
-             : S_ISBLK(st.st_mode) ? "block" : S_ISCHR(st.st_mode) ? "char" : "other";
+        kind = S_ISDIR(st.st_mode)   ? "dir"
+               : S_ISREG(st.st_mode) ? "file"
+               : S_ISBLK(st.st_mode) ? "block"
+               : S_ISCHR(st.st_mode) ? "char"
+                                     : "other";
     lua_pushstring(L, r);
     lua_pushstring(L, kind);
     return 2;
@@ -767,7 +773,7 @@ int luaopen_platter_core(lua_State *L)
     lua_pushliteral(L, PL_VERSION);
     lua_setfield(L, t, "version");
     lua_pushstring(L, pl_build_commit);
-    lua_setfield(L, t, "_build_commit");  /* for the record only */
+    lua_setfield(L, t, "_build_commit"); /* for the record only */
     lua_pushstring(L, pl_host_lua_release());
     lua_setfield(L, t, "lua");
     lua_pushboolean(L, pl_cfg.quiet);

@@ -19,10 +19,11 @@
 #include "hot.h"
 
 static const char *const run_keys[] = {
-    "align", "batch", "bs", "bs_list", "bytes", "count", "engine", "file", "files",
-    "fsync_every", "gen", "iopoll", "name", "offsets", "on_error", "op", "pattern", "progress",
-    "qd", "ramp", "range", "rate_bps", "rate_iops", "read_pct", "seconds", "seed", "sigma",
-    "sqpoll", "sqpoll_idle_ms", "stride", "theta", "think_us", "weights", NULL,
+    "align",          "batch",     "bs",          "bs_list",  "bytes",   "count", "engine",
+    "file",           "files",     "fsync_every", "gen",      "iopoll",  "name",  "offsets",
+    "on_error",       "op",        "pattern",     "progress", "qd",      "ramp",  "range",
+    "rate_bps",       "rate_iops", "read_pct",    "seconds",  "seed",    "sigma", "sqpoll",
+    "sqpoll_idle_ms", "stride",    "theta",       "think_us", "weights", NULL,
 };
 
 /* A boolean field: 1 or 0 (def when absent). */
@@ -92,7 +93,7 @@ static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
     int list = lua_gettop(L);
     *n = pl_rawlen(L, list);
     uint64_t *out = lua_newuserdata(L, (*n ? *n : 1) * sizeof *out);
-    lua_insert(L, list);  /* the userdata stays below the list until the run ends */
+    lua_insert(L, list); /* the userdata stays below the list until the run ends */
     for (size_t i = 0; i < *n; i++) {
         lua_rawgeti(L, list + 1, (int)i + 1);
         if (lua_type(L, -1) == LUA_TSTRING) {
@@ -105,17 +106,17 @@ static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
         }
         lua_pop(L, 1);
     }
-    lua_pop(L, 1);  /* the list; the userdata stays on the stack */
+    lua_pop(L, 1); /* the list; the userdata stays on the stack */
     return out;
 }
 
 /* A string field that must be one of list (def when absent): its index. */
-static int getoption(lua_State *L, int t, const char *k, const char *def,
-                     const char *const list[])
+static int getoption(lua_State *L, int t, const char *k, const char *def, const char *const list[])
 {
     lua_getfield(L, t, k);
-    const char *v = lua_isnil(L, -1) ? def : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
-                                                                          : NULL;
+    const char *v = lua_isnil(L, -1)                 ? def
+                    : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
+                                                     : NULL;
     for (int i = 0; v && list[i]; i++)
         if (strcmp(v, list[i]) == 0) {
             lua_pop(L, 1);
@@ -140,9 +141,8 @@ static void check_keys(lua_State *L, int t)
             for (int i = 0; run_keys[i]; i++)
                 ok |= strcmp(lua_tostring(L, -1), run_keys[i]) == 0;
         if (!ok)
-            luaL_error(L, "run: unknown field '%s'", lua_type(L, -1) == LUA_TSTRING
-                                                          ? lua_tostring(L, -1)
-                                                          : luaL_typename(L, -1));
+            luaL_error(L, "run: unknown field '%s'",
+                       lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : luaL_typename(L, -1));
     }
 }
 
@@ -193,7 +193,7 @@ static struct pl_file **getfiles(lua_State *L, int t, unsigned *n)
             lua_pop(L, 1);
         }
     }
-    lua_replace(L, one);  /* keep the userdata (files stay referenced by the table) */
+    lua_replace(L, one); /* keep the userdata (files stay referenced by the table) */
     lua_pop(L, 1);
     return fs;
 }
@@ -204,8 +204,8 @@ static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
     if (r->err_op == PL_OP_FSYNC)
         snprintf(buf, n, "fsync %s: %s", files[r->err_file]->path, strerror(r->err));
     else
-        snprintf(buf, n, "%s %s at offset %llu: %s", pl_op_names[r->err_op], files[r->err_file]->path,
-                 (unsigned long long)r->err_off, strerror(r->err));
+        snprintf(buf, n, "%s %s at offset %llu: %s", pl_op_names[r->err_op],
+                 files[r->err_file]->path, (unsigned long long)r->err_off, strerror(r->err));
 }
 
 /* iopoll, sqpoll and sqpoll_idle_ms (io_uring only): a copy of the engine's ops carrying
@@ -219,8 +219,7 @@ static void get_uring_opts(lua_State *L, struct pl_job_spec *s)
         return;
     const char *which = iopoll ? "iopoll" : sqpoll ? "sqpoll" : "sqpoll_idle_ms";
     if (strcmp(s->engine->name, "io_uring") != 0)
-        luaL_error(L, "run: '%s' needs engine = \"io_uring\" (not \"%s\")", which,
-                   s->engine->name);
+        luaL_error(L, "run: '%s' needs engine = \"io_uring\" (not \"%s\")", which, s->engine->name);
     if (has_idle && !sqpoll)
         luaL_error(L, "run: 'sqpoll_idle_ms' needs sqpoll = true");
     if (iopoll && s->fsync_every)
@@ -278,8 +277,10 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     const char *pat = luaL_optstring(L, -1, "seq");
     int kind = pl_pattern_kind_of(pat);
     if (kind < 0)
-        luaL_error(L, "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
-                      "normal, list)", pat);
+        luaL_error(L,
+                   "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
+                   "normal, list)",
+                   pat);
     lua_pop(L, 1);
     s.pat.kind = (enum pl_pattern_kind)kind;
     s.pat.align = getsize(L, 1, "align", 0);
@@ -338,7 +339,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
                           "and rebuild)");
         luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, null)", eng);
     }
-    s.engine = pl_engine_for_qd(s.engine, s.qd);  /* null above qd 1: its queued form */
+    s.engine = pl_engine_for_qd(s.engine, s.qd); /* null above qd 1: its queued form */
     lua_pop(L, 1);
     get_uring_opts(L, &s);
 
@@ -356,9 +357,9 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     if (!lua_isnil(L, -1)) {
         if (!lua_isfunction(L, -1))
             luaL_error(L, "run: 'gen' must be a function, not %s", luaL_typename(L, -1));
-        s.external = 1;  /* the generator chooses each I/O (p.run's Lua driver calls it) */
+        s.external = 1; /* the generator chooses each I/O (p.run's Lua driver calls it) */
         if (!s.bs && !s.nbs)
-            s.bs = 1u << 20;  /* the largest len a generator may return */
+            s.bs = 1u << 20; /* the largest len a generator may return */
     }
     lua_pop(L, 1);
     s.stop = &pl_interrupted;
@@ -370,10 +371,12 @@ static void gen_error(lua_State *L, const struct pl_job_result *r, const struct 
 {
     if (err && err[0])
         luaL_error(L, "%s", err);
-    char msg[600];  /* %llu: lua_pushfstring's %f prints "4096.0" on Lua 5.4 */
-    snprintf(msg, sizeof msg, "gen: the I/O at offset %llu is longer than bs (%llu bytes) or not "
-             "aligned as O_DIRECT on %s requires", (unsigned long long)r->err_off,
-             (unsigned long long)s->bs, s->files[r->err_file]->path);
+    char msg[600]; /* %llu: lua_pushfstring's %f prints "4096.0" on Lua 5.4 */
+    snprintf(msg, sizeof msg,
+             "gen: the I/O at offset %llu is longer than bs (%llu bytes) or not "
+             "aligned as O_DIRECT on %s requires",
+             (unsigned long long)r->err_off, (unsigned long long)s->bs,
+             s->files[r->err_file]->path);
     luaL_error(L, "%s", msg);
 }
 
@@ -458,13 +461,13 @@ static int l_run(lua_State *L)
 #define PL_JOB_MT "platter.job"
 
 struct run_job {
-    struct pl_job *job;         /* NULL once closed */
+    struct pl_job *job; /* NULL once closed */
     struct pl_job_result *r;
     struct pl_job_spec s;
-    int anchor;                 /* registry ref: the table and arrays the spec points into */
-    uint64_t calls;             /* I/Os the generator returned */
+    int anchor;     /* registry ref: the table and arrays the spec points into */
+    uint64_t calls; /* I/Os the generator returned */
     char name[64];
-    char err[160];              /* what the generator got wrong, or "" */
+    char err[160]; /* what the generator got wrong, or "" */
 };
 
 static void close_job(struct run_job *j)
@@ -480,7 +483,7 @@ static void close_job(struct run_job *j)
 static int l_job__gc(lua_State *L)
 {
     struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    close_job(j);  /* closed already, unless an error got past p.run (a safety net) */
+    close_job(j); /* closed already, unless an error got past p.run (a safety net) */
     luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
     j->anchor = LUA_NOREF;
     return 0;
@@ -497,7 +500,7 @@ static int l_run_begin(lua_State *L)
         return luaL_error(L, "run: _run_begin needs 'gen'");
     hook_run_start(L);
     int top = lua_gettop(L);
-    lua_createtable(L, top, 0);  /* anchor the spec table and every array parse_spec made */
+    lua_createtable(L, top, 0); /* anchor the spec table and every array parse_spec made */
     for (int i = 1; i <= top; i++) {
         lua_pushvalue(L, i);
         lua_rawseti(L, -2, i);
@@ -536,13 +539,17 @@ PL_HOT static int step_checked(struct run_job *j, int op, double off, double len
         return 0;
     j->calls++;
     if (op < 0 || op > PL_OP_FSYNC) {
-        snprintf(j->err, sizeof j->err, "gen: I/O %llu: op must be \"read\", \"write\" or "
-                 "\"fsync\"", (unsigned long long)j->calls);
+        snprintf(j->err, sizeof j->err,
+                 "gen: I/O %llu: op must be \"read\", \"write\" or "
+                 "\"fsync\"",
+                 (unsigned long long)j->calls);
         return -1;
     }
     if (op != PL_OP_FSYNC && (!pl_isexact(off) || !pl_isexact(len))) {
-        snprintf(j->err, sizeof j->err, "gen: I/O %llu: offset and length must be "
-                 "non-negative integers", (unsigned long long)j->calls);
+        snprintf(j->err, sizeof j->err,
+                 "gen: I/O %llu: offset and length must be "
+                 "non-negative integers",
+                 (unsigned long long)j->calls);
         return -1;
     }
     uint64_t o = op == PL_OP_FSYNC ? 0 : (uint64_t)off, n = op == PL_OP_FSYNC ? 0 : (uint64_t)len;
@@ -624,7 +631,7 @@ int luaopen_platter_run(lua_State *L)
     lua_setfield(L, -2, "__gc");
     lua_pop(L, 1);
     luaL_newlib(L, run_funcs);
-    lua_newtable(L);  /* _op_names: the codes a step takes, by name (pl_op_names) */
+    lua_newtable(L); /* _op_names: the codes a step takes, by name (pl_op_names) */
     for (int i = 0; pl_op_names[i]; i++) {
         lua_pushinteger(L, i);
         lua_setfield(L, -2, pl_op_names[i]);

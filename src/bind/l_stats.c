@@ -83,9 +83,9 @@ void pl_phase_start(lua_State *L, int arg)
     hook_phase_start(L, arg);
     pl_progress_begin(ph, ph->name, &ph->st, ph->noprogress);
     lua_pushvalue(L, arg);
-    ph->ref = luaL_ref(L, LUA_REGISTRYINDEX);  /* alive while it records */
+    ph->ref = luaL_ref(L, LUA_REGISTRYINDEX); /* alive while it records */
     ph->active = 1;
-    open_phases[n_open++] = ph;  /* as many as pl_io_phase_add takes */
+    open_phases[n_open++] = ph; /* as many as pl_io_phase_add takes */
     pl_clock_cpu(&ph->ru_user0, &ph->ru_sys0);
     ph->st.t_end = 0;
     ph->st.t_start = pl_clock_ns();
@@ -230,14 +230,9 @@ static void push_errnos(lua_State *L, const struct pl_stats *st)
 }
 
 static const luaL_Reg stats_methods[] = {
-    {"buckets", l_stats_buckets},
-    {"max", l_stats_max},
-    {"mean", l_stats_mean},
-    {"merge", l_stats_merge},
-    {"min", l_stats_min},
-    {"percentile", l_stats_percentile},
-    {"stop", l_stats_stop},
-    {NULL, NULL},
+    {"buckets", l_stats_buckets}, {"max", l_stats_max}, {"mean", l_stats_mean},
+    {"merge", l_stats_merge},     {"min", l_stats_min}, {"percentile", l_stats_percentile},
+    {"stop", l_stats_stop},       {NULL, NULL},
 };
 
 /* Fields are computed on access, so a running phase shows live values. */
@@ -278,7 +273,7 @@ static int l_stats__index(lua_State *L)
     else if (strcmp(k, "cache_intended") == 0)
         lua_pushboolean(L, ph->cache_intended);
     else if (strcmp(k, "lat") == 0)
-        lua_pushvalue(L, 1);  /* r.lat:percentile(99) reads as in the design sketch */
+        lua_pushvalue(L, 1); /* r.lat:percentile(99) reads as in the design sketch */
     else if (strcmp(k, "read") == 0 || strcmp(k, "write") == 0 || strcmp(k, "fsync") == 0) {
         int ref = ph->sub[k[0] == 'r' ? 0 : k[0] == 'w' ? 1 : 2];
         if (ref == LUA_NOREF)
@@ -355,7 +350,7 @@ void pl_phase_close_interrupted(lua_State *L)
 {
     while (n_open > 0) {
         struct pl_phase *ph = open_phases[n_open - 1];
-        lua_rawgeti(L, LUA_REGISTRYINDEX, ph->ref);  /* kept alive across the stop */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ph->ref); /* kept alive across the stop */
         int s = lua_gettop(L);
         pl_phase_stop(L, ph);
         record_interrupted(L, s, ph);
@@ -379,8 +374,7 @@ static int l_phase(lua_State *L)
         hide = lua_isboolean(L, -1) && !lua_toboolean(L, -1);
         lua_pop(L, 1);
         lua_getfield(L, 3, "cache");
-        luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3,
-                      "'cache' must be a boolean");
+        luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3, "'cache' must be a boolean");
         cache = lua_toboolean(L, -1);
         lua_pop(L, 1);
     }
@@ -402,7 +396,7 @@ static int l_phase(lua_State *L)
     if (rc != LUA_OK && pl_interrupted)
         record_interrupted(L, s, ph);
     if (rc != LUA_OK)
-        return lua_error(L);  /* the phase is closed; pass the error on untouched */
+        return lua_error(L); /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);
     pl_hook_phase(L, s, "phase", 0);
     return 1;
@@ -426,7 +420,7 @@ int luaopen_platter_stats(lua_State *L)
     pl_progress_init(isatty(2) && !pl_cfg.quiet &&
                      (!pl_clock_virtual || getenv("PLATTER_PROGRESS_MS") != NULL));
     luaL_newmetatable(L, PL_STATS_MT);
-    lua_pushliteral(L, PL_STATS_MT);  /* LuaJIT does not set it: type errors name it */
+    lua_pushliteral(L, PL_STATS_MT); /* LuaJIT does not set it: type errors name it */
     lua_setfield(L, -2, "__name");
     luaL_setfuncs(L, stats_meta, 0);
     lua_newtable(L);

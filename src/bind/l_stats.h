@@ -15,16 +15,16 @@
 
 struct pl_phase {
     struct pl_stats st;
-    double ru_user0, ru_sys0;   /* getrusage at start: self + children */
-    int active;                 /* in the recording list */
-    int noprogress;             /* p.phase(..., {progress = false}): no progress line */
-    int cache_intended;         /* p.phase(..., {cache = true}): measures the page cache */
-    int ref;                    /* registry ref while active */
-    int sub[3];                 /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
-    uint64_t shorts;            /* p.run: transfers shorter than asked */
+    double ru_user0, ru_sys0; /* getrusage at start: self + children */
+    int active;               /* in the recording list */
+    int noprogress;           /* p.phase(..., {progress = false}): no progress line */
+    int cache_intended;       /* p.phase(..., {cache = true}): measures the page cache */
+    int ref;                  /* registry ref while active */
+    int sub[3];      /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
+    uint64_t shorts; /* p.run: transfers shorter than asked */
     char name[64];
-    char stopped[24];           /* p.run: why it ended ("count", "time", "error", ...) or "" */
-    char error[200];            /* "pwrite x at offset 4096: No space left on device" or "" */
+    char stopped[24]; /* p.run: why it ended ("count", "time", "error", ...) or "" */
+    char error[200];  /* "pwrite x at offset 4096: No space left on device" or "" */
 };
 
 /* New stats userdata on the stack, reset, not started. */

@@ -22,11 +22,10 @@ uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
         return (uint64_t)v;
     }
     lua_Number n = luaL_checknumber(L, arg);
-    if (n < 0)  /* the same message as the integer path, on every flavour */
+    if (n < 0) /* the same message as the integer path, on every flavour */
         luaL_argerror(L, arg, lua_pushfstring(L, "%s must not be negative", what));
     if (!pl_isexact(n))
-        luaL_argerror(L, arg,
-                      lua_pushfstring(L, "%s must be a non-negative integer", what));
+        luaL_argerror(L, arg, lua_pushfstring(L, "%s must be a non-negative integer", what));
     return (uint64_t)n;
 }
 
@@ -41,8 +40,7 @@ uint64_t pl_checksize(lua_State *L, int arg)
         return v;
     }
     if (lua_type(L, arg) != LUA_TNUMBER)
-        luaL_argerror(L, arg, lua_pushfstring(L, "size expected, got %s",
-                                              luaL_typename(L, arg)));
+        luaL_argerror(L, arg, lua_pushfstring(L, "size expected, got %s", luaL_typename(L, arg)));
     return pl_checkoffset(L, arg, "size");
 }
 
@@ -76,5 +74,5 @@ uint64_t pl_scale_u64(lua_Number v, double scale)
 PL_HOT void pl_checkintr(lua_State *L)
 {
     if (pl_interrupted)
-        luaL_error(L, "interrupted");  /* the host's stop hook stays set: it raises again */
+        luaL_error(L, "interrupted"); /* the host's stop hook stays set: it raises again */
 }

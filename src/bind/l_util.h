@@ -11,7 +11,7 @@
 
 #include "compat.h"
 
-#define PL_MAX_EXACT 9007199254740992.0  /* 2^53: the integers below it are exact doubles */
+#define PL_MAX_EXACT 9007199254740992.0 /* 2^53: the integers below it are exact doubles */
 
 /* v is an integer in 0 .. 2^53 (exact as a double, safe to cast) */
 static inline int pl_isexact(lua_Number v)

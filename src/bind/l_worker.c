@@ -17,18 +17,18 @@
 #include "l_stats.h"
 #include "worker.h"
 
-#define BLOB_MAGIC 0x706c7772u  /* "plwr" */
+#define BLOB_MAGIC 0x706c7772u /* "plwr" */
 
 struct blob {
     uint32_t magic;
-    uint32_t has_stats;     /* fn returned a stats object */
-    uint32_t sub_mask;      /* which of read/write/fsync follow the main stats */
+    uint32_t has_stats; /* fn returned a stats object */
+    uint32_t sub_mask;  /* which of read/write/fsync follow the main stats */
     uint64_t shorts;
-    uint64_t vclock;        /* the worker's clock when it finished (the target's, if virtual) */
-    double cpu_user, cpu_sys;   /* the worker's CPU account when it finished */
+    uint64_t vclock;          /* the worker's clock when it finished (the target's, if virtual) */
+    double cpu_user, cpu_sys; /* the worker's CPU account when it finished */
     char name[64];
     char stopped[24];
-    char error[200];        /* fn's error, or the run's failure */
+    char error[200]; /* fn's error, or the run's failure */
     struct pl_stats st;
     struct pl_stats sub[3];
 };
@@ -129,7 +129,7 @@ static int l_parallel(lua_State *L)
         if (rc < 0)
             return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
         if (ws.index >= 0)
-            run_child(L, &ws, ws.index + 1);  /* does not return */
+            run_child(L, &ws, ws.index + 1); /* does not return */
         pl_workers_release(&ws);
         pl_workers_collect(&ws);
     } else {

@@ -88,8 +88,8 @@ static int target_size(int fd, uint64_t *size, struct pl_error *e)
     return 0;
 }
 
-int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
-                      uint64_t *resident, uint64_t *total, struct pl_error *e)
+int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *resident,
+                      uint64_t *total, struct pl_error *e)
 {
     long page_l = sysconf(_SC_PAGESIZE);
     uint64_t page, size = 0, start, end, pos, chunk_max, n_res = 0;
@@ -228,7 +228,7 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
     if (rc < 0)
         return fail(e, "fstat", -rc);
     if (pl_device_queue_dir(d.dev_major, d.dev_minor, qdir, sizeof qdir) < 0)
-        return fail(e, "read_ahead_kb", ENODEV);   /* no sysfs device behind it */
+        return fail(e, "read_ahead_kb", ENODEV); /* no sysfs device behind it */
     n = snprintf(knob, sizeof knob, "%s/read_ahead_kb", qdir);
     if (n < 0 || (size_t)n >= sizeof knob)
         return fail(e, "read_ahead_kb", ENAMETOOLONG);
@@ -236,7 +236,7 @@ static int64_t readahead_sysfs(struct pl_file *f, int64_t set_kb, struct pl_erro
     if (set_kb >= 0) {
         int len = snprintf(buf, sizeof buf, "%lld\n", (long long)set_kb);
 
-        fd = open(knob, O_RDONLY | O_CLOEXEC);  /* the value to put back at exit */
+        fd = open(knob, O_RDONLY | O_CLOEXEC); /* the value to put back at exit */
         if (fd >= 0) {
             char old[32];
             ssize_t got = read(fd, old, sizeof old - 1);
@@ -290,13 +290,12 @@ int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e)
     int adv, rc;
 
     switch (a) {
-    case PL_ADV_NORMAL:     adv = POSIX_FADV_NORMAL; break;
+    case PL_ADV_NORMAL: adv = POSIX_FADV_NORMAL; break;
     case PL_ADV_SEQUENTIAL: adv = POSIX_FADV_SEQUENTIAL; break;
-    case PL_ADV_RANDOM:     adv = POSIX_FADV_RANDOM; break;
-    case PL_ADV_WILLNEED:   adv = POSIX_FADV_WILLNEED; break;
-    case PL_ADV_DONTNEED:   adv = POSIX_FADV_DONTNEED; break;
-    default:
-        return fail(e, "posix_fadvise", EINVAL);
+    case PL_ADV_RANDOM: adv = POSIX_FADV_RANDOM; break;
+    case PL_ADV_WILLNEED: adv = POSIX_FADV_WILLNEED; break;
+    case PL_ADV_DONTNEED: adv = POSIX_FADV_DONTNEED; break;
+    default: return fail(e, "posix_fadvise", EINVAL);
     }
     rc = posix_fadvise(f->fd, 0, 0, adv);
     if (rc != 0)

@@ -22,8 +22,8 @@ int pl_cache_drop(struct pl_file *f, struct pl_error *e);
  * len 0 means "to end of file". Stores resident and total page counts.
  * 0 or -errno (*e set). An empty range gives 0 / 0.
  */
-int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
-                      uint64_t *resident, uint64_t *total, struct pl_error *e);
+int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *resident,
+                      uint64_t *total, struct pl_error *e);
 
 /*
  * Readahead in KiB. Get: for a device BLKRAGET (512-byte sectors -> KiB); for a
@@ -33,8 +33,13 @@ int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len,
  */
 int64_t pl_cache_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e);
 
-enum pl_advice { PL_ADV_NORMAL, PL_ADV_SEQUENTIAL, PL_ADV_RANDOM, PL_ADV_WILLNEED,
-                 PL_ADV_DONTNEED };
+enum pl_advice {
+    PL_ADV_NORMAL,
+    PL_ADV_SEQUENTIAL,
+    PL_ADV_RANDOM,
+    PL_ADV_WILLNEED,
+    PL_ADV_DONTNEED
+};
 /* posix_fadvise over the whole file. 0 or -errno. */
 int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e);
 

@@ -17,9 +17,8 @@
 #include <cpuid.h>
 #endif
 
-
 #define OVERHEAD_BATCHES 31
-#define OVERHEAD_CALLS   1000
+#define OVERHEAD_CALLS 1000
 #define CLOCKSOURCE_PATH "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 
 static pthread_once_t overhead_once = PTHREAD_ONCE_INIT;
@@ -39,7 +38,7 @@ static void measure_overhead(void)
     double per_call[OVERHEAD_BATCHES];
     volatile uint64_t sink = 0;
 
-    pl_clock_settle();  /* the cost of the clock the run ends up with */
+    pl_clock_settle(); /* the cost of the clock the run ends up with */
 
     for (int b = 0; b < OVERHEAD_BATCHES; b++) {
         uint64_t t0 = pl_clock_ns();
@@ -85,7 +84,7 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
 {
     if (ns == 0)
         return;
-    if (pl_clock_virtual) {  /* virtual time passes at once */
+    if (pl_clock_virtual) { /* virtual time passes at once */
         pl_clock_virtual->advance(ns);
         return;
     }
@@ -120,9 +119,9 @@ void pl_clock_sleep_ns(uint64_t ns, volatile int *stop)
  * between them. When that is within 1 / CAL_ERR_DIV, the TSC takes over;
  * otherwise (a preempted or slow pair) the next try waits twice as long.
  */
-#define CAL_MIN_NS  (5 * 1000 * 1000ull)
-#define CAL_ERR_DIV 100000ull  /* 10 ppm: 0.001% */
-#define CAL_TRIES   8          /* then settle for clock_gettime (5 ms .. 640 ms) */
+#define CAL_MIN_NS (5 * 1000 * 1000ull)
+#define CAL_ERR_DIV 100000ull /* 10 ppm: 0.001% */
+#define CAL_TRIES 8           /* then settle for clock_gettime (5 ms .. 640 ms) */
 
 struct pl_clock_cal pl_clock_cal;
 
@@ -134,13 +133,13 @@ void pl_clock_set_source(const struct pl_clock_source *src)
 }
 
 struct pair {
-    uint64_t tsc;     /* the bracket's middle */
-    uint64_t ns;      /* CLOCK_MONOTONIC, read inside the bracket */
-    uint64_t spread;  /* the bracket's width in ticks */
+    uint64_t tsc;    /* the bracket's middle */
+    uint64_t ns;     /* CLOCK_MONOTONIC, read inside the bracket */
+    uint64_t spread; /* the bracket's width in ticks */
 };
 
-static struct pair cal_start;  /* taken by pl_clock_init */
-static uint64_t cal_next_ns;   /* CLOCK_MONOTONIC of the next try */
+static struct pair cal_start; /* taken by pl_clock_init */
+static uint64_t cal_next_ns;  /* CLOCK_MONOTONIC of the next try */
 static int cal_tries;
 
 static int cpu_has_invariant_tsc(void)
@@ -197,10 +196,10 @@ uint64_t pl_clock_calibrating_ns(void)
         return now;
     struct pair p = paired_reading();
     if (p.tsc <= cal_start.tsc || p.ns <= cal_start.ns)
-        return now;  /* the TSC did not move on with the clock: keep clock_gettime */
+        return now; /* the TSC did not move on with the clock: keep clock_gettime */
     uint64_t ticks = p.tsc - cal_start.tsc;
     if ((cal_start.spread + p.spread) * CAL_ERR_DIV > ticks) {
-        if (++cal_tries < CAL_TRIES) {  /* too coarse yet: try again after twice the time */
+        if (++cal_tries < CAL_TRIES) { /* too coarse yet: try again after twice the time */
             cal_next_ns = now + (now - cal_start.ns);
             __atomic_store_n(&pl_clock_cal.pending, 1, __ATOMIC_RELEASE);
         }
@@ -240,7 +239,7 @@ void pl_clock_settle(void)
 void pl_clock_init(void)
 {
     const char *want = getenv("PLATTER_CLOCK");
-    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  /* sleeps end when asked, not up to 50 µs later */
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* sleeps end when asked, not up to 50 µs later */
     pl_clock_cal.tsc = 0;
     pl_clock_cal.pending = 0;
 #if PL_HAVE_TSC

@@ -29,11 +29,11 @@ static inline uint64_t pl_clock_mono_ns(void)
 
 /* Calibration of the TSC against CLOCK_MONOTONIC (see pl_clock_init). */
 struct pl_clock_cal {
-    int tsc;            /* 1 when readings come from the TSC */
-    int pending;        /* 1 while the TSC is being calibrated (readings: clock_gettime) */
-    uint64_t tsc0;      /* TSC at the reference point */
-    uint64_t ns0;       /* CLOCK_MONOTONIC at the reference point */
-    uint64_t mult;      /* ns per tick, as a 32.32 fixed-point number */
+    int tsc;       /* 1 when readings come from the TSC */
+    int pending;   /* 1 while the TSC is being calibrated (readings: clock_gettime) */
+    uint64_t tsc0; /* TSC at the reference point */
+    uint64_t ns0;  /* CLOCK_MONOTONIC at the reference point */
+    uint64_t mult; /* ns per tick, as a 32.32 fixed-point number */
 };
 extern struct pl_clock_cal pl_clock_cal;
 

@@ -44,11 +44,11 @@
 #define PL_STATX_MIRROR 1
 #define PL_STATX_DIOALIGN_BIT 0x00002000U
 struct pl_kstatx {
-    uint32_t mask;              /* offset 0: stx_mask */
-    uint32_t before[37];        /* blksize .. stx_mnt_id */
-    uint32_t dio_mem_align;     /* offset 152 */
-    uint32_t dio_offset_align;  /* offset 156 */
-    uint32_t after[24];         /* rest of the 256-byte struct */
+    uint32_t mask;             /* offset 0: stx_mask */
+    uint32_t before[37];       /* blksize .. stx_mnt_id */
+    uint32_t dio_mem_align;    /* offset 152 */
+    uint32_t dio_offset_align; /* offset 156 */
+    uint32_t after[24];        /* rest of the 256-byte struct */
 };
 _Static_assert(offsetof(struct pl_kstatx, dio_mem_align) == 152, "stx_dio_mem_align at 152");
 _Static_assert(sizeof(struct pl_kstatx) == 256, "kernel struct statx is 256 bytes");
@@ -79,8 +79,7 @@ static char *trim(char *s)
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
         s++;
     n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
-                     s[n - 1] == '\r'))
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
         s[--n] = '\0';
     return s;
 }
@@ -160,8 +159,8 @@ static int is_dir(const char *path)
  * queue_dir the queue/ directory that governs it: the device's own, or for a
  * partition (which has none) its parent disk's. 0, -ENOENT or -ENAMETOOLONG.
  */
-static int sysfs_dirs(unsigned major, unsigned minor, char *dev_dir, size_t dcap,
-                      char *queue_dir, size_t qcap)
+static int sysfs_dirs(unsigned major, unsigned minor, char *dev_dir, size_t dcap, char *queue_dir,
+                      size_t qcap)
 {
     char link[64], real[PATH_MAX], parent[PATH_MAX], q[PATH_MAX];
     char *slash;
@@ -261,8 +260,7 @@ static void fill_dio(int fd, struct pl_devinfo *d)
     struct statx sx;
 
     memset(&sx, 0, sizeof sx);
-    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
-        (sx.stx_mask & STATX_DIOALIGN)) {
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN)) {
         d->dio_mem_align = sx.stx_dio_mem_align;
         d->dio_offset_align = sx.stx_dio_offset_align;
     }
@@ -294,12 +292,12 @@ static void fill_dio(int fd, struct pl_devinfo *d)
 
 struct mount_hit {
     int found;
-    size_t point_len;       /* length of the matched mount point */
+    size_t point_len; /* length of the matched mount point */
     char point[PATH_MAX];
     char type[64];
     char source[PATH_MAX];
-    char opts[512];         /* per-mount options */
-    char super_opts[512];   /* filesystem (super block) options */
+    char opts[512];       /* per-mount options */
+    char super_opts[512]; /* filesystem (super block) options */
 };
 
 /* Undo mountinfo's octal escapes (\040 space, \011 tab, \012 newline, \134 \\). */

@@ -10,22 +10,22 @@
 #include <stdint.h>
 
 struct pl_devinfo {
-    char kind[8];               /* "file", "block", "other" */
-    uint64_t size;              /* bytes */
-    uint32_t logical_block;     /* bytes; 0 unknown */
-    uint32_t physical_block;    /* bytes; 0 unknown */
-    uint32_t dio_mem_align;     /* statx STATX_DIOALIGN; 0 unknown/unsupported */
-    uint32_t dio_offset_align;  /* ditto */
-    int rotational;             /* 1, 0, or -1 unknown */
-    int read_ahead_kb;          /* -1 unknown */
-    char device[64];            /* kernel name of the backing block device ("vda", "loop3"), "" unknown */
-    char model[128];            /* sysfs device/model, trimmed; "" unknown */
-    char scheduler[64];         /* the [selected] one; "" unknown */
-    char write_cache[32];       /* queue/write_cache ("write back"), "" unknown */
-    char fs_type[32];           /* "ext4"...; "" for a raw device */
+    char kind[8];              /* "file", "block", "other" */
+    uint64_t size;             /* bytes */
+    uint32_t logical_block;    /* bytes; 0 unknown */
+    uint32_t physical_block;   /* bytes; 0 unknown */
+    uint32_t dio_mem_align;    /* statx STATX_DIOALIGN; 0 unknown/unsupported */
+    uint32_t dio_offset_align; /* ditto */
+    int rotational;            /* 1, 0, or -1 unknown */
+    int read_ahead_kb;         /* -1 unknown */
+    char device[64];      /* kernel name of the backing block device ("vda", "loop3"), "" unknown */
+    char model[128];      /* sysfs device/model, trimmed; "" unknown */
+    char scheduler[64];   /* the [selected] one; "" unknown */
+    char write_cache[32]; /* queue/write_cache ("write back"), "" unknown */
+    char fs_type[32];     /* "ext4"...; "" for a raw device */
     char mount_point[256];
     char mount_options[256];
-    unsigned dev_major, dev_minor;  /* of the backing device (st_dev or st_rdev) */
+    unsigned dev_major, dev_minor; /* of the backing device (st_dev or st_rdev) */
 };
 
 /*

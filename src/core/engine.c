@@ -8,22 +8,19 @@
 #include "config.h"
 #include "engine.h"
 
-extern const struct pl_engine_ops pl_engine_sync, pl_engine_psync, pl_engine_stdio,
-    pl_engine_mmap, pl_engine_null;
+extern const struct pl_engine_ops pl_engine_sync, pl_engine_psync, pl_engine_stdio, pl_engine_mmap,
+    pl_engine_null;
 #if PL_HAVE_URING
 extern const struct pl_engine_ops pl_engine_uring;
 #endif
 
 const struct pl_engine_ops *const pl_engines[] = {
-    &pl_engine_sync,
-    &pl_engine_psync,
-    &pl_engine_stdio,
-    &pl_engine_mmap,
+    &pl_engine_sync,  &pl_engine_psync,
+    &pl_engine_stdio, &pl_engine_mmap,
 #if PL_HAVE_URING
     &pl_engine_uring,
 #endif
-    &pl_engine_null,
-    NULL,
+    &pl_engine_null,  NULL,
 };
 
 const struct pl_engine_ops *pl_engine_find(const char *name)

@@ -19,40 +19,40 @@
 /* What submit says happened. Negative values are -errno of the engine itself. */
 enum { PL_Q_DONE = 0, PL_Q_QUEUED = 1, PL_Q_BUSY = 2 };
 
-#define PL_ENGINE_SYNC  1u  /* submit completes the I/O before returning */
-#define PL_ENGINE_FDS   2u  /* needs real descriptors (a target with PL_TARGET_FDS) */
+#define PL_ENGINE_SYNC 1u /* submit completes the I/O before returning */
+#define PL_ENGINE_FDS 2u  /* needs real descriptors (a target with PL_TARGET_FDS) */
 
 struct pl_io {
     enum pl_op op;
-    unsigned findex;        /* which of the job's files */
+    unsigned findex; /* which of the job's files */
     uint64_t off;
     uint64_t len;
-    enum pl_how how;        /* psync: where (PL_AT_OFFSET for every job I/O) */
-    int data_only;          /* PL_OP_FSYNC: fdatasync (sync engines) */
-    void *buf;              /* len bytes, aligned for O_DIRECT; stdio: NULL = a pattern */
-    uint64_t t_due;         /* ns: when it was issued, or due under a rate limit */
-    int64_t res;            /* bytes moved, or -errno */
-    unsigned slot;          /* index in the job's io array */
+    enum pl_how how; /* psync: where (PL_AT_OFFSET for every job I/O) */
+    int data_only;   /* PL_OP_FSYNC: fdatasync (sync engines) */
+    void *buf;       /* len bytes, aligned for O_DIRECT; stdio: NULL = a pattern */
+    uint64_t t_due;  /* ns: when it was issued, or due under a rate limit */
+    int64_t res;     /* bytes moved, or -errno */
+    unsigned slot;   /* index in the job's io array */
 };
 
 struct pl_engine {
     const struct pl_engine_ops *ops;
-    void *data;             /* the engine's own state */
+    void *data; /* the engine's own state */
     struct pl_file **files;
     unsigned nfiles;
-    unsigned qd;            /* queue depth (1 for sync engines) */
-    void **bufs;            /* qd buffers of buflen bytes, owned by the job */
+    unsigned qd; /* queue depth (1 for sync engines) */
+    void **bufs; /* qd buffers of buflen bytes, owned by the job */
     uint64_t buflen;
-    unsigned batch_submit;  /* io_uring: submit after this many queued (0 = the default, 1) */
+    unsigned batch_submit; /* io_uring: submit after this many queued (0 = the default, 1) */
 };
 
 /* The io_uring engine's settings for one job (p.run's iopoll, sqpoll, sqpoll_idle_ms),
    handed over as the opts of a copy of its ops (pl_engine_with). */
 struct pl_uring_opts {
-    int iopoll;             /* IORING_SETUP_IOPOLL: busy-poll the device for completions
+    int iopoll;          /* IORING_SETUP_IOPOLL: busy-poll the device for completions
                                (O_DIRECT on a device with poll queues only) */
-    int sqpoll;             /* IORING_SETUP_SQPOLL: a kernel thread takes the submissions */
-    unsigned sq_idle_ms;    /* how long that thread spins without work before it sleeps
+    int sqpoll;          /* IORING_SETUP_SQPOLL: a kernel thread takes the submissions */
+    unsigned sq_idle_ms; /* how long that thread spins without work before it sleeps
                                (0: the kernel's default, 1 s) */
 };
 

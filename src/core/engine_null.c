@@ -32,8 +32,8 @@ PL_HOT static int null_submit(struct pl_engine *e, struct pl_io *io)
 /* ---- qd > 1 ---------------------------------------------------------------------- */
 
 struct nullq {
-    unsigned n;             /* queued, in order, not yet reaped */
-    struct pl_io *q[];      /* qd of them */
+    unsigned n;        /* queued, in order, not yet reaped */
+    struct pl_io *q[]; /* qd of them */
 };
 
 static int nullq_init(struct pl_engine *e, const char **why)

@@ -27,8 +27,9 @@ static int64_t target_sync(struct pl_file *f, const struct pl_io *io)
 PL_HOT static int sync_submit(struct pl_engine *e, struct pl_io *io)
 {
     struct pl_file *f = e->files[io->findex];
-    io->res = io->op == PL_OP_FSYNC ? target_sync(f, io)
-            : f->target->rw(f, io->op, PL_SEEK_FIRST, io->buf, io->len, io->off);
+    io->res = io->op == PL_OP_FSYNC
+                  ? target_sync(f, io)
+                  : f->target->rw(f, io->op, PL_SEEK_FIRST, io->buf, io->len, io->off);
     return PL_Q_DONE;
 }
 
@@ -44,7 +45,7 @@ PL_HOT static int psync_submit(struct pl_engine *e, struct pl_io *io)
 {
     struct pl_file *f = e->files[io->findex];
     io->res = io->op == PL_OP_FSYNC ? target_sync(f, io)
-            : f->target->rw(f, io->op, io->how, io->buf, io->len, io->off);
+                                    : f->target->rw(f, io->op, io->how, io->buf, io->len, io->off);
     return PL_Q_DONE;
 }
 
@@ -72,7 +73,7 @@ PL_HOT static int stdio_submit(struct pl_engine *e, struct pl_io *io)
 {
     struct pl_file *f = e->files[io->findex];
     if (io->op == PL_OP_FSYNC)
-        io->res = target_sync(f, io);  /* flushes the stream first */
+        io->res = target_sync(f, io); /* flushes the stream first */
     else
         io->res = f->target->chars(f, io->op, io->buf, io->len,
                                    io->how == PL_AT_POS ? -1 : (int64_t)io->off);

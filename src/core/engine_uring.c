@@ -26,10 +26,10 @@ struct uring {
     struct io_uring ring;
     int ring_ok;
     int fixed_files, fixed_bufs;
-    int enter_to_look;      /* completions show only when we enter the kernel (DEFER_TASKRUN
+    int enter_to_look; /* completions show only when we enter the kernel (DEFER_TASKRUN
                                posts them then; IOPOLL finds them by polling then) */
-    unsigned batch;         /* submit once this many are queued */
-    unsigned queued;        /* prepared but not yet submitted */
+    unsigned batch;    /* submit once this many are queued */
+    unsigned queued;   /* prepared but not yet submitted */
 };
 
 static const struct pl_uring_opts no_opts;
@@ -76,8 +76,10 @@ static int check_iopoll(const struct pl_engine *e, const char **why)
         dev_t dev = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
         char q[512], path[600], val[16] = "";
         if (pl_device_queue_dir(major(dev), minor(dev), q, sizeof q) < 0) {
-            snprintf(why_buf, sizeof why_buf, "iopoll needs a block device with poll queues, "
-                     "and %s is on no block device", f->path);
+            snprintf(why_buf, sizeof why_buf,
+                     "iopoll needs a block device with poll queues, "
+                     "and %s is on no block device",
+                     f->path);
             *why = why_buf;
             return -EOPNOTSUPP;
         }
@@ -97,10 +99,11 @@ static int check_iopoll(const struct pl_engine *e, const char **why)
                 char *s = strrchr(q, '/');
                 name = s ? s + 1 : q;
             }
-            snprintf(why_buf, sizeof why_buf, "iopoll needs a device with poll queues, and %s "
+            snprintf(why_buf, sizeof why_buf,
+                     "iopoll needs a device with poll queues, and %s "
                      "(under %s) has none (/sys/block/%s/queue/io_poll is %s; for NVMe, load "
-                     "the driver with poll_queues=N)", name, f->path, name,
-                     val[0] ? val : "missing");
+                     "the driver with poll_queues=N)",
+                     name, f->path, name, val[0] ? val : "missing");
             *why = why_buf;
             return -EOPNOTSUPP;
         }
@@ -142,7 +145,7 @@ static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_op
             return 0;
         }
         if (rc != -EINVAL)
-            break;  /* not a matter of flags (ENOMEM, EPERM, ENOSYS) */
+            break; /* not a matter of flags (ENOMEM, EPERM, ENOSYS) */
     }
     return rc;
 }

@@ -7,9 +7,9 @@
 #define PLATTER_CORE_ERROR_H
 
 struct pl_error {
-    int err;            /* positive errno, or 0 */
-    const char *op;     /* static name of the failing call ("open", "fallocate", ...) */
-    char msg[1024];     /* optional extra text (no errno), "" when unused */
+    int err;        /* positive errno, or 0 */
+    const char *op; /* static name of the failing call ("open", "fallocate", ...) */
+    char msg[1024]; /* optional extra text (no errno), "" when unused */
 };
 
 #endif

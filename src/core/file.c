@@ -109,7 +109,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
         rc = -ENOMEM;
     }
     if (rc < 0)
-        pl_file_close(f);  /* what the target made so far */
+        pl_file_close(f); /* what the target made so far */
     return rc;
 }
 
@@ -146,7 +146,7 @@ int pl_file_check_align(const struct pl_file *f, uint64_t off, uint64_t len)
 }
 
 PL_HOT enum pl_check pl_file_check_io(const struct pl_file *f, int has_off, uint64_t off,
-                                     uint64_t len)
+                                      uint64_t len)
 {
     if (len > PL_IO_MAX)
         return PL_CHECK_TOO_LONG;

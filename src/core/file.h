@@ -21,32 +21,32 @@ struct pl_target_ops;
 enum pl_fill { PL_FILL_ZERO, PL_FILL_RANDOM };
 
 struct pl_open_opts {
-    int direct;         /* O_DIRECT */
-    int write;          /* O_RDWR instead of O_RDONLY */
-    int create;         /* O_CREAT */
-    int sync;           /* O_SYNC */
-    int dsync;          /* O_DSYNC */
-    int sparse;         /* with size: extend with a hole instead of real data */
-    uint64_t size;      /* 0 = leave the size alone; else create/extend to it */
-    enum pl_fill fill;  /* what the write buffer (and size filling) holds */
-    uint64_t seed;      /* for PL_FILL_RANDOM */
-    int destroy;        /* writing to a block device is allowed (--destroy) */
+    int direct;        /* O_DIRECT */
+    int write;         /* O_RDWR instead of O_RDONLY */
+    int create;        /* O_CREAT */
+    int sync;          /* O_SYNC */
+    int dsync;         /* O_DSYNC */
+    int sparse;        /* with size: extend with a hole instead of real data */
+    uint64_t size;     /* 0 = leave the size alone; else create/extend to it */
+    enum pl_fill fill; /* what the write buffer (and size filling) holds */
+    uint64_t seed;     /* for PL_FILL_RANDOM */
+    int destroy;       /* writing to a block device is allowed (--destroy) */
 };
 
 struct pl_file {
-    const void *owner;      /* set by the code that made the struct, to recognise its own */
-    int fd;                 /* -1 when closed */
-    char *path;             /* as given (malloc'd) */
+    const void *owner; /* set by the code that made the struct, to recognise its own */
+    int fd;            /* -1 when closed */
+    char *path;        /* as given (malloc'd) */
     enum pl_file_kind kind;
     int direct, writable;
-    uint32_t align;         /* O_DIRECT offset/length rule (bytes), 1 if buffered */
-    uint32_t mem_align;     /* buffer alignment we use */
+    uint32_t align;     /* O_DIRECT offset/length rule (bytes), 1 if buffered */
+    uint32_t mem_align; /* buffer alignment we use */
     enum pl_fill fill;
     uint64_t seed;
-    void *buf;              /* aligned, buflen bytes, filled per `fill` */
+    void *buf; /* aligned, buflen bytes, filled per `fill` */
     size_t buflen;
-    const struct pl_target_ops *target;    /* where it was opened (target.h) */
-    void *tdata;            /* the target's own state for this file */
+    const struct pl_target_ops *target; /* where it was opened (target.h) */
+    void *tdata;                        /* the target's own state for this file */
 };
 
 /* One I/O call moves at most this many bytes (1 GiB). */

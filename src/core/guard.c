@@ -31,8 +31,8 @@ volatile sig_atomic_t pl_interrupted;
 struct restore {
     char path[PATH_MAX];
     char old[RESTORE_TEXT];
-    char mine[RESTORE_TEXT];        /* "" until platter wrote a value */
-    char ident_path[PATH_MAX];      /* "" when there is none */
+    char mine[RESTORE_TEXT];   /* "" until platter wrote a value */
+    char ident_path[PATH_MAX]; /* "" when there is none */
     char ident[RESTORE_TEXT];
 };
 static struct restore restore[MAX_RESTORE];
@@ -81,7 +81,7 @@ int pl_restore_add(const char *path, const char *text, const char *ident)
         (ident != NULL && strlen(ident) >= PATH_MAX))
         return -ENAMETOOLONG;
     if (restore_find(path) >= 0)
-        return 0;  /* the first value stands */
+        return 0; /* the first value stands */
     for (int i = 0; i < MAX_RESTORE; i++) {
         if (!restore_used[i]) {
             struct restore *r = &restore[i];
@@ -147,10 +147,10 @@ void pl_scratch_cleanup(void)
 #define MAX_ALLOW 256
 
 struct root {
-    char *name[2];          /* resolved absolute name; the name as given, normalised */
-    int fd;                 /* O_PATH: the tree, or the parent directory of `base` */
+    char *name[2]; /* resolved absolute name; the name as given, normalised */
+    int fd;        /* O_PATH: the tree, or the parent directory of `base` */
     int tree;
-    int exists;             /* file roots: the file existed when it was granted */
+    int exists; /* file roots: the file existed when it was granted */
     char base[NAME_MAX + 1];
 };
 
@@ -158,7 +158,7 @@ static int allow_on;
 static int roots_ready;
 static struct root roots[MAX_ALLOW];
 static int nroots;
-static char cwd0[PATH_MAX];  /* relative paths are relative to where platter started */
+static char cwd0[PATH_MAX]; /* relative paths are relative to where platter started */
 
 /*
  * The absolute, normalised text of path: made absolute against the starting
@@ -298,8 +298,9 @@ static int walk_open(int dirfd, const char *rest, int flags, unsigned mode)
         char *next = strtok_r(NULL, "/", &save);
         int fd = -1, err = EXDEV;
         if (strcmp(c, "..") != 0) {
-            fd = openat(cur, c, next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-                                     : flags | O_NOFOLLOW, mode);
+            fd = openat(cur, c,
+                        next ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC : flags | O_NOFOLLOW,
+                        mode);
             err = errno;
         }
         if (cur != dirfd)
@@ -321,7 +322,7 @@ static int open_beneath(const struct root *r, const char *rest, int flags, unsig
     how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     if (!r->tree)
-        how.resolve |= RESOLVE_NO_SYMLINKS;  /* a granted file is that inode, not a link */
+        how.resolve |= RESOLVE_NO_SYMLINKS; /* a granted file is that inode, not a link */
     for (int tries = 0; !no_openat2 && tries < 8; tries++) {
         long fd = syscall(SYS_openat2, r->fd, rest, &how, sizeof how);
         if (fd >= 0)
@@ -330,7 +331,7 @@ static int open_beneath(const struct root *r, const char *rest, int flags, unsig
             no_openat2 = 1;
             break;
         }
-        if (errno == EAGAIN)   /* a rename raced the lookup: look again */
+        if (errno == EAGAIN) /* a rename raced the lookup: look again */
             continue;
         if (errno == ELOOP && !r->tree)
             return -EXDEV;
@@ -368,18 +369,24 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
     char real[PATH_MAX];
     struct stat st;
     if (!r->tree)
-        snprintf(why, len, "%s is no longer the file named on the command line (it is a "
-                           "symlink now; refused in the sandbox)", path);
+        snprintf(why, len,
+                 "%s is no longer the file named on the command line (it is a "
+                 "symlink now; refused in the sandbox)",
+                 path);
     else if (realpath(path, real))
         refuse_outside(path, real, why, len);
     else if (lstat(path, &st) < 0 && parent_real(path, real) == 0)
-        refuse_outside(path, real, why, len);  /* a new name in a directory outside */
+        refuse_outside(path, real, why, len); /* a new name in a directory outside */
     else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        snprintf(why, len, "%s is a dangling symlink leading outside %s (refused in the "
-                           "sandbox)", path, r->name[0]);
+        snprintf(why, len,
+                 "%s is a dangling symlink leading outside %s (refused in the "
+                 "sandbox)",
+                 path, r->name[0]);
     else
-        snprintf(why, len, "%s leads outside %s through a symlink or '..' (refused in the "
-                           "sandbox)", path, r->name[0]);
+        snprintf(why, len,
+                 "%s leads outside %s through a symlink or '..' (refused in the "
+                 "sandbox)",
+                 path, r->name[0]);
 }
 
 /*
@@ -410,7 +417,7 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
         }
         return rc;
     }
-    if (!r->tree) {  /* a granted file: its own directory, held since it was granted */
+    if (!r->tree) { /* a granted file: its own directory, held since it was granted */
         rc = fcntl(r->fd, F_DUPFD_CLOEXEC, 0);
         if (rc < 0)
             return -errno;
@@ -419,8 +426,10 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
         return 0;
     }
     if (strcmp(rest, ".") == 0) {
-        snprintf(why, len, "%s is an allowed root itself: platter does not make, remove or "
-                           "track it in the sandbox", path);
+        snprintf(why, len,
+                 "%s is an allowed root itself: platter does not make, remove or "
+                 "track it in the sandbox",
+                 path);
         return PL_FS_REFUSED;
     }
     const char *slash = strrchr(rest, '/');
@@ -485,7 +494,7 @@ static void default_roots(void);
 int pl_allow_resolve(const char *given, char *real, int *exists)
 {
     char norm[PATH_MAX];
-    default_roots();  /* cwd0, for a relative name */
+    default_roots(); /* cwd0, for a relative name */
     if (normalize(given, norm) < 0)
         return -EINVAL;
     if (realpath(given, real)) {

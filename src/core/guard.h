@@ -72,10 +72,10 @@ int pl_allow_check(const char *path, char *why, size_t len);
 
 /* One allowed root, for the kernel layer (sandbox.c) and for messages. */
 struct pl_allow_root {
-    const char *path;   /* resolved absolute name */
-    int fd;             /* O_PATH: the directory (tree), or the parent of `name` */
-    const char *name;   /* NULL for a tree; else the file's name in fd */
-    int exists;         /* a file root that exists (0: it may be created) */
+    const char *path; /* resolved absolute name */
+    int fd;           /* O_PATH: the directory (tree), or the parent of `name` */
+    const char *name; /* NULL for a tree; else the file's name in fd */
+    int exists;       /* a file root that exists (0: it may be created) */
 };
 /* Call fn for every root; returns how many there are. */
 int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud);
@@ -96,7 +96,7 @@ int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud
  * the path.
  */
 #define PL_FS_REFUSED (-4096)
-#define PL_FS_NOTFILE (-4097)   /* pl_fs_remove_file: not a regular file or symlink */
+#define PL_FS_NOTFILE (-4097) /* pl_fs_remove_file: not a regular file or symlink */
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len);
 /* Open the file a descriptor refers to again, with other flags (same inode). */

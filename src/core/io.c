@@ -45,7 +45,7 @@ void pl_io_phase_absorb(const struct pl_stats *st)
         uint64_t t0 = d->t_start, t1 = d->t_end;
         double u = d->user, s = d->sys;
         pl_stats_merge(d, st);
-        d->t_start = t0;  /* the phase keeps its own clock and CPU account */
+        d->t_start = t0; /* the phase keeps its own clock and CPU account */
         d->t_end = t1;
         d->user = u;
         d->sys = s;
@@ -69,7 +69,7 @@ PL_HOT static void count(const struct pl_io *io, uint64_t ns)
     for (unsigned i = 0; i < nphases; i++)
         pl_io_count(phases[i], io, ns);
     if (pl_progress_countdown && !--pl_progress_countdown)
-        pl_progress_poll();  /* the progress line: a clock check every few hundred calls */
+        pl_progress_poll(); /* the progress line: a clock check every few hundred calls */
 }
 
 PL_HOT int64_t pl_io_rw(struct pl_file *f, enum pl_op op, enum pl_how how, uint64_t off,
@@ -100,10 +100,10 @@ int pl_io_sync(struct pl_file *f, int data_only)
 int64_t pl_io_chars(struct pl_file *f, enum pl_op op, uint64_t n)
 {
     uint64_t ns = 0, done = 0;
-    struct pl_io io = {.op = op, .how = PL_AT_POS};  /* buf NULL: a pattern, count what is got */
+    struct pl_io io = {.op = op, .how = PL_AT_POS}; /* buf NULL: a pattern, count what is got */
     do {
-        io.len = (f->target->flags & PL_TARGET_VIRTUAL) || n - done < CHARS_CHUNK
-               ? n - done : CHARS_CHUNK;
+        io.len = (f->target->flags & PL_TARGET_VIRTUAL) || n - done < CHARS_CHUNK ? n - done
+                                                                                  : CHARS_CHUNK;
         ns += submit_one(&pl_engine_stdio, f, &io);
         if (io.res < 0)
             break;
@@ -111,7 +111,7 @@ int64_t pl_io_chars(struct pl_file *f, enum pl_op op, uint64_t n)
         pl_progress_add('c', (uint64_t)io.res);
         if ((uint64_t)io.res < io.len)
             break;
-    } while (done < n && !pl_interrupted);  /* Ctrl-C ends a long f:putc(n) soon: a short count */
+    } while (done < n && !pl_interrupted); /* Ctrl-C ends a long f:putc(n) soon: a short count */
     if (io.res >= 0)
         io.res = (int64_t)done;
     count(&io, ns);

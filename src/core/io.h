@@ -16,8 +16,7 @@
 
 /* The one counting function: a completed I/O into st (an error counts as one). */
 __attribute__((always_inline)) static inline void pl_io_count(struct pl_stats *st,
-                                                               const struct pl_io *io,
-                                                               uint64_t lat)
+                                                              const struct pl_io *io, uint64_t lat)
 {
     if (io->res < 0)
         pl_stats_error(st, (int)-io->res);
@@ -27,7 +26,7 @@ __attribute__((always_inline)) static inline void pl_io_count(struct pl_stats *s
 
 /* The active phases, which one-call I/O is counted into (p.phase nests them). */
 #define PL_IO_MAX_PHASES 32
-int pl_io_phase_add(struct pl_stats *st);      /* 0, or -ENOSPC past PL_IO_MAX_PHASES */
+int pl_io_phase_add(struct pl_stats *st); /* 0, or -ENOSPC past PL_IO_MAX_PHASES */
 void pl_io_phase_remove(struct pl_stats *st);
 /* Merge a finished job's or worker's stats into every active phase (their clocks and
    CPU accounts stay their own). */

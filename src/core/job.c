@@ -19,28 +19,28 @@
 #include "hot.h"
 
 #define MAX_QD 4096
-#define SPIN_NS 200000          /* the last 200 µs before a due I/O are spun, not slept */
+#define SPIN_NS 200000 /* the last 200 µs before a due I/O are spun, not slept */
 
 struct loop {
     const struct pl_job_spec *s;
     struct pl_job_result *r;
     struct pl_engine e;
     struct pl_pattern pat;
-    struct pl_rng rng;          /* op mix and block-size choice */
+    struct pl_rng rng; /* op mix and block-size choice */
     struct pl_io *ios;
     struct pl_io **done;
     unsigned *free_slots, nfree;
-    double *bs_cum;             /* cumulative weights of bs_list */
+    double *bs_cum; /* cumulative weights of bs_list */
     uint64_t start, meas_start, deadline;
-    uint64_t last;              /* pl_job_step: when the previous step ended */
+    uint64_t last; /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
-    unsigned inflight;          /* queue depth > 1: submitted, not yet reaped */
-    int engine_rc;              /* the engine failed: its -errno (the job ended there) */
-    uint64_t period_ns;         /* rate_iops: time between I/Os */
-    int measuring;              /* past the ramp */
+    unsigned inflight;  /* queue depth > 1: submitted, not yet reaped */
+    int engine_rc;      /* the engine failed: its -errno (the job ended there) */
+    uint64_t period_ns; /* rate_iops: time between I/Os */
+    int measuring;      /* past the ramp */
     int stopping;
-    int sync;                   /* a synchronous engine at queue depth 1 */
-    double cpu0;                /* user+sys seconds at the start of measurement */
+    int sync;    /* a synchronous engine at queue depth 1 */
+    double cpu0; /* user+sys seconds at the start of measurement */
     double user0, sys0;
 };
 
@@ -98,7 +98,7 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     if (io->op != PL_OP_FSYNC && (uint64_t)io->res < io->len)
         r->shorts++;
     if (!l->measuring || io->t_due < l->meas_start)
-        return;  /* issued during the ramp */
+        return; /* issued during the ramp */
     uint64_t lat = now - io->t_due;
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
@@ -174,7 +174,7 @@ static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
 {
     if (due <= now)
         return;
-    if (pl_clock_virtual) {  /* virtual time: the wait passes at once */
+    if (pl_clock_virtual) { /* virtual time: the wait passes at once */
         pl_clock_sleep_ns(due - now, NULL);
         return;
     }
@@ -217,8 +217,7 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
  * is read twice per I/O, around the submit, and the latency does not include
  * choosing the I/O (a pattern, or a Lua generator).
  */
-PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think,
-                                  uint64_t start)
+PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t start)
 {
     const struct pl_job_spec *s = l->s;
     uint64_t due = due_time(l);
@@ -241,7 +240,7 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
            I/O); 0: read it now (after a generator, or the progress line) */
         io->t_due = start ? start : pl_clock_ns();
         if (l->deadline && io->t_due >= l->deadline) {
-            stop(l, PL_STOP_TIME);  /* the window is over: this one would not count */
+            stop(l, PL_STOP_TIME); /* the window is over: this one would not count */
             return io->t_due;
         }
     }
@@ -416,10 +415,10 @@ PL_HOT static void run_pattern(struct loop *l)
     struct pl_io *io = l->sync ? &l->ios[0] : &req;
     uint64_t now = pl_clock_ns();
     for (;;) {
-        uint64_t start = now;  /* the end of the last step is the start of this one */
+        uint64_t start = now; /* the end of the last step is the start of this one */
         if (now >= pl_progress_due) {
             progress(l, now);
-            start = 0;  /* drawing the line is not the device's time */
+            start = 0; /* drawing the line is not the device's time */
         }
         maybe_ramp_end(l, now);
         if (should_stop(l, now))
@@ -436,16 +435,10 @@ static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, c
     if (s->count || s->bytes || s->seconds_ns || s->external)
         return 0;
     switch (s->pat.kind) {
-    case PL_PAT_LIST:
-        s->count = s->pat.nlist;
-        return 0;
+    case PL_PAT_LIST: s->count = s->pat.nlist; return 0;
     case PL_PAT_SEQ:
-    case PL_PAT_REVERSE:
-        s->bytes = range;
-        return 0;
-    case PL_PAT_STRIDE:
-        s->count = range / (s->nbs ? s->bs_list[0] : s->bs);
-        return 0;
+    case PL_PAT_REVERSE: s->bytes = range; return 0;
+    case PL_PAT_STRIDE: s->count = range / (s->nbs ? s->bs_list[0] : s->bs); return 0;
     default:
         (void)l;
         *why = "this pattern needs a stop rule: count, bytes or seconds";
@@ -510,8 +503,8 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         if (!f->direct || s->external)
             continue;
         uint64_t a = s->pat.align ? s->pat.align : 0;
-        int bad = (s->bs && s->bs % f->align) || (a && a % f->align) ||
-                  s->pat.lo % f->align || (s->pat.hi && s->pat.hi % f->align) ||
+        int bad = (s->bs && s->bs % f->align) || (a && a % f->align) || s->pat.lo % f->align ||
+                  (s->pat.hi && s->pat.hi % f->align) ||
                   (s->pat.kind == PL_PAT_STRIDE && s->pat.stride % f->align);
         for (unsigned k = 0; k < s->nbs; k++)
             bad |= s->bs_list[k] % f->align != 0;
@@ -686,10 +679,11 @@ fail:
     return rc;
 }
 
-PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns)
+PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len,
+                       uint64_t think_ns)
 {
     struct loop *l = &j->l;
-    uint64_t now = l->last;  /* when the previous step ended: issue_sync reads the clock */
+    uint64_t now = l->last; /* when the previous step ended: issue_sync reads the clock */
     if (now >= pl_progress_due)
         progress(l, now);
     maybe_ramp_end(l, now);
@@ -706,7 +700,7 @@ PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t l
         return -1;
     }
     struct pl_io req = {0};
-    struct pl_io *io = l->sync ? &l->ios[0] : &req;  /* the one slot, or a request */
+    struct pl_io *io = l->sync ? &l->ios[0] : &req; /* the one slot, or a request */
     io->findex = fi;
     io->op = op;
     io->off = op == PL_OP_FSYNC ? 0 : off;
@@ -721,7 +715,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
 {
     struct loop *l = &j->l;
     struct pl_job_result *r = l->r;
-    drain(l);  /* a stepped job at depth may still have I/O in flight */
+    drain(l); /* a stepped job at depth may still have I/O in flight */
     if (!rc)
         rc = l->engine_rc;
     if (!l->measuring)

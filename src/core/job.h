@@ -16,40 +16,46 @@
 enum pl_job_op { PL_JOB_READ, PL_JOB_WRITE, PL_JOB_MIX };
 
 enum pl_job_stop {
-    PL_STOP_NONE, PL_STOP_COUNT, PL_STOP_BYTES, PL_STOP_TIME, PL_STOP_ERROR,
-    PL_STOP_INTERRUPT, PL_STOP_GEN_END, PL_STOP_GEN_ERROR,
+    PL_STOP_NONE,
+    PL_STOP_COUNT,
+    PL_STOP_BYTES,
+    PL_STOP_TIME,
+    PL_STOP_ERROR,
+    PL_STOP_INTERRUPT,
+    PL_STOP_GEN_END,
+    PL_STOP_GEN_ERROR,
 };
 
 struct pl_job_spec {
-    struct pl_file **files;     /* round-robin over nfiles */
+    struct pl_file **files; /* round-robin over nfiles */
     unsigned nfiles;
     enum pl_job_op op;
-    unsigned read_pct;          /* MIX: percentage of reads */
-    uint64_t bs;                /* block size (when nbs == 0) */
-    const uint64_t *bs_list;    /* optional sizes, picked by weight */
-    const double *bs_weights;   /* NULL = equal weights */
+    unsigned read_pct;        /* MIX: percentage of reads */
+    uint64_t bs;              /* block size (when nbs == 0) */
+    const uint64_t *bs_list;  /* optional sizes, picked by weight */
+    const double *bs_weights; /* NULL = equal weights */
     unsigned nbs;
-    struct pl_pattern_spec pat; /* hi == 0: the size of the first file */
-    uint64_t count, bytes, seconds_ns;  /* stop rules; 0 = unused */
-    uint64_t ramp_ns;           /* excluded from the stats */
-    uint64_t fsync_every;       /* fsync after every N writes */
-    double rate_iops, rate_bps; /* open-loop rate; 0 = as fast as possible */
-    uint64_t think_ns;          /* pause after each I/O (closed loop) */
+    struct pl_pattern_spec pat;        /* hi == 0: the size of the first file */
+    uint64_t count, bytes, seconds_ns; /* stop rules; 0 = unused */
+    uint64_t ramp_ns;                  /* excluded from the stats */
+    uint64_t fsync_every;              /* fsync after every N writes */
+    double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
+    uint64_t think_ns;                 /* pause after each I/O (closed loop) */
     const struct pl_engine_ops *engine;
     unsigned qd;
-    unsigned batch_submit;      /* 0 = engine default */
+    unsigned batch_submit; /* 0 = engine default */
     uint64_t seed;
     int stop_on_error;
-    int external;               /* the caller chooses every I/O (pl_job_step): no pattern */
-    volatile sig_atomic_t *stop;    /* checked between I/Os */
+    int external;                /* the caller chooses every I/O (pl_job_step): no pattern */
+    volatile sig_atomic_t *stop; /* checked between I/Os */
 };
 
 struct pl_job_result {
     struct pl_stats all;
-    struct pl_stats by_op[3];   /* read, write, fsync */
-    uint64_t shorts;            /* transfers shorter than asked */
+    struct pl_stats by_op[3]; /* read, write, fsync */
+    uint64_t shorts;          /* transfers shorter than asked */
     enum pl_job_stop stopped;
-    int err;                    /* first errno that ended (or occurred in) the job */
+    int err; /* first errno that ended (or occurred in) the job */
     enum pl_op err_op;
     uint64_t err_off;
     unsigned err_file;

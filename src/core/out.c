@@ -12,14 +12,14 @@
 
 struct held {
     struct held *next;
-    int notice;         /* platter's own line: waits for an empty line */
+    int notice; /* platter's own line: waits for an empty line */
     size_t len;
     char text[];
 };
 
 static int inited, shared;
-static int partial[3];  /* [PL_STDOUT], [PL_STDERR]: the stream's last byte was not '\n' */
-static int last;        /* the stream that wrote last, 0 = none yet */
+static int partial[3]; /* [PL_STDOUT], [PL_STDERR]: the stream's last byte was not '\n' */
+static int last;       /* the stream that wrote last, 0 = none yet */
 static struct held *head, **tail = &head;
 
 static void at_exit(void)
@@ -96,7 +96,7 @@ static void release(void)
 static void hold(int notice, const char *p, size_t n)
 {
     struct held *h = malloc(sizeof *h + n);
-    if (!h) {  /* no memory for the queue: better a split line than a lost one */
+    if (!h) { /* no memory for the queue: better a split line than a lost one */
         put(PL_STDERR, p, n);
         return;
     }
@@ -179,6 +179,6 @@ void pl_out_forked(void)
         free(h);
     }
     tail = &head;
-    partial[PL_STDOUT] = partial[PL_STDERR] = 0;  /* its own text goes straight out: it */
-    last = 0;                                      /* cannot wait for the parent's lines */
+    partial[PL_STDOUT] = partial[PL_STDERR] = 0; /* its own text goes straight out: it */
+    last = 0;                                    /* cannot wait for the parent's lines */
 }

@@ -24,14 +24,9 @@
 #define THETA_ONE_EPS 1e-9
 
 static const char *const names[] = {
-    [PL_PAT_SEQ] = "seq",
-    [PL_PAT_REVERSE] = "reverse",
-    [PL_PAT_RANDOM] = "random",
-    [PL_PAT_REREAD] = "reread",
-    [PL_PAT_STRIDE] = "stride",
-    [PL_PAT_ZIPF] = "zipf",
-    [PL_PAT_NORMAL] = "normal",
-    [PL_PAT_LIST] = "list",
+    [PL_PAT_SEQ] = "seq",       [PL_PAT_REVERSE] = "reverse", [PL_PAT_RANDOM] = "random",
+    [PL_PAT_REREAD] = "reread", [PL_PAT_STRIDE] = "stride",   [PL_PAT_ZIPF] = "zipf",
+    [PL_PAT_NORMAL] = "normal", [PL_PAT_LIST] = "list",
 };
 
 #define NKINDS (sizeof(names) / sizeof(names[0]))
@@ -95,8 +90,8 @@ static double zeta_tail(uint64_t a, uint64_t b, double theta)
     double ends = 0.5 * (pow(fa, -theta) + pow(fb, -theta));
     /* f'(x) = -theta x^(-theta-1); f'''(x) = -theta(theta+1)(theta+2) x^(-theta-3) */
     double d1 = -theta * (pow(fb, -theta - 1.0) - pow(fa, -theta - 1.0));
-    double d3 = -theta * (theta + 1.0) * (theta + 2.0)
-                * (pow(fb, -theta - 3.0) - pow(fa, -theta - 3.0));
+    double d3 =
+        -theta * (theta + 1.0) * (theta + 2.0) * (pow(fb, -theta - 3.0) - pow(fa, -theta - 3.0));
     return integral + ends + d1 / 12.0 - d3 / 720.0;
 }
 
@@ -260,7 +255,7 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
     if (len > s->hi - s->lo)
         return s->lo;
 
-    uint64_t width = s->hi - s->lo - len;     /* last valid start, relative to lo */
+    uint64_t width = s->hi - s->lo - len; /* last valid start, relative to lo */
 
     switch (s->kind) {
     case PL_PAT_SEQ:
@@ -277,15 +272,11 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
         p->pos = off - s->lo >= len ? off - len : reverse_top(p, len);
         return off;
 
-    case PL_PAT_RANDOM:
-        pl_rng_range(&p->rng, 0, width, s->align, &off);
-        return s->lo + off;
+    case PL_PAT_RANDOM: pl_rng_range(&p->rng, 0, width, s->align, &off); return s->lo + off;
 
-    case PL_PAT_REREAD:
-        return s->lo;
+    case PL_PAT_REREAD: return s->lo;
 
-    case PL_PAT_STRIDE:
-        return stride_next(p, len);
+    case PL_PAT_STRIDE: return stride_next(p, len);
 
     case PL_PAT_ZIPF: {
         uint64_t r = zipf_rank(p);
@@ -298,8 +289,7 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
             return s->lo;
         return s->lo + normal_rel(p, width);
 
-    case PL_PAT_LIST:
-        break;
+    case PL_PAT_LIST: break;
     }
     return s->lo;
 }
@@ -353,9 +343,7 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
                 return fail(why, "stride must be at least the block size");
         }
         break;
-    case PL_PAT_REVERSE:
-        p->pos = reverse_top(p, len);
-        break;
+    case PL_PAT_REVERSE: p->pos = reverse_top(p, len); break;
     case PL_PAT_ZIPF:
         if (!(s->theta > 0.0) || !isfinite(s->theta))
             return fail(why, "zipf needs theta > 0");
@@ -367,8 +355,7 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
         break;
     case PL_PAT_RANDOM:
     case PL_PAT_REREAD:
-    case PL_PAT_LIST:
-        break;
+    case PL_PAT_LIST: break;
     }
     return 0;
 }

@@ -13,39 +13,45 @@
 #include "rng.h"
 
 enum pl_pattern_kind {
-    PL_PAT_SEQ, PL_PAT_REVERSE, PL_PAT_RANDOM, PL_PAT_REREAD, PL_PAT_STRIDE,
-    PL_PAT_ZIPF, PL_PAT_NORMAL, PL_PAT_LIST,
+    PL_PAT_SEQ,
+    PL_PAT_REVERSE,
+    PL_PAT_RANDOM,
+    PL_PAT_REREAD,
+    PL_PAT_STRIDE,
+    PL_PAT_ZIPF,
+    PL_PAT_NORMAL,
+    PL_PAT_LIST,
 };
 
 struct pl_pattern_spec {
     enum pl_pattern_kind kind;
-    uint64_t lo, hi;        /* byte range [lo, hi); hi > lo (not used by list) */
-    uint64_t align;         /* offsets are lo + k*align (random, zipf, normal); 0 means 1 */
-    uint64_t stride;        /* stride: distance between consecutive I/Os (bytes, >= len) */
-    double theta;           /* zipf skew: any finite value > 0, 1 included (0.8..1.2 typical) */
-    double sigma;           /* normal: standard deviation as a fraction of the range (> 0) */
-    const uint64_t *list;   /* list: offsets, used in order and then from the start; borrowed,
+    uint64_t lo, hi;      /* byte range [lo, hi); hi > lo (not used by list) */
+    uint64_t align;       /* offsets are lo + k*align (random, zipf, normal); 0 means 1 */
+    uint64_t stride;      /* stride: distance between consecutive I/Os (bytes, >= len) */
+    double theta;         /* zipf skew: any finite value > 0, 1 included (0.8..1.2 typical) */
+    double sigma;         /* normal: standard deviation as a fraction of the range (> 0) */
+    const uint64_t *list; /* list: offsets, used in order and then from the start; borrowed,
                                so it must outlive the pattern */
     size_t nlist;
     uint64_t seed;
 };
 
 struct pl_pattern {
-    struct pl_pattern_spec s;   /* copy of the spec, with align 0 turned into 1 */
+    struct pl_pattern_spec s; /* copy of the spec, with align 0 turned into 1 */
     struct pl_rng rng;
-    uint64_t len;           /* the I/O size given to init; pl_pattern_next(p, 0) uses it */
-    uint64_t pos;           /* seq/reverse/stride: next offset */
-    uint64_t pass;          /* stride: passes since the last return to lo */
-    size_t li;              /* list: next index */
-    uint64_t nblocks;       /* random/zipf/normal: aligned starts that fit, (hi-len-lo)/align + 1 */
+    uint64_t len;     /* the I/O size given to init; pl_pattern_next(p, 0) uses it */
+    uint64_t pos;     /* seq/reverse/stride: next offset */
+    uint64_t pass;    /* stride: passes since the last return to lo */
+    size_t li;        /* list: next index */
+    uint64_t nblocks; /* random/zipf/normal: aligned starts that fit, (hi-len-lo)/align + 1 */
     /*
      * zipf (Gray et al.'s method): zeta_n = zeta(nblocks, theta), zeta_2 =
      * 1 + 2^-theta, alpha = 1/(1 - theta) (or ln(2/nblocks) when theta is 1),
      * eta the scale of the tail's closed form.
      */
     double zeta_n, zeta_2, alpha, eta;
-    uint64_t zipf_mult;     /* multiplier coprime with nblocks: scatters hot blocks */
-    uint64_t zipf_add;      /* block of the hottest rank (drawn from the seed) */
+    uint64_t zipf_mult; /* multiplier coprime with nblocks: scatters hot blocks */
+    uint64_t zipf_add;  /* block of the hottest rank (drawn from the seed) */
 };
 
 /*

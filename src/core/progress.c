@@ -12,13 +12,13 @@
 #include "out.h"
 #include "progress.h"
 
-#define MAX_FRAMES   16
-#define FIRST_NS     1000000000ull  /* a line only for phases longer than 1 s */
-#define EVERY_NS     500000000ull   /* then rewritten twice a second */
+#define MAX_FRAMES 16
+#define FIRST_NS 1000000000ull /* a line only for phases longer than 1 s */
+#define EVERY_NS 500000000ull  /* then rewritten twice a second */
 /* PLATTER_PROGRESS_MS=N (tests): first report after N ms and every N ms, even under --sim */
-#define POLL_MIN_NS  20000000ull    /* countdown batches aim at one clock read per 20..200 ms */
-#define POLL_MAX_NS  200000000ull
-#define BATCH_MAX    65536u
+#define POLL_MIN_NS 20000000ull /* countdown batches aim at one clock read per 20..200 ms */
+#define POLL_MAX_NS 200000000ull
+#define BATCH_MAX 65536u
 
 uint64_t pl_progress_due = UINT64_MAX;
 uint32_t pl_progress_countdown;
@@ -27,22 +27,22 @@ struct frame {
     const void *key;
     const struct pl_stats *st;
     uint64_t t0;
-    int hidden;             /* the workload shows its own live output */
-    char unit;              /* 0: the stats' IOPS and MB/s; 'B' or 'c': pl_progress_count's */
-    uint64_t done, total;   /* pl_progress_count's figures */
+    int hidden;           /* the workload shows its own live output */
+    char unit;            /* 0: the stats' IOPS and MB/s; 'B' or 'c': pl_progress_count's */
+    uint64_t done, total; /* pl_progress_count's figures */
     char name[64];
 };
 
 static struct frame frames[MAX_FRAMES];
 static int nframes;
 static int enabled;
-static pid_t owner;         /* forked workers inherit the state but stay silent */
-static int shown;           /* the line is on the screen */
-static char text[512];      /* the innermost frame's latest line, for a redraw */
-static size_t text_len;     /* 0 = nothing to redraw */
+static pid_t owner;     /* forked workers inherit the state but stay silent */
+static int shown;       /* the line is on the screen */
+static char text[512];  /* the innermost frame's latest line, for a redraw */
+static size_t text_len; /* 0 = nothing to redraw */
 static uint64_t first_ns = FIRST_NS, every_ns = EVERY_NS;
 static unsigned width = 80;
-static uint64_t last_t, last_ops, last_bytes, last_done;   /* for the current rate */
+static uint64_t last_t, last_ops, last_bytes, last_done; /* for the current rate */
 static uint64_t last_poll;
 static uint32_t batch = 1;
 
@@ -181,7 +181,7 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
     }
     const char *name = f->name;
     if (nframes > 1 && strcmp(name, "run") == 0)
-        name = frames[nframes - 2].name;  /* an unnamed p.run inside a phase */
+        name = frames[nframes - 2].name; /* an unnamed p.run inside a phase */
     if (!st)
         st = f->st;
     char line[512], el[32], eta[32];
@@ -219,7 +219,7 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
     if (n >= sizeof line)
         n = sizeof line - 1;
     if (n > width - 1)
-        n = width - 1;  /* a wrapped line could not be erased with \r */
+        n = width - 1; /* a wrapped line could not be erased with \r */
     memcpy(text, line, n);
     text_len = n;
     last_t = now;

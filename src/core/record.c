@@ -149,7 +149,7 @@ static void keeper(int fd)
             _exit(0);
         char *text = rq.len < ((uint64_t)1 << 40) ? malloc(rq.len + 1) : NULL;
         int32_t err = 0;
-        if (!text) {  /* drain it, answer ENOMEM */
+        if (!text) { /* drain it, answer ENOMEM */
             char sink[4096];
             for (uint64_t left = rq.len; left > 0;) {
                 size_t n = left < sizeof sink ? (size_t)left : sizeof sink;

@@ -80,7 +80,7 @@ PL_HOT int pl_rng_range(struct pl_rng *r, uint64_t lo, uint64_t hi, uint64_t ali
      * candidates are first*align .. last*align.
      */
     uint64_t first, last;
-    if ((align & (align - 1)) == 0) {  /* a power of two: shifts, not divisions */
+    if ((align & (align - 1)) == 0) { /* a power of two: shifts, not divisions */
         int s = __builtin_ctzll(align);
         first = (lo >> s) + ((lo & (align - 1)) != 0);
         last = hi >> s;

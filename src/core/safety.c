@@ -97,8 +97,7 @@ static int swapping(const struct dev *d, char *why, size_t len)
         struct stat st;
         if (sscanf(line, "%4095s", name) != 1 || name[0] != '/' || stat(name, &st) < 0)
             continue;
-        if (S_ISBLK(st.st_mode) && major(st.st_rdev) == d->major &&
-            minor(st.st_rdev) == d->minor) {
+        if (S_ISBLK(st.st_mode) && major(st.st_rdev) == d->major && minor(st.st_rdev) == d->minor) {
             snprintf(why, len, "/dev/%s is an active swap area", d->name);
             busy = 1;
         }
@@ -119,8 +118,7 @@ static int held(const struct dev *d, char *why, size_t len)
     while (!busy && (e = readdir(dir))) {
         if (e->d_name[0] == '.')
             continue;
-        snprintf(why, len, "/dev/%s is held by %s (LVM, md or device-mapper)", d->name,
-                 e->d_name);
+        snprintf(why, len, "/dev/%s is held by %s (LVM, md or device-mapper)", d->name, e->d_name);
         busy = 1;
     }
     closedir(dir);
@@ -135,8 +133,7 @@ int pl_safety_block_in_use(unsigned major, unsigned minor, char *why, size_t len
     int n = collect(major, minor, devs, MAX_DEVS);
     int rc = 0;
     for (int i = 0; i < n && !rc; i++)
-        if (mounted(&devs[i], why, len) || swapping(&devs[i], why, len) ||
-            held(&devs[i], why, len))
+        if (mounted(&devs[i], why, len) || swapping(&devs[i], why, len) || held(&devs[i], why, len))
             rc = -EBUSY;
     free(devs);
     return rc;

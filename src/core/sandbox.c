@@ -32,11 +32,11 @@
 #include "sandbox.h"
 
 /* Rights and fields newer than the kernel headers Debian 12 builds with. */
-#define LL_FS_TRUNCATE   (1ULL << 14)   /* ABI 3 */
-#define LL_NET_BIND_TCP  (1ULL << 0)    /* ABI 4 */
+#define LL_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
+#define LL_NET_BIND_TCP (1ULL << 0) /* ABI 4 */
 #define LL_NET_CONNECT_TCP (1ULL << 1)
-#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0)   /* ABI 6 */
-#define LL_SCOPE_SIGNAL  (1ULL << 1)
+#define LL_SCOPE_ABSTRACT_UNIX (1ULL << 0) /* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)
 
 struct ll_ruleset_attr {
     uint64_t handled_access_fs;
@@ -72,16 +72,16 @@ void pl_sandbox_support(char *buf, size_t len)
     if (abi > 0)
         snprintf(buf, len, "Landlock ABI %d, %s", abi, sec ? "seccomp filter" : "no seccomp");
     else
-        snprintf(buf, len, "no Landlock (%s), %s", abi == -EOPNOTSUPP ? "disabled at boot"
-                                                 : "not in this kernel",
+        snprintf(buf, len, "no Landlock (%s), %s",
+                 abi == -EOPNOTSUPP ? "disabled at boot" : "not in this kernel",
                  sec ? "seccomp filter" : "no seccomp");
 }
 
 struct rules {
     int fd;
-    uint64_t fs_all;   /* every right the ruleset handles */
+    uint64_t fs_all; /* every right the ruleset handles */
     int destroy;
-    int err;           /* first failure, -errno */
+    int err; /* first failure, -errno */
 };
 
 static void add_rule(struct rules *r, int fd, uint64_t access)
@@ -97,7 +97,7 @@ static void add_path(struct rules *r, const char *path, uint64_t access)
 {
     int fd = open(path, O_PATH | O_CLOEXEC);
     if (fd < 0)
-        return;  /* not on this machine: nothing to grant */
+        return; /* not on this machine: nothing to grant */
     struct stat st;
     if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
         access &= LL_FS_TRUNCATE | FS_FILE_RW | LANDLOCK_ACCESS_FS_EXECUTE;
@@ -124,7 +124,7 @@ static void add_root(void *ud, const struct pl_allow_root *a)
                     LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
                     LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER;
     struct stat st;
-    if (!a->name) {  /* a directory: its tree */
+    if (!a->name) { /* a directory: its tree */
         add_rule(r, a->fd, tree);
         if (fstat(a->fd, &st) == 0)
             add_readahead(r, st.st_dev);
@@ -136,8 +136,9 @@ static void add_root(void *ud, const struct pl_allow_root *a)
          * so the kernel layer grants making and using regular files in its
          * directory; platter's own check still allows only that one name.
          */
-        add_rule(r, a->fd, FS_FILE_RW | LL_FS_TRUNCATE | LANDLOCK_ACCESS_FS_MAKE_REG |
-                               LANDLOCK_ACCESS_FS_REMOVE_FILE);
+        add_rule(r, a->fd,
+                 FS_FILE_RW | LL_FS_TRUNCATE | LANDLOCK_ACCESS_FS_MAKE_REG |
+                     LANDLOCK_ACCESS_FS_REMOVE_FILE);
         if (fstat(a->fd, &st) == 0)
             add_readahead(r, st.st_dev);
         return;
@@ -149,7 +150,7 @@ static void add_root(void *ud, const struct pl_allow_root *a)
         return;
     }
     uint64_t access = LANDLOCK_ACCESS_FS_READ_FILE;
-    if (!S_ISBLK(st.st_mode) || r->destroy)  /* a device is written only with --destroy */
+    if (!S_ISBLK(st.st_mode) || r->destroy) /* a device is written only with --destroy */
         access |= LANDLOCK_ACCESS_FS_WRITE_FILE | LL_FS_TRUNCATE;
     add_rule(r, fd, access);
     add_readahead(r, S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
@@ -164,12 +165,12 @@ static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len
 {
     int abi = landlock_abi();
     if (abi <= 0) {
-        snprintf(why, len, "Landlock is %s", abi == -EOPNOTSUPP ? "disabled at boot"
-                                            : "not available in this kernel");
+        snprintf(why, len, "Landlock is %s",
+                 abi == -EOPNOTSUPP ? "disabled at boot" : "not available in this kernel");
         return 0;
     }
     struct ll_ruleset_attr attr = {0};
-    attr.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1;   /* ABI 1 */
+    attr.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_SYM << 1) - 1; /* ABI 1 */
     if (abi >= 2)
         attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
     if (abi >= 3)
@@ -189,9 +190,9 @@ static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len
     pl_allow_roots(add_root, &r);
     add_path(&r, "/proc", FS_READ);
     add_path(&r, "/sys", FS_READ);
-    add_path(&r, "/dev/null", FS_FILE_RW);        /* the simulated disk's placeholder */
-    add_path(&r, "/etc/localtime", FS_READ);      /* os.date */
-    add_path(&r, "/etc/os-release", FS_READ);     /* the result record's environment */
+    add_path(&r, "/dev/null", FS_FILE_RW);    /* the simulated disk's placeholder */
+    add_path(&r, "/etc/localtime", FS_READ);  /* os.date */
+    add_path(&r, "/etc/os-release", FS_READ); /* the result record's environment */
     add_path(&r, "/usr/share/zoneinfo", FS_READ);
     for (int i = 0; o->read_only && o->read_only[i]; i++)
         add_path(&r, o->read_only[i], FS_READ);

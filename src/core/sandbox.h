@@ -11,9 +11,9 @@
 #include <stddef.h>
 
 struct pl_sandbox_opts {
-    int destroy;                    /* named block devices may be written */
-    int checks_only;                /* leave the kernel layer off (PLATTER_SANDBOX=checks) */
-    const char *const *read_only;   /* more trees to grant for reading, NULL-terminated */
+    int destroy;                  /* named block devices may be written */
+    int checks_only;              /* leave the kernel layer off (PLATTER_SANDBOX=checks) */
+    const char *const *read_only; /* more trees to grant for reading, NULL-terminated */
 };
 
 /*

@@ -22,11 +22,11 @@
 
 #define PAGE 4096u
 #define MAX_FILES 4096
-#define STDIO_BUF 4096u         /* stdio's buffer: putc/getc reach the kernel this often */
+#define STDIO_BUF 4096u /* stdio's buffer: putc/getc reach the kernel this often */
 #define CLOCK_ORIGIN 1000000000ull
 #define SF(f) ((struct pl_sim_file *)(f)->tdata)
 
-static uint64_t sim_clock;     /* the virtual clock, ns */
+static uint64_t sim_clock; /* the virtual clock, ns */
 
 /* {====================================================================
 ** Presets
@@ -43,13 +43,13 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .rpm = 3600,
         .seek_track_ms = 6.0,
         .seek_avg_ms = 28.0,
-        .rate_outer = 522240.0,     /* 17 sectors x 512 B x 60 rev/s */
+        .rate_outer = 522240.0, /* 17 sectors x 512 B x 60 rev/s */
         .rate_inner = 522240.0,
         .track_buffer_kb = 0,
         .iface_rate = 625000.0,
         .overhead_us = 1500.0,
         .ram = 4ull << 20,
-        .page_cache = 96ull << 10,  /* the post's "UNIX buffer cache filled up" past 64 KiB */
+        .page_cache = 96ull << 10, /* the post's "UNIX buffer cache filled up" past 64 KiB */
         .readahead_kb = 1,
         .syscall_us = 400.0,
         .copy_rate = 2.0e6,
@@ -116,45 +116,47 @@ const struct pl_sim_preset *pl_sim_find(const char *name)
 ** State
 ** ===================================================================== */
 
-struct node {                   /* one cached page */
-    uint64_t key;               /* file id << 40 | page index */
-    int32_t prev, next;         /* LRU list (head = most recent) */
-    int32_t hnext;              /* hash chain */
+struct node {           /* one cached page */
+    uint64_t key;       /* file id << 40 | page index */
+    int32_t prev, next; /* LRU list (head = most recent) */
+    int32_t hnext;      /* hash chain */
     uint8_t dirty;
 };
 
 struct pl_sim_file {
     unsigned id;
     char *path;
-    int block;                  /* the whole device */
+    int block; /* the whole device */
     uint64_t size;
-    uint64_t extent;            /* where the file starts on the disk */
-    uint64_t pos;               /* the descriptor's position */
-    uint64_t last_end;          /* end of the previous read: detects sequential reads */
-    int special;                /* 1 /dev/null, 2 /dev/zero: character devices, no disk */
+    uint64_t extent;   /* where the file starts on the disk */
+    uint64_t pos;      /* the descriptor's position */
+    uint64_t last_end; /* end of the previous read: detects sequential reads */
+    int special;       /* 1 /dev/null, 2 /dev/zero: character devices, no disk */
     int refs;
 };
 
 static struct {
     const struct pl_sim_preset *p;
     double full_seek_ms;
-    uint64_t head;              /* byte offset under the head */
-    int streaming;              /* the last request was a read: stream_* and buf_hi hold */
-    uint64_t stream_lo;         /* where the current read stream started on the disk */
-    uint64_t stream_t;          /* virtual time the media at stream_lo passed the head */
-    uint64_t buf_lo;            /* the drive's buffer: the last read request ... */
-    uint64_t buf_hi;            /* ... and what it reads ahead after it */
+    uint64_t head;      /* byte offset under the head */
+    int streaming;      /* the last request was a read: stream_* and buf_hi hold */
+    uint64_t stream_lo; /* where the current read stream started on the disk */
+    uint64_t stream_t;  /* virtual time the media at stream_lo passed the head */
+    uint64_t buf_lo;    /* the drive's buffer: the last read request ... */
+    uint64_t buf_hi;    /* ... and what it reads ahead after it */
     uint64_t next_extent;
     double user, sys, child_user, child_sys;
-    int trace;                  /* PLATTER_SIM_TRACE: print every disk request */
-    uint64_t sigint_at;         /* PLATTER_SIM_SIGINT: the instant of a Ctrl-C, 0 = none */
+    int trace;          /* PLATTER_SIM_TRACE: print every disk request */
+    uint64_t sigint_at; /* PLATTER_SIM_SIGINT: the instant of a Ctrl-C, 0 = none */
     /* page cache */
     struct node *nodes;
     int32_t *buckets;
     uint32_t nbuckets, nnodes, cap_nodes, max_pages, used, ndirty;
     int32_t lru_head, lru_tail, free_list;
     /* free extents left by removed files: reused first-fit */
-    struct { uint64_t start, len; } holes[MAX_FILES];
+    struct {
+        uint64_t start, len;
+    } holes[MAX_FILES];
     unsigned nholes;
     /* files */
     struct pl_sim_file *files[MAX_FILES];
@@ -176,7 +178,7 @@ static void passed(void)
 static void sim_advance(uint64_t ns)
 {
     if (S.sigint_at > sim_clock && S.sigint_at - sim_clock < ns)
-        ns = S.sigint_at - sim_clock;  /* a sleep ends where the signal lands */
+        ns = S.sigint_at - sim_clock; /* a sleep ends where the signal lands */
     sim_clock += ns;
     passed();
 }
@@ -213,7 +215,7 @@ int pl_sim_start(const char *name)
     S.lru_head = S.lru_tail = S.free_list = -1;
     S.readahead_kb = p->readahead_kb;
     S.trace = getenv("PLATTER_SIM_TRACE") != NULL;
-    const char *at = getenv("PLATTER_SIM_SIGINT");  /* seconds of virtual time */
+    const char *at = getenv("PLATTER_SIM_SIGINT"); /* seconds of virtual time */
     if (at && atof(at) > 0)
         S.sigint_at = CLOCK_ORIGIN + (uint64_t)llround(atof(at) * 1e9);
     sim_clock = CLOCK_ORIGIN;
@@ -281,7 +283,7 @@ static double seek_ns(uint64_t from, uint64_t to)
     uint64_t d = from > to ? from - to : to - from;
     uint64_t tb = track_bytes(from);
     if (d < tb && from / tb == to / tb)
-        return 0;  /* same track */
+        return 0; /* same track */
     double frac = (double)d / (double)S.p->capacity;
     return (S.p->seek_track_ms + (S.full_seek_ms - S.p->seek_track_ms) * sqrt(frac)) * 1e6;
 }
@@ -312,7 +314,7 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
     const struct pl_sim_preset *p = S.p;
     double t = p->overhead_us * 1e3;
     uint64_t end = off + n, ra = (uint64_t)p->track_buffer_kb * 1024;
-    if (!p->rpm) {  /* solid state */
+    if (!p->rpm) { /* solid state */
         double rate = write && p->write_rate > 0 ? p->write_rate : p->rate_outer;
         t += (write ? p->ssd_write_us : p->ssd_read_us) * 1e3 + (double)n / rate * 1e9;
         return (uint64_t)llround(t);
@@ -482,7 +484,7 @@ static int grow_cache(void)
     uint32_t nb = 1;
     while (nb < cap * 2)
         nb <<= 1;
-    if (nb != S.nbuckets) {  /* rehash every live node */
+    if (nb != S.nbuckets) { /* rehash every live node */
         int32_t *b = malloc(nb * sizeof *b);
         if (!b)
             return -ENOMEM;
@@ -597,7 +599,7 @@ static int place(struct pl_sim_file *sf, uint64_t size)
         unsigned h;
         for (h = 0; h < S.nholes && S.holes[h].len < need; h++)
             ;
-        if (h < S.nholes) {  /* room left by a removed file */
+        if (h < S.nholes) { /* room left by a removed file */
             sf->extent = S.holes[h].start;
             S.holes[h].start += need;
             S.holes[h].len -= need;
@@ -628,8 +630,10 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
     int block = !special && strncmp(path, "/dev/", 5) == 0;
     if (block && o->write && !o->destroy) {
         e->err = EACCES;
-        snprintf(e->msg, sizeof e->msg, "%s is a block device: opening it for writing would "
-                 "destroy its contents; pass --destroy to allow it", path);
+        snprintf(e->msg, sizeof e->msg,
+                 "%s is a block device: opening it for writing would "
+                 "destroy its contents; pass --destroy to allow it",
+                 path);
         return PL_FS_REFUSED;
     }
     if (!sf) {
@@ -662,10 +666,10 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
             e->op = "size";
             return rc;
         }
-        if (!o->sparse && o->size > old)  /* written through the cache, then flushed */
+        if (!o->sparse && o->size > old) /* written through the cache, then flushed */
             disk_io(1, disk_offset(sf, old), o->size - old);
     }
-    f->fd = open("/dev/null", O_RDONLY | O_CLOEXEC);  /* a real descriptor keeps fd checks valid */
+    f->fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* a real descriptor keeps fd checks valid */
     if (f->fd < 0) {
         e->err = errno;
         return -errno;
@@ -699,15 +703,15 @@ static int sim_remove(const char *path, char *why, size_t n)
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
         if (i >= 0)
-            forget(i);  /* an unlinked file's dirty pages are never written */
+            forget(i); /* an unlinked file's dirty pages are never written */
     }
     spend_sys(S.p->syscall_us * 1e-6);
     uint64_t len = (sf->size + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
     if (len && sf->extent + len == S.next_extent)
-        S.next_extent = sf->extent;  /* the last extent: give it back */
+        S.next_extent = sf->extent; /* the last extent: give it back */
     else if (len && S.nholes < MAX_FILES)
         S.holes[S.nholes++] = (typeof(S.holes[0])){sf->extent, len};
-    sf->refs = -1;  /* gone from the namespace; open files keep working */
+    sf->refs = -1; /* gone from the namespace; open files keep working */
     return 0;
 }
 
@@ -725,12 +729,13 @@ static int64_t sim_size(struct pl_file *f)
 static int64_t sim_seek(struct pl_file *f, int64_t off, int whence)
 {
     struct pl_sim_file *sf = SF(f);
-    int64_t base = whence == SEEK_CUR ? (int64_t)sf->pos
-                 : whence == SEEK_END ? (int64_t)sf->size : 0;
+    int64_t base = whence == SEEK_CUR   ? (int64_t)sf->pos
+                   : whence == SEEK_END ? (int64_t)sf->size
+                                        : 0;
     if (base + off < 0)
         return -EINVAL;
     sf->pos = (uint64_t)(base + off);
-    spend_sys(S.p->syscall_us * 1e-6 / 4);  /* lseek is cheap, not free */
+    spend_sys(S.p->syscall_us * 1e-6 / 4); /* lseek is cheap, not free */
     return (int64_t)sf->pos;
 }
 
@@ -748,7 +753,7 @@ static void cooked_read(struct pl_sim_file *sf, uint64_t off, uint64_t n)
             pg++;
             continue;
         }
-        uint64_t end = pg;  /* the run of missing pages, plus readahead */
+        uint64_t end = pg; /* the run of missing pages, plus readahead */
         while (end + 1 <= last && lookup(key_of(sf, end + 1)) < 0)
             end++;
         uint64_t ra_end = end + ra_pages;
@@ -770,8 +775,8 @@ static void cooked_write(struct pl_sim_file *sf, uint64_t off, uint64_t n)
     uint64_t first = off / PAGE, last = (off + n - 1) / PAGE;
     for (uint64_t pg = first; pg <= last; pg++) {
         /* a partial page not in the cache has to be read first */
-        int partial = (pg == first && off % PAGE) || (pg == last && (off + n) % PAGE &&
-                                                      off + n < sf->size);
+        int partial =
+            (pg == first && off % PAGE) || (pg == last && (off + n) % PAGE && off + n < sf->size);
         if (partial && lookup(key_of(sf, pg)) < 0 && pg * PAGE < sf->size)
             disk_io(0, disk_offset(sf, pg * PAGE), PAGE);
         insert(key_of(sf, pg), 1);
@@ -783,7 +788,7 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
 {
     struct pl_sim_file *sf = SF(f);
     spend_sys(S.p->syscall_us * 1e-6);
-    if (sf->special) {  /* /dev/null reads nothing, /dev/zero reads zeros; writes vanish */
+    if (sf->special) { /* /dev/null reads nothing, /dev/zero reads zeros; writes vanish */
         if (op == PL_OP_WRITE || sf->special == 2)
             spend_sys((double)n / S.p->copy_rate);
         return op == PL_OP_READ && sf->special == 1 ? 0 : (int64_t)n;
@@ -799,7 +804,7 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
         if (sf->block && off >= sf->size)
             return -ENOSPC;
         if (sf->block) {
-            n = sf->size - off;  /* a short write at the end of the device */
+            n = sf->size - off; /* a short write at the end of the device */
         } else {
             int rc = place(sf, off + n);
             if (rc)
@@ -845,7 +850,7 @@ static int64_t sim_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, u
     if (at >= 0)
         sf->pos = (uint64_t)at;
     uint64_t done = 0;
-    while (done < n) {  /* stdio fills or drains its buffer once per STDIO_BUF bytes */
+    while (done < n) { /* stdio fills or drains its buffer once per STDIO_BUF bytes */
         uint64_t in_buf = STDIO_BUF - sf->pos % STDIO_BUF;
         uint64_t k = n - done < in_buf ? n - done : in_buf;
         if (op == PL_OP_READ && sf->pos >= sf->size)
@@ -885,7 +890,7 @@ static int sim_drop(struct pl_file *f, struct pl_error *e)
         if (i >= 0)
             forget(i);
     }
-    S.streaming = 0;  /* BLKFLSBUF and friends: nothing buffered is trusted */
+    S.streaming = 0; /* BLKFLSBUF and friends: nothing buffered is trusted */
     spend_sys(S.p->syscall_us * 1e-6);
     return 0;
 }
@@ -922,7 +927,7 @@ static int sim_advise(struct pl_file *f, int advice, struct pl_error *e)
     (void)f;
     (void)advice;
     (void)e;
-    return 0;  /* the model's readahead follows sequential access by itself */
+    return 0; /* the model's readahead follows sequential access by itself */
 }
 
 static void sim_sync_all(void)
@@ -956,7 +961,9 @@ static int sim_info(struct pl_file *f, struct pl_devinfo *d)
     const struct pl_sim_preset *p = S.p;
     memset(d, 0, sizeof *d);
     snprintf(d->kind, sizeof d->kind, "%s",
-             SF(f)->block ? "block" : SF(f)->special ? "other" : "file");
+             SF(f)->block     ? "block"
+             : SF(f)->special ? "other"
+                              : "file");
     d->size = SF(f)->size;
     d->logical_block = d->physical_block = p->sector;
     d->dio_mem_align = d->dio_offset_align = p->sector;
@@ -989,7 +996,7 @@ const struct pl_target_ops pl_target_sim = {
     .name = "sim",
     .flags = PL_TARGET_SERIAL | PL_TARGET_VIRTUAL,
     .no_dirs = "under --sim (the simulated disk has no directories)",
-    .pid = 4242,        /* names such as Bonnie.<pid> are the same in every run */
+    .pid = 4242, /* names such as Bonnie.<pid> are the same in every run */
     .hostname = "sim",
     .start = pl_sim_start,
     .list = sim_list,

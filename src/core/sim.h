@@ -17,27 +17,27 @@
 
 struct pl_sim_preset {
     const char *name;
-    const char *imitates;       /* what it is meant to be, for docs and f:info().model */
+    const char *imitates; /* what it is meant to be, for docs and f:info().model */
     const char *model;
-    uint64_t capacity;          /* bytes */
-    uint32_t sector;            /* logical block size */
-    unsigned rpm;               /* 0: solid state (no seek, no rotation) */
-    double seek_track_ms;       /* adjacent-track seek */
-    double seek_avg_ms;         /* average over random pairs (sets the full-stroke time) */
-    double rate_outer;          /* media rate at the start of the disk, bytes/s */
-    double rate_inner;          /* ... at the end (zones: linear in between) */
-    uint32_t track_buffer_kb;   /* drive read-ahead after each read; 0 = none */
-    double iface_rate;          /* bytes/s from the drive's buffer to the host */
-    double overhead_us;         /* controller + driver time per request */
-    double ssd_read_us, ssd_write_us;   /* solid state: access time per request */
-    double write_rate;          /* solid state write bytes/s (0 = media rate) */
+    uint64_t capacity;                /* bytes */
+    uint32_t sector;                  /* logical block size */
+    unsigned rpm;                     /* 0: solid state (no seek, no rotation) */
+    double seek_track_ms;             /* adjacent-track seek */
+    double seek_avg_ms;               /* average over random pairs (sets the full-stroke time) */
+    double rate_outer;                /* media rate at the start of the disk, bytes/s */
+    double rate_inner;                /* ... at the end (zones: linear in between) */
+    uint32_t track_buffer_kb;         /* drive read-ahead after each read; 0 = none */
+    double iface_rate;                /* bytes/s from the drive's buffer to the host */
+    double overhead_us;               /* controller + driver time per request */
+    double ssd_read_us, ssd_write_us; /* solid state: access time per request */
+    double write_rate;                /* solid state write bytes/s (0 = media rate) */
     /* the host */
-    uint64_t ram;               /* bytes, what p.ram() says */
-    uint64_t page_cache;        /* bytes of page cache for buffered ("cooked") I/O */
-    uint32_t readahead_kb;      /* kernel readahead on sequential buffered reads */
-    double syscall_us;          /* CPU (sys) per I/O system call */
-    double copy_rate;           /* bytes/s memcpy between page cache and user (sys CPU) */
-    double char_ns;             /* user CPU per putc/getc */
+    uint64_t ram;          /* bytes, what p.ram() says */
+    uint64_t page_cache;   /* bytes of page cache for buffered ("cooked") I/O */
+    uint32_t readahead_kb; /* kernel readahead on sequential buffered reads */
+    double syscall_us;     /* CPU (sys) per I/O system call */
+    double copy_rate;      /* bytes/s memcpy between page cache and user (sys CPU) */
+    double char_ns;        /* user CPU per putc/getc */
 };
 
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */

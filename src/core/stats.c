@@ -77,7 +77,7 @@ uint64_t pl_hist_percentile(const struct pl_hist *h, double p)
 {
     if (h->count == 0)
         return 0;
-    if (!(p > 0))               /* also catches NaN */
+    if (!(p > 0)) /* also catches NaN */
         p = 0;
     if (p > 100)
         p = 100;

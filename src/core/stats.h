@@ -9,11 +9,11 @@
 
 #include <stdint.h>
 
-#define PL_HIST_BITS   6                           /* 64 sub-buckets per group */
-#define PL_HIST_SUB    (1u << PL_HIST_BITS)
-#define PL_HIST_MSB    43                          /* top group: 2^43 ns ~ 2.4 h */
-#define PL_HIST_NR     ((PL_HIST_MSB - PL_HIST_BITS + 2) * PL_HIST_SUB)
-#define PL_STATS_ERRNOS 8                          /* distinct errnos counted */
+#define PL_HIST_BITS 6 /* 64 sub-buckets per group */
+#define PL_HIST_SUB (1u << PL_HIST_BITS)
+#define PL_HIST_MSB 43 /* top group: 2^43 ns ~ 2.4 h */
+#define PL_HIST_NR ((PL_HIST_MSB - PL_HIST_BITS + 2) * PL_HIST_SUB)
+#define PL_STATS_ERRNOS 8 /* distinct errnos counted */
 
 struct pl_hist {
     uint64_t count;
@@ -38,21 +38,21 @@ void pl_hist_merge(struct pl_hist *dst, const struct pl_hist *src);
 uint64_t pl_hist_percentile(const struct pl_hist *h, double p);
 
 struct pl_errcount {
-    int err;        /* positive errno, 0 = free slot */
+    int err; /* positive errno, 0 = free slot */
     uint64_t n;
 };
 
 struct pl_stats {
-    uint64_t ops;           /* completed operations (errors not included) */
-    uint64_t bytes;         /* bytes transferred */
-    uint64_t errors;        /* failed operations, all errnos */
-    uint64_t lat_sum;       /* ns, for the mean */
-    uint64_t lat_min;       /* ns; UINT64_MAX while empty */
-    uint64_t lat_max;       /* ns */
-    uint64_t t_start;       /* pl_clock_ns() at start, 0 if not started */
-    uint64_t t_end;         /* pl_clock_ns() at stop, 0 while running */
-    double user, sys;       /* CPU seconds spent between start and stop */
-    struct pl_errcount errs[PL_STATS_ERRNOS];   /* per-errno counts; extras go to the last */
+    uint64_t ops;                             /* completed operations (errors not included) */
+    uint64_t bytes;                           /* bytes transferred */
+    uint64_t errors;                          /* failed operations, all errnos */
+    uint64_t lat_sum;                         /* ns, for the mean */
+    uint64_t lat_min;                         /* ns; UINT64_MAX while empty */
+    uint64_t lat_max;                         /* ns */
+    uint64_t t_start;                         /* pl_clock_ns() at start, 0 if not started */
+    uint64_t t_end;                           /* pl_clock_ns() at stop, 0 while running */
+    double user, sys;                         /* CPU seconds spent between start and stop */
+    struct pl_errcount errs[PL_STATS_ERRNOS]; /* per-errno counts; extras go to the last */
     struct pl_hist hist;
 };
 

@@ -38,7 +38,7 @@ int pl_target_use(const char *name, const char *arg)
         if (t->start(arg ? arg : "") < 0)
             return -EINVAL;
     } else if (arg && *arg) {
-        return -EINVAL;  /* a target without variants takes no argument */
+        return -EINVAL; /* a target without variants takes no argument */
     }
     pl_target = t;
     return 0;

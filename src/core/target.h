@@ -25,17 +25,17 @@ extern const char *const pl_op_names[];
 
 /* How a transfer finds its place in the file. */
 enum pl_how {
-    PL_AT_OFFSET = 0,   /* pread/pwrite at off; the position stays */
-    PL_SEEK_FIRST = 1,  /* seek to off, then read/write (the 1988 tests' pair of calls) */
-    PL_AT_POS = 2,      /* read/write at the position, which advances (off unused) */
+    PL_AT_OFFSET = 0,  /* pread/pwrite at off; the position stays */
+    PL_SEEK_FIRST = 1, /* seek to off, then read/write (the 1988 tests' pair of calls) */
+    PL_AT_POS = 2,     /* read/write at the position, which advances (off unused) */
 };
 
 enum pl_target_flag {
-    PL_TARGET_FDS = 1u << 0,        /* files have real descriptors: io_uring, mmap work */
-    PL_TARGET_DIRS = 1u << 1,       /* has directories (mkdir, readdir, stat) */
-    PL_TARGET_SERIAL = 1u << 2,     /* serves one request at a time: p.parallel workers
+    PL_TARGET_FDS = 1u << 0,     /* files have real descriptors: io_uring, mmap work */
+    PL_TARGET_DIRS = 1u << 1,    /* has directories (mkdir, readdir, stat) */
+    PL_TARGET_SERIAL = 1u << 2,  /* serves one request at a time: p.parallel workers
                                        run one after another, on the target's clock */
-    PL_TARGET_VIRTUAL = 1u << 3,    /* costs nothing real: long calls need no chunking */
+    PL_TARGET_VIRTUAL = 1u << 3, /* costs nothing real: long calls need no chunking */
 };
 
 struct pl_target_ops {
@@ -72,8 +72,7 @@ struct pl_target_ops {
      * repeating pattern and counts got bytes. at >= 0 first moves to at. Returns
      * the characters moved or -errno.
      */
-    int64_t (*chars)(struct pl_file *f, enum pl_op op, unsigned char *buf, uint64_t n,
-                     int64_t at);
+    int64_t (*chars)(struct pl_file *f, enum pl_op op, unsigned char *buf, uint64_t n, int64_t at);
     /* Optional: hand what the stream buffers to the file (after a stdio job). 0 or -errno. */
     int (*flush)(struct pl_file *f);
     int64_t (*seek)(struct pl_file *f, int64_t off, int whence);
@@ -81,12 +80,12 @@ struct pl_target_ops {
 
     /* The cache: as cache.h describes for the OS. Each 0/value or -errno (*e set). */
     int (*drop)(struct pl_file *f, struct pl_error *e);
-    int (*resident)(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
-                    uint64_t *total, struct pl_error *e);
+    int (*resident)(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res, uint64_t *total,
+                    struct pl_error *e);
     int64_t (*readahead)(struct pl_file *f, int64_t set_kb, struct pl_error *e);
     int (*advise)(struct pl_file *f, int advice, struct pl_error *e);
-    int (*drop_all)(struct pl_error *e);    /* every cache of the host */
-    void (*sync_all)(void);                 /* sync(2) */
+    int (*drop_all)(struct pl_error *e); /* every cache of the host */
+    void (*sync_all)(void);              /* sync(2) */
 
     /* Facts: the device behind f, and the host's RAM. */
     int (*info)(struct pl_file *f, struct pl_devinfo *d);

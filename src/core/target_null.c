@@ -16,7 +16,7 @@
 #include "file.h"
 #include "target.h"
 
-#define NULL_DEVICE_SIZE (UINT64_C(1) << 40)  /* what a /dev/... name holds: 1 TiB */
+#define NULL_DEVICE_SIZE (UINT64_C(1) << 40) /* what a /dev/... name holds: 1 TiB */
 
 struct null_name {
     char *path;
@@ -74,7 +74,7 @@ static int null_open(struct pl_file *f, const char *path, const struct pl_open_o
         n->size = NULL_DEVICE_SIZE;
     if (o->size > n->size)
         n->size = o->size;
-    f->fd = open("/dev/null", O_RDONLY | O_CLOEXEC);  /* a real descriptor keeps fd checks valid */
+    f->fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* a real descriptor keeps fd checks valid */
     if (f->fd < 0) {
         e->err = errno;
         free(nf);
@@ -138,8 +138,9 @@ static int64_t null_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, 
 static int64_t null_seek(struct pl_file *f, int64_t off, int whence)
 {
     struct null_file *nf = NF(f);
-    int64_t base = whence == SEEK_CUR ? (int64_t)nf->pos
-                 : whence == SEEK_END ? (int64_t)nf->n->size : 0;
+    int64_t base = whence == SEEK_CUR   ? (int64_t)nf->pos
+                   : whence == SEEK_END ? (int64_t)nf->n->size
+                                        : 0;
     if (base + off < 0)
         return -EINVAL;
     nf->pos = (uint64_t)(base + off);
@@ -166,7 +167,7 @@ static int null_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t
     (void)off;
     (void)len;
     (void)e;
-    *res = *total = 0;  /* nothing is cached: there is nothing */
+    *res = *total = 0; /* nothing is cached: there is nothing */
     return 0;
 }
 
@@ -217,7 +218,7 @@ static int null_remove(const char *path, char *why, size_t n)
         p = &(*p)->next;
     if (!*p || strncmp(path, "/dev/", 5) == 0)
         return -ENOENT;
-    (*p)->path[0] = '\0';  /* open files keep their size; the name is gone */
+    (*p)->path[0] = '\0'; /* open files keep their size; the name is gone */
     *p = (*p)->next;
     return 0;
 }

@@ -64,8 +64,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
         uint64_t need = o->size - have;
         if (need > avail) {
             set_error(e, ENOSPC, "size");
-            snprintf(e->msg, sizeof e->msg,
-                     "need %llu more bytes but the filesystem has %llu free",
+            snprintf(e->msg, sizeof e->msg, "need %llu more bytes but the filesystem has %llu free",
                      (unsigned long long)need, (unsigned long long)avail);
             return -ENOSPC;
         }
@@ -81,7 +80,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     pl_file_fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
     uint64_t off = have;
     int rc = 0;
-    pl_progress_begin(&grow, "filling the file (size=)", NULL, 0);  /* a long fill shows */
+    pl_progress_begin(&grow, "filling the file (size=)", NULL, 0); /* a long fill shows */
     while (off < o->size) {
         if (pl_interrupted) {
             rc = -EINTR;
@@ -121,8 +120,7 @@ static int refused(struct pl_error *e)
  * the name is not looked up again). Without /proc, the name is resolved once
  * more through the allow list and must still be the same file.
  */
-static int reopen(const char *path, int pfd, const struct stat *st, int flags,
-                  struct pl_error *e)
+static int reopen(const char *path, int pfd, const struct stat *st, int flags, struct pl_error *e)
 {
     int fd = pl_fs_reopen(pfd, flags);
     if (fd != -ENOENT)
@@ -170,9 +168,11 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
         if (direct_open && pfd >= 0)
             fd = pfd;
     }
-    if (pfd == -ENOENT && exists) {  /* there, and not: a symlink that leads nowhere */
-        snprintf(e->msg, sizeof e->msg, "%s is a dangling symlink (platter does not create "
-                 "a file through one)", path);
+    if (pfd == -ENOENT && exists) { /* there, and not: a symlink that leads nowhere */
+        snprintf(e->msg, sizeof e->msg,
+                 "%s is a dangling symlink (platter does not create "
+                 "a file through one)",
+                 path);
         return refused(e);
     }
     if (pfd == PL_FS_REFUSED)
@@ -192,13 +192,15 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
     } else if (S_ISBLK(st.st_mode) && o->write) {
         char why[512];
         if (!o->destroy) {
-            snprintf(e->msg, sizeof e->msg, "%s is a block device: opening it for writing "
-                     "would destroy its contents; pass --destroy to allow it", path);
+            snprintf(e->msg, sizeof e->msg,
+                     "%s is a block device: opening it for writing "
+                     "would destroy its contents; pass --destroy to allow it",
+                     path);
             rc = refused(e);
-        } else if (pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why,
-                                          sizeof why) < 0) {
-            snprintf(e->msg, sizeof e->msg, "refusing to write to %s even with --destroy: %s",
-                     path, why);
+        } else if (pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why, sizeof why) <
+                   0) {
+            snprintf(e->msg, sizeof e->msg, "refusing to write to %s even with --destroy: %s", path,
+                     why);
             rc = refused(e);
         }
     } else if (o->size && !S_ISREG(st.st_mode)) {
@@ -222,15 +224,16 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
             set_error(e, -rc, "open");
         }
     }
-    if (rc < 0 && made)  /* leave no half-made file behind a refused or failed open */
+    if (rc < 0 && made) /* leave no half-made file behind a refused or failed open */
         pl_fs_unlink_if_same(path, pfd);
     if (pfd != fd || rc < 0)
         close(pfd);
     if (rc < 0)
         return rc;
     f->fd = fd;
-    f->kind = S_ISREG(st.st_mode) ? PL_FILE_REGULAR
-            : S_ISBLK(st.st_mode) ? PL_FILE_BLOCK : PL_FILE_OTHER;
+    f->kind = S_ISREG(st.st_mode)   ? PL_FILE_REGULAR
+              : S_ISBLK(st.st_mode) ? PL_FILE_BLOCK
+                                    : PL_FILE_OTHER;
     if (o->direct) {
         struct pl_devinfo d;
         uint32_t a = 0;
@@ -247,10 +250,10 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
 /* A file's stdio stream (tdata), made at the first per-character call. */
 struct os_file {
     FILE *stdio;
-    int dirty;              /* the stream holds position/buffer state */
-    int last_write;         /* its last call wrote (a read after it needs a seek) */
-    uint64_t pos;           /* the stream's position while dirty */
-    unsigned char hist[256];    /* getc results land here (defeats the optimiser) */
+    int dirty;               /* the stream holds position/buffer state */
+    int last_write;          /* its last call wrote (a read after it needs a seek) */
+    uint64_t pos;            /* the stream's position while dirty */
+    unsigned char hist[256]; /* getc results land here (defeats the optimiser) */
 };
 
 static int os_close(struct pl_file *f)
@@ -258,7 +261,7 @@ static int os_close(struct pl_file *f)
     struct os_file *s = f->tdata;
     int rc = 0;
     if (s) {
-        if (s->stdio && fclose(s->stdio) != 0)  /* flushes; closes the dup'd descriptor only */
+        if (s->stdio && fclose(s->stdio) != 0) /* flushes; closes the dup'd descriptor only */
             rc = -errno;
         free(s);
         f->tdata = NULL;
@@ -306,7 +309,7 @@ static int enter_stdio(struct pl_file *f, struct os_file **out)
         f->tdata = s;
     }
     if (!s->stdio) {
-        int fd = dup(f->fd);  /* shares the offset; fclose must not close f->fd */
+        int fd = dup(f->fd); /* shares the offset; fclose must not close f->fd */
         if (fd < 0)
             return -errno;
         s->stdio = fdopen(fd, f->writable ? "r+" : "r");

@@ -20,10 +20,18 @@ struct unit {
 static const struct unit size_units[] = {
     {"", 1},
     {"b", 1},
-    {"k", 1ull << 10}, {"kb", 1ull << 10}, {"kib", 1ull << 10},
-    {"m", 1ull << 20}, {"mb", 1ull << 20}, {"mib", 1ull << 20},
-    {"g", 1ull << 30}, {"gb", 1ull << 30}, {"gib", 1ull << 30},
-    {"t", 1ull << 40}, {"tb", 1ull << 40}, {"tib", 1ull << 40},
+    {"k", 1ull << 10},
+    {"kb", 1ull << 10},
+    {"kib", 1ull << 10},
+    {"m", 1ull << 20},
+    {"mb", 1ull << 20},
+    {"mib", 1ull << 20},
+    {"g", 1ull << 30},
+    {"gb", 1ull << 30},
+    {"gib", 1ull << 30},
+    {"t", 1ull << 40},
+    {"tb", 1ull << 40},
+    {"tib", 1ull << 40},
     {NULL, 0},
 };
 

@@ -50,7 +50,7 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
         free(ws->w);
         return -err;
     }
-    fflush(NULL);  /* children must not repeat the parent's buffered output */
+    fflush(NULL); /* children must not repeat the parent's buffered output */
     for (unsigned i = 0; i < n; i++) {
         int res[2];
         if (pipe(res) < 0)
@@ -79,23 +79,23 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
     close(ws->ready[1]);
     close(ws->go[0]);
     return 0;
-fail: {
-        int err = errno;
-        for (unsigned k = 0; k < n; k++) {
-            if (ws->w[k].pid > 0) {
-                kill(ws->w[k].pid, SIGKILL);
-                waitpid(ws->w[k].pid, NULL, 0);
-                close(ws->w[k].fd);
-            }
+fail : {
+    int err = errno;
+    for (unsigned k = 0; k < n; k++) {
+        if (ws->w[k].pid > 0) {
+            kill(ws->w[k].pid, SIGKILL);
+            waitpid(ws->w[k].pid, NULL, 0);
+            close(ws->w[k].fd);
         }
-        close(ws->ready[0]);
-        close(ws->ready[1]);
-        close(ws->go[0]);
-        close(ws->go[1]);
-        free(ws->w);
-        ws->w = NULL;
-        return -err;
     }
+    close(ws->ready[0]);
+    close(ws->ready[1]);
+    close(ws->go[0]);
+    close(ws->go[1]);
+    free(ws->w);
+    ws->w = NULL;
+    return -err;
+}
 }
 
 int pl_worker_wait_start(struct pl_workers *ws)
@@ -109,7 +109,7 @@ int pl_worker_wait_start(struct pl_workers *ws)
         r = read(ws->go[0], &c, 1);
     while (r < 0 && errno == EINTR);
     close(ws->go[0]);
-    return r == 0 ? 0 : -1;  /* EOF is the signal to start */
+    return r == 0 ? 0 : -1; /* EOF is the signal to start */
 }
 
 int pl_worker_send(struct pl_workers *ws, const void *data, size_t len)
@@ -137,7 +137,7 @@ int pl_workers_release(struct pl_workers *ws)
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
-            break;  /* every child closed its end: some died before the barrier */
+            break; /* every child closed its end: some died before the barrier */
         got += (unsigned)r;
     }
     close(ws->ready[0]);

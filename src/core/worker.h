@@ -13,20 +13,20 @@
 
 struct pl_worker {
     pid_t pid;
-    int fd;             /* parent: read end of this worker's result pipe */
-    void *data;         /* what the worker sent (malloc'd), or NULL */
+    int fd;     /* parent: read end of this worker's result pipe */
+    void *data; /* what the worker sent (malloc'd), or NULL */
     size_t len;
-    int status;         /* waitpid status */
+    int status; /* waitpid status */
 };
 
 struct pl_workers {
     unsigned n;
     struct pl_worker *w;
-    int ready[2];       /* children write one byte each when they reach the barrier */
-    int go[2];          /* closed by the parent to release every child at once */
-    int index;          /* in a child: its number 0..n-1; in the parent: -1 */
-    int result_fd;      /* in a child: write end of its result pipe */
-    uint64_t released;  /* parent: pl_clock_ns() when the barrier opened */
+    int ready[2];      /* children write one byte each when they reach the barrier */
+    int go[2];         /* closed by the parent to release every child at once */
+    int index;         /* in a child: its number 0..n-1; in the parent: -1 */
+    int result_fd;     /* in a child: write end of its result pipe */
+    uint64_t released; /* parent: pl_clock_ns() when the barrier opened */
 };
 
 /*

@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 struct loop_image {
-    char img[4096];         /* the image file, "" if none */
-    char dev[64];           /* "/dev/loopN", "" if none */
-    char why[256];          /* why there is no loop device */
+    char img[4096]; /* the image file, "" if none */
+    char dev[64];   /* "/dev/loopN", "" if none */
+    char why[256];  /* why there is no loop device */
 };
 
 /*

@@ -27,12 +27,12 @@
 #define FILE_BYTES (4u * MiB)
 #define IMG_BYTES (64u * MiB)
 
-static char file_path[PATH_MAX];    /* 4 MiB file in the cwd */
-static char empty_path[PATH_MAX];   /* empty file in the cwd */
-static char shm_path[PATH_MAX];     /* file on tmpfs, "" if none */
-static struct loop_image li;        /* the image in /tmp and its loop device */
-static struct pl_file file;         /* file_path, O_RDWR */
-static struct pl_file loop;         /* li.dev, O_RDWR */
+static char file_path[PATH_MAX];  /* 4 MiB file in the cwd */
+static char empty_path[PATH_MAX]; /* empty file in the cwd */
+static char shm_path[PATH_MAX];   /* file on tmpfs, "" if none */
+static struct loop_image li;      /* the image in /tmp and its loop device */
+static struct pl_file file;       /* file_path, O_RDWR */
+static struct pl_file loop;       /* li.dev, O_RDWR */
 static uint64_t page;
 static unsigned char iobuf[MiB];
 
@@ -76,8 +76,7 @@ static void read_range(int fd, size_t n)
     }
 }
 
-static void resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res,
-                     uint64_t *tot)
+static void resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res, uint64_t *tot)
 {
     struct pl_error e = {0};
 
@@ -403,13 +402,12 @@ static void test_drop_system(void **state)
     if (geteuid() != 0) {
         assert_true(rc < 0);
         assert_int_equal(e.err, -rc);
-        print_message("skipped: drop_caches needs root (got %s from %s)\n", strerror(-rc),
-                      e.op);
+        print_message("skipped: drop_caches needs root (got %s from %s)\n", strerror(-rc), e.op);
         skip();
     }
     if (rc == -EROFS || rc == -EACCES || rc == -EPERM) {
-        print_message("skipped: /proc/sys is not writable here (%s from %s)\n",
-                      strerror(-rc), e.op);
+        print_message("skipped: /proc/sys is not writable here (%s from %s)\n", strerror(-rc),
+                      e.op);
         skip();
     }
     assert_int_equal(rc, 0);

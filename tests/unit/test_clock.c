@@ -86,7 +86,7 @@ static void test_init_does_not_wait(void **state)
     assert_true(b - a < 1 * MS);
     if (!tsc_expected())
         skip();
-    if (c - a < 4 * MS) {  /* not preempted past the window meanwhile */
+    if (c - a < 4 * MS) { /* not preempted past the window meanwhile */
         assert_int_equal(pl_clock_cal.tsc, 0);
         assert_int_equal(pl_clock_cal.pending, 1);
         assert_true(b <= t && t <= c);
@@ -119,9 +119,9 @@ static void test_switch_is_seamless(void **state)
                           (double)(t - start) / 1e6, (double)(int64_t)(t - a),
                           (double)(int64_t)(b - t));
             if (t < a || t > b + 1000)
-                fail_msg("the switching read is %lld ns off [%llu, %llu]", (long long)(t < a ?
-                         (int64_t)(t - a) : (int64_t)(t - b)), (unsigned long long)a,
-                         (unsigned long long)b);
+                fail_msg("the switching read is %lld ns off [%llu, %llu]",
+                         (long long)(t < a ? (int64_t)(t - a) : (int64_t)(t - b)),
+                         (unsigned long long)a, (unsigned long long)b);
         }
         prev = t;
         if (switched && t - switched > 10 * MS)
@@ -141,7 +141,7 @@ static void check_monotonic(const char *what)
             fail_msg("%s: read %d went back by %llu ns", what, i, (unsigned long long)(prev - t));
         prev = t;
     }
-    assert_true(prev > first);  /* and it moves */
+    assert_true(prev > first); /* and it moves */
 }
 
 static void test_monotonic(void **state)
@@ -198,7 +198,7 @@ static void test_agrees_with_monotonic(void **state)
     (void)state;
     init_default();
     if (strcmp(pl_clock_method(), "tsc") != 0)
-        skip();  /* clock_gettime agrees with itself */
+        skip(); /* clock_gettime agrees with itself */
     agree_with_monotonic("tsc");
 }
 
@@ -237,8 +237,8 @@ static void test_rate_within_bound(void **state)
     double span = (double)(m1 - m0);
     double ppm = ((double)(t1 - t0) / span - 1.0) * 1e6;
     double allowed = 10.0 + (double)(w0 + w1) / span * 1e6;
-    print_message("tsc rate vs CLOCK_MONOTONIC over %.3f s: %+.3f ppm (allowed %.2f)\n",
-                  span / 1e9, ppm, allowed);
+    print_message("tsc rate vs CLOCK_MONOTONIC over %.3f s: %+.3f ppm (allowed %.2f)\n", span / 1e9,
+                  ppm, allowed);
     if (ppm > allowed || ppm < -allowed)
         fail_msg("the calibrated rate is %+.3f ppm off CLOCK_MONOTONIC's", ppm);
 }
@@ -252,7 +252,7 @@ static void test_env_forces_monotonic(void **state)
     assert_int_equal(pl_clock_cal.tsc, 0);
     assert_int_equal(pl_clock_cal.pending, 0);
     uint64_t a = pl_clock_mono_ns(), t = pl_clock_ns(), b = pl_clock_mono_ns();
-    assert_true(a <= t && t <= b);  /* it is CLOCK_MONOTONIC itself */
+    assert_true(a <= t && t <= b); /* it is CLOCK_MONOTONIC itself */
     check_monotonic("clock_gettime");
     /* another value means "choose": back to the default */
     setenv("PLATTER_CLOCK", "auto", 1);
@@ -271,7 +271,7 @@ static void test_overhead(void **state)
                   pl_clock_source(), o);
     assert_true(o > 0.0);
     assert_true(o < 1000.0);
-    assert_true(pl_clock_overhead_ns() == o);  /* measured once, cached */
+    assert_true(pl_clock_overhead_ns() == o); /* measured once, cached */
 }
 
 static void test_source(void **state)

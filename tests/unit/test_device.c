@@ -37,11 +37,11 @@
 #define EXT4_SUPER_MAGIC 0xEF53
 #endif
 
-static char file_path[PATH_MAX];    /* regular file in the cwd */
-static char shm_path[PATH_MAX];     /* regular file on tmpfs, "" if none */
-static struct loop_image li;        /* the image in /tmp and its loop device */
-static char mnt_dir[PATH_MAX];      /* tmpfs mount for the escape test, "" if none */
-static int mnt_done;                /* mnt_dir is mounted */
+static char file_path[PATH_MAX]; /* regular file in the cwd */
+static char shm_path[PATH_MAX];  /* regular file on tmpfs, "" if none */
+static struct loop_image li;     /* the image in /tmp and its loop device */
+static char mnt_dir[PATH_MAX];   /* tmpfs mount for the escape test, "" if none */
+static int mnt_done;             /* mnt_dir is mounted */
 
 static int is_pow2(uint64_t v)
 {
@@ -368,7 +368,7 @@ static void test_deleted_file(void **state)
     int fd;
 
     (void)state;
-    assert_int_equal(open_info(file_path, &a, &st), 0);    /* same directory */
+    assert_int_equal(open_info(file_path, &a, &st), 0); /* same directory */
     snprintf(path, sizeof path, "pl_test_device_del_XXXXXX");
     fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -462,8 +462,7 @@ static void test_queue_dir(void **state)
     assert_string_equal(q + n - 6, "/queue");
     snprintf(p, sizeof p, "%s/logical_block_size", q);
     assert_int_equal(access(p, R_OK), 0);
-    assert_true(pl_device_queue_dir(major(st.st_dev), minor(st.st_dev), small,
-                                    sizeof small) < 0);
+    assert_true(pl_device_queue_dir(major(st.st_dev), minor(st.st_dev), small, sizeof small) < 0);
 }
 
 static void test_ram(void **state)
@@ -533,9 +532,9 @@ static void test_loop_block(void **state)
     snprintf(p, sizeof p, "%s/logical_block_size", q);
     assert_int_equal(slurp(p, buf, sizeof buf), 0);
     assert_int_equal(d.logical_block, atoi(buf));
-    print_message("%s: lbs %u pbs %u dio %u/%u ra %d KiB sched %s\n", li.dev,
-                  d.logical_block, d.physical_block, d.dio_mem_align, d.dio_offset_align,
-                  d.read_ahead_kb, d.scheduler);
+    print_message("%s: lbs %u pbs %u dio %u/%u ra %d KiB sched %s\n", li.dev, d.logical_block,
+                  d.physical_block, d.dio_mem_align, d.dio_offset_align, d.read_ahead_kb,
+                  d.scheduler);
 }
 
 /* A partition has no queue/ of its own: the parent disk's is used. */
@@ -553,8 +552,7 @@ static void test_loop_partition(void **state)
     for (tries = 0; tries < 20 && access(devf, R_OK) != 0; tries++)
         usleep(50000);
     if (access(devf, R_OK) != 0) {
-        print_message("skipped: the kernel made no partition for %s (no MBR support?)\n",
-                      li.dev);
+        print_message("skipped: the kernel made no partition for %s (no MBR support?)\n", li.dev);
         skip();
     }
     assert_int_equal(slurp(devf, buf, sizeof buf), 0);
@@ -568,18 +566,12 @@ static void test_loop_partition(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_file_basics),
-        cmocka_unit_test(test_file_sysfs),
-        cmocka_unit_test(test_file_mount),
-        cmocka_unit_test(test_file_dio),
-        cmocka_unit_test(test_deleted_file),
-        cmocka_unit_test(test_tmpfs_file),
-        cmocka_unit_test(test_other_kinds),
-        cmocka_unit_test(test_bad_fd),
-        cmocka_unit_test(test_queue_dir),
-        cmocka_unit_test(test_ram),
-        cmocka_unit_test(test_mount_escape),
-        cmocka_unit_test(test_loop_block),
+        cmocka_unit_test(test_file_basics),    cmocka_unit_test(test_file_sysfs),
+        cmocka_unit_test(test_file_mount),     cmocka_unit_test(test_file_dio),
+        cmocka_unit_test(test_deleted_file),   cmocka_unit_test(test_tmpfs_file),
+        cmocka_unit_test(test_other_kinds),    cmocka_unit_test(test_bad_fd),
+        cmocka_unit_test(test_queue_dir),      cmocka_unit_test(test_ram),
+        cmocka_unit_test(test_mount_escape),   cmocka_unit_test(test_loop_block),
         cmocka_unit_test(test_loop_partition),
     };
 

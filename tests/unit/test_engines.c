@@ -25,8 +25,8 @@
 #include "engine.h"
 #include "file.h"
 
-#define BLK   4096u
-#define NBLK  16u       /* blocks in the round trip */
+#define BLK 4096u
+#define NBLK 16u /* blocks in the round trip */
 
 /* The byte at position j of block b: distinct per block, never all zero. */
 static unsigned char pattern_byte(uint64_t b, size_t j)
@@ -38,7 +38,7 @@ static void fill_block(unsigned char *p, uint64_t b)
 {
     for (size_t j = 0; j < BLK; j++)
         p[j] = pattern_byte(b, j);
-    memcpy(p, &b, sizeof b);  /* the block number itself leads the block */
+    memcpy(p, &b, sizeof b); /* the block number itself leads the block */
 }
 
 /* 0 when p holds block b, else the first bad byte + 1. */
@@ -87,7 +87,7 @@ static int setup(void **state)
         return -1;
     }
     fx->files[0] = &fx->f;
-    fx->ops = *state;  /* the engine under test (prestate), or NULL */
+    fx->ops = *state; /* the engine under test (prestate), or NULL */
     *state = fx;
     return 0;
 }
@@ -186,7 +186,7 @@ static void run_ios(struct fixture *fx, struct pl_io *ios, unsigned n)
         int got = ops->reap(e, 1, out, n);
         if (got < 0)
             fail_msg("%s: reap failed: %s", ops->name, strerror(-got));
-        assert_true(got >= 1);  /* min = 1: at least one */
+        assert_true(got >= 1); /* min = 1: at least one */
         for (int k = 0; k < got; k++) {
             struct pl_io *io = out[k];
             assert_true(io >= ios && io < ios + n);
@@ -268,7 +268,7 @@ static void test_registry_contract(void **state)
     assert_ptr_equal(pl_engine_for_qd(null, 2), null->queued);
     assert_ptr_equal(pl_engine_for_qd(pl_engine_find("psync"), 8), pl_engine_find("psync"));
     for (int i = 0; pl_engines[i]; i++)
-        assert_ptr_not_equal(pl_engines[i], null->queued);  /* not a second "null" */
+        assert_ptr_not_equal(pl_engines[i], null->queued); /* not a second "null" */
     assert_null(pl_engine_find("libaio"));
     assert_null(pl_engine_find(""));
     assert_null(pl_engine_find("SYNC"));
@@ -342,7 +342,7 @@ static void test_null_moves_nothing(void **state)
     struct pl_io ios[4] = {
         mkio(PL_OP_READ, 0, 0, fx->bufs[0]),
         mkio(PL_OP_WRITE, 1, 1, fx->bufs[1]),
-        mkio(PL_OP_READ, 1000, 0, fx->bufs[0]),  /* far past the end */
+        mkio(PL_OP_READ, 1000, 0, fx->bufs[0]), /* far past the end */
         mkio(PL_OP_FSYNC, 0, 0, fx->bufs[0]),
     };
     run_ios(fx, ios, 4);
@@ -355,7 +355,7 @@ static void test_null_moves_nothing(void **state)
     assert_memory_equal(head, "abcd", 4);
     char z;
     assert_int_equal(pread(fx->f.fd, &z, 1, BLK), 1);
-    assert_int_equal(z, 0);  /* the write left the file alone */
+    assert_int_equal(z, 0); /* the write left the file alone */
     struct stat st;
     assert_int_equal(fstat(fx->f.fd, &st), 0);
     assert_int_equal(st.st_size, 2 * BLK);
@@ -372,8 +372,10 @@ static void test_null_queued(void **state)
     engine_up(fx, 8, 8);
     struct pl_io ios[9];
     for (unsigned i = 0; i < 9; i++) {
-        ios[i] = mkio(i % 3 == 2 ? PL_OP_FSYNC : i % 3 ? PL_OP_WRITE : PL_OP_READ, i, i % 8,
-                      fx->bufs[i % 8]);
+        ios[i] = mkio(i % 3 == 2 ? PL_OP_FSYNC
+                      : i % 3    ? PL_OP_WRITE
+                                 : PL_OP_READ,
+                      i, i % 8, fx->bufs[i % 8]);
         ios[i].res = -12345;
     }
     for (unsigned i = 0; i < 8; i++)
@@ -492,7 +494,7 @@ static void test_uring_qd8_64(void **state)
         while (completed < N) {
             while (next < N && nfree) {
                 unsigned s = free_slots[--nfree];
-                uint64_t b = (next * 13u + 5u) % N;  /* scattered order */
+                uint64_t b = (next * 13u + 5u) % N; /* scattered order */
                 if (op == PL_OP_WRITE)
                     fill_block(fx->bufs[s], b);
                 else
@@ -539,7 +541,7 @@ static void test_uring_qd8_64(void **state)
         assert_int_equal(nfree, QD);
         for (unsigned b = 0; b < N; b++)
             assert_true(seen[b]);
-        assert_true(maxflight > 1);  /* the queue really ran deeper than 1 */
+        assert_true(maxflight > 1); /* the queue really ran deeper than 1 */
         /* nothing is left behind: a reap without waiting finds nothing */
         assert_int_equal(ops->reap(&fx->e, 0, out, QD), 0);
         if (pass == 0) {
@@ -555,8 +557,10 @@ static void test_uring_qd8_64(void **state)
 #endif
 
 /* Named per engine so a failure says which one. */
-#define ENGINE_TEST(fn, name) \
-    {#fn " [" name "]", fn, setup, teardown, (void *)pl_engine_find(name)}
+#define ENGINE_TEST(fn, name)                                                                      \
+    {                                                                                              \
+#fn " [" name "]", fn, setup, teardown, (void *)pl_engine_find(name)                       \
+    }
 #define ENGINE_TESTS(name) ENGINE_TEST(test_round_trip, name), ENGINE_TEST(test_read_at_eof, name)
 
 int main(void)

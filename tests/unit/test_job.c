@@ -41,12 +41,12 @@ struct rec_entry {
 };
 
 static struct {
-    uint64_t n;                 /* submits seen (all of them) */
-    struct rec_entry e[REC_CAP];/* the first REC_CAP of them */
-    uint64_t fail_every;        /* fail I/O number k (1-based) when k % fail_every == 0 */
-    uint64_t fail_at;           /* or only I/O number fail_at (1-based); 0 = never */
+    uint64_t n;                  /* submits seen (all of them) */
+    struct rec_entry e[REC_CAP]; /* the first REC_CAP of them */
+    uint64_t fail_every;         /* fail I/O number k (1-based) when k % fail_every == 0 */
+    uint64_t fail_at;            /* or only I/O number fail_at (1-based); 0 = never */
     int fail_err;
-    int short_io;               /* move half of what is asked */
+    int short_io; /* move half of what is asked */
     /* async flavour */
     struct pl_io *queue[4096];
     unsigned nq, maxq, maxflight;
@@ -128,7 +128,7 @@ static const struct pl_engine_ops arec_engine = {
 
 struct fixture {
     char path[64];
-    struct pl_file f;           /* read-write, 1 MiB of data */
+    struct pl_file f; /* read-write, 1 MiB of data */
     struct pl_file *files[1];
     struct pl_job_spec s;
     struct pl_job_result *r;
@@ -231,14 +231,14 @@ static void test_count_stop(void **state)
 static void test_bytes_stop(void **state)
 {
     struct fixture *fx = *state;
-    fx->s.bytes = 3 * MIB;  /* three passes over the 1 MiB file */
+    fx->s.bytes = 3 * MIB; /* three passes over the 1 MiB file */
     fx->s.engine = &rec_engine;
     struct pl_job_result *r = run_ok(fx);
     assert_int_equal(r->stopped, PL_STOP_BYTES);
     assert_int_equal(r->all.ops, 768);
     assert_int_equal(r->all.bytes, 3 * MIB);
     assert_int_equal(rec.n, 768);
-    for (uint64_t i = 0; i < 768; i++)  /* seq wraps back to 0 at the end */
+    for (uint64_t i = 0; i < 768; i++) /* seq wraps back to 0 at the end */
         assert_int_equal(rec.e[i].off, (i % 256) * 4 * KIB);
 
     /* a limit that is not a multiple of bs stops at the first I/O reaching it */
@@ -395,7 +395,7 @@ static void check_fsync_every(struct fixture *fx, const char *engine, unsigned q
                  (unsigned long long)r->by_op[PL_OP_FSYNC].ops);
     assert_int_equal(r->by_op[PL_OP_WRITE].ops, 1000);
     assert_int_equal(r->by_op[PL_OP_READ].ops, 0);
-    assert_int_equal(r->all.ops, 1010);  /* fsyncs count as operations of the job */
+    assert_int_equal(r->all.ops, 1010); /* fsyncs count as operations of the job */
     assert_int_equal(r->all.bytes, 1000 * 4 * KIB);
     assert_int_equal(r->by_op[PL_OP_FSYNC].bytes, 0);
     assert_int_equal(r->all.errors, 0);
@@ -435,7 +435,7 @@ static void test_ramp_excluded(void **state)
     fx->s.pat.kind = PL_PAT_RANDOM;
     fx->s.seconds_ns = SEC;
     fx->s.ramp_ns = SEC / 2;
-    fx->s.rate_iops = 10000;  /* so the ops say how long was measured */
+    fx->s.rate_iops = 10000; /* so the ops say how long was measured */
     uint64_t t0 = pl_clock_ns();
     struct pl_job_result *r = run_ok(fx);
     double wall = (double)(pl_clock_ns() - t0) / 1e9;
@@ -468,7 +468,7 @@ static void test_rate_iops(void **state)
         fail_msg("rate_iops 2000 measured %.1f IOPS", iops);
 
     fx->s.rate_iops = 0;
-    fx->s.rate_bps = 8 * MIB;  /* 2048 I/Os of 4 KiB a second */
+    fx->s.rate_bps = 8 * MIB; /* 2048 I/Os of 4 KiB a second */
     fx->s.seconds_ns = SEC / 2;
     r = run_ok(fx);
     double bps = (double)r->all.bytes / pl_stats_seconds(&r->all);
@@ -503,7 +503,7 @@ static void test_write_on_readonly_refused(void **state)
     run_refused(fx, EBADF, "write");
     fx->s.op = PL_JOB_MIX;
     run_refused(fx, EBADF, "write");
-    fx->s.op = PL_JOB_READ;  /* reading is fine */
+    fx->s.op = PL_JOB_READ; /* reading is fine */
     assert_int_equal(run_ok(fx)->all.ops, 256);
     pl_file_close(&ro);
     /* a closed file is refused too */
@@ -526,7 +526,7 @@ static void test_direct_misaligned_refused(void **state)
     run_refused(fx, EINVAL, "O_DIRECT");
     run_refused(fx, EINVAL, "alignment");
     fx->s.bs = 4 * KIB;
-    fx->s.pat.lo = 100;  /* a misaligned range */
+    fx->s.pat.lo = 100; /* a misaligned range */
     run_refused(fx, EINVAL, "O_DIRECT");
     fx->s.pat.lo = 0;
     fx->s.pat.kind = PL_PAT_LIST;
@@ -534,7 +534,7 @@ static void test_direct_misaligned_refused(void **state)
     fx->s.pat.list = offs;
     fx->s.pat.nlist = 3;
     run_refused(fx, EINVAL, "O_DIRECT");
-    fx->s.pat.nlist = 2;  /* aligned: runs */
+    fx->s.pat.nlist = 2; /* aligned: runs */
     struct pl_job_result *r = run_ok(fx);
     assert_int_equal(r->all.ops, 2);
     assert_int_equal(r->all.errors, 0);
@@ -544,7 +544,7 @@ static void test_direct_misaligned_refused(void **state)
 static void test_bad_specs_refused(void **state)
 {
     struct fixture *fx = *state;
-    fx->s.qd = 4;  /* psync is synchronous */
+    fx->s.qd = 4; /* psync is synchronous */
     run_refused(fx, EINVAL, "qd");
     fx->s.engine = pl_engine_find("sync");
     run_refused(fx, EINVAL, "qd");
@@ -553,7 +553,7 @@ static void test_bad_specs_refused(void **state)
     run_refused(fx, EINVAL, "qd");
     fx->s.qd = 1;
 
-    fx->s.pat.kind = PL_PAT_RANDOM;  /* random never ends by itself */
+    fx->s.pat.kind = PL_PAT_RANDOM; /* random never ends by itself */
     run_refused(fx, EINVAL, "stop rule");
     fx->s.pat.kind = PL_PAT_ZIPF;
     fx->s.pat.theta = 1.2;
@@ -570,10 +570,10 @@ static void test_bad_specs_refused(void **state)
     run_refused(fx, EINVAL, "engine");
     fx->s.engine = pl_engine_find("psync");
 
-    fx->s.bs = 2 * MIB;  /* bigger than the 1 MiB range */
+    fx->s.bs = 2 * MIB; /* bigger than the 1 MiB range */
     run_refused(fx, EINVAL, "range");
     fx->s.bs = 4 * KIB;
-    fx->s.pat.lo = MIB;  /* empty range */
+    fx->s.pat.lo = MIB; /* empty range */
     fx->s.pat.hi = MIB;
     run_refused(fx, EINVAL, "range");
     fx->s.pat.lo = 0;
@@ -639,12 +639,12 @@ static void test_interrupt(void **state)
     fx->s.engine = pl_engine_find("psync");
     fx->s.qd = 1;
     flag = 0;
-    fx->s.rate_iops = 0.5;  /* one I/O, then a 2 s wait for the next */
+    fx->s.rate_iops = 0.5; /* one I/O, then a 2 s wait for the next */
     fx->s.count = 3;
     fx->s.seconds_ns = 0;
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_usr1;  /* no SA_RESTART: the sleep sees EINTR */
+    sa.sa_handler = on_usr1; /* no SA_RESTART: the sleep sees EINTR */
     sigaction(SIGUSR1, &sa, &old);
     struct raiser ra = {.flag = &flag, .target = pthread_self()};
     pthread_t th;
@@ -656,7 +656,7 @@ static void test_interrupt(void **state)
     sigaction(SIGUSR1, &old, NULL);
     assert_int_equal(r->stopped, PL_STOP_INTERRUPT);
     assert_int_equal(r->all.ops, 1);
-    assert_true(r->all.lat_max < SEC);  /* nothing issued ahead of its slot */
+    assert_true(r->all.lat_max < SEC); /* nothing issued ahead of its slot */
     if (wall > 1.0)
         fail_msg("the interrupted job took %.3f s", wall);
 }
@@ -672,7 +672,7 @@ static void test_errors_stop(void **state)
     struct pl_job_result *r = run_ok(fx);
     assert_int_equal(r->stopped, PL_STOP_ERROR);
     assert_int_equal(rec.n, 51);
-    assert_int_equal(r->all.ops, 50);  /* what came before is kept */
+    assert_int_equal(r->all.ops, 50); /* what came before is kept */
     assert_int_equal(r->all.bytes, 50 * 4 * KIB);
     assert_int_equal(r->all.errors, 1);
     assert_int_equal(pl_stats_errcount(&r->all, ENOSPC), 1);
@@ -701,7 +701,7 @@ static void test_errors_continue(void **state)
     assert_int_equal(pl_stats_errcount(&r->all, EIO), 100);
     assert_int_equal(r->by_op[PL_OP_READ].errors, 100);
     assert_int_equal(r->err, EIO);
-    assert_int_equal(r->err_off, rec.e[9].off);  /* the first one */
+    assert_int_equal(r->err_off, rec.e[9].off); /* the first one */
 
     /* the same at depth */
     rec_reset();
@@ -721,7 +721,7 @@ static void test_errors_continue(void **state)
     assert_int_equal(r->stopped, PL_STOP_ERROR);
     assert_int_equal(r->all.errors, 1);
     assert_true(r->all.ops >= 299 && r->all.ops < 1000);
-    assert_int_equal(r->all.ops + r->all.errors, rec.n);  /* nothing lost in flight */
+    assert_int_equal(r->all.ops + r->all.errors, rec.n); /* nothing lost in flight */
 }
 
 static void test_short_transfers(void **state)
@@ -737,7 +737,7 @@ static void test_short_transfers(void **state)
 
     /* reading past the end of the real file is short (0 bytes), not an error */
     fx->s.engine = pl_engine_find("psync");
-    fx->s.pat.hi = 2 * MIB;  /* the file has 1 MiB */
+    fx->s.pat.hi = 2 * MIB; /* the file has 1 MiB */
     fx->s.count = 512;
     r = run_ok(fx);
     assert_int_equal(r->all.errors, 0);
@@ -748,14 +748,13 @@ static void test_short_transfers(void **state)
 /* ---- generator, files, sizes ---------------------------------------------------------- */
 
 struct gen_state {
-    uint64_t n;         /* I/Os to issue */
-    int too_long;       /* then one longer than the job's buffer */
+    uint64_t n;   /* I/Os to issue */
+    int too_long; /* then one longer than the job's buffer */
     uint64_t calls;
 };
 
 /* A generator, as p.run's `gen` is: 1 and the I/O for call i, 0 at its end. */
-static int test_gen(struct gen_state *g, uint64_t i, enum pl_op *op, uint64_t *off,
-                    uint64_t *len)
+static int test_gen(struct gen_state *g, uint64_t i, enum pl_op *op, uint64_t *off, uint64_t *len)
 {
     g->calls++;
     if (i >= g->n) {
@@ -804,7 +803,8 @@ static void test_generator(void **state)
     assert_int_equal(rec.n, 50);
     assert_int_equal(g.calls, 51);
     for (uint64_t i = 0; i < 50; i++) {
-        assert_int_equal(rec.e[i].op, i % 5 == 4 ? PL_OP_FSYNC : (i % 2 ? PL_OP_WRITE : PL_OP_READ));
+        assert_int_equal(rec.e[i].op,
+                         i % 5 == 4 ? PL_OP_FSYNC : (i % 2 ? PL_OP_WRITE : PL_OP_READ));
         if (rec.e[i].op != PL_OP_FSYNC)
             assert_int_equal(rec.e[i].off, (i * 3 % 256) * 4 * KIB);
     }
@@ -863,12 +863,15 @@ static void test_bs_list(void **state)
     struct pl_job_result *r = run_ok(fx);
     uint64_t n[3] = {0};
     for (uint64_t i = 0; i < 4000; i++) {
-        int k = rec.e[i].len == 4096 ? 0 : rec.e[i].len == 16384 ? 1 : rec.e[i].len == 65536 ? 2 : -1;
+        int k = rec.e[i].len == 4096    ? 0
+                : rec.e[i].len == 16384 ? 1
+                : rec.e[i].len == 65536 ? 2
+                                        : -1;
         assert_true(k >= 0);
         n[k]++;
         assert_true(rec.e[i].off + rec.e[i].len <= MIB);
     }
-    assert_int_equal(n[0], 0);  /* weight 0: never */
+    assert_int_equal(n[0], 0); /* weight 0: never */
     if (n[2] < 2850 || n[2] > 3150)
         fail_msg("weights 1:3 gave %llu:%llu", (unsigned long long)n[1], (unsigned long long)n[2]);
     assert_int_equal(r->all.bytes, n[1] * 16384 + n[2] * 65536);

@@ -238,8 +238,7 @@ static void test_random_range_align_seed(void **state)
     /* roughly uniform: each of 64 slots expects 1000 (sd ~31) */
     for (uint64_t k = 0; k < nk; k++)
         if (counts[k] < 850 || counts[k] > 1150)
-            fail_msg("slot %llu drawn %u times of 1000 expected", (unsigned long long)k,
-                     counts[k]);
+            fail_msg("slot %llu drawn %u times of 1000 expected", (unsigned long long)k, counts[k]);
 
     /* align 0 means 1: odd offsets appear */
     s.align = 0;
@@ -348,8 +347,8 @@ static void test_zipf_shape(void **state)
     qsort(sorted, NB, sizeof(*sorted), cmp_desc);
     for (int r = 0; r < 10; r++)
         if (sorted[r] != by_rank[r])
-            fail_msg("rank %d drawn %u times, but the %d-th highest count is %u", r,
-                     by_rank[r], r, sorted[r]);
+            fail_msg("rank %d drawn %u times, but the %d-th highest count is %u", r, by_rank[r], r,
+                     sorted[r]);
 
     /* frequency falls with rank: per-rank averages over bands of ranks */
     static const unsigned bands[] = {0, 10, 30, 100, 300, 1000};
@@ -573,15 +572,18 @@ static void test_invalid_specs(void **state)
         {{.kind = PL_PAT_RANDOM, .lo = 0, .hi = 4095}, 4096, "range smaller than the block size"},
         {{.kind = PL_PAT_REVERSE, .lo = 0, .hi = 4096}, 0, "block size is zero"},
         {{.kind = PL_PAT_STRIDE, .lo = 0, .hi = MIB}, 4096, "stride needs a stride > 0"},
-        {{.kind = PL_PAT_STRIDE, .lo = 0, .hi = MIB, .stride = 2048}, 4096,
+        {{.kind = PL_PAT_STRIDE, .lo = 0, .hi = MIB, .stride = 2048},
+         4096,
          "stride must be at least the block size"},
         {{.kind = PL_PAT_ZIPF, .lo = 0, .hi = MIB}, 4096, "zipf needs theta > 0"},
         {{.kind = PL_PAT_ZIPF, .lo = 0, .hi = MIB, .theta = -1}, 4096, "zipf needs theta > 0"},
         {{.kind = PL_PAT_ZIPF, .lo = 0, .hi = MIB, .theta = NAN}, 4096, "zipf needs theta > 0"},
-        {{.kind = PL_PAT_ZIPF, .lo = 0, .hi = MIB, .theta = INFINITY}, 4096,
+        {{.kind = PL_PAT_ZIPF, .lo = 0, .hi = MIB, .theta = INFINITY},
+         4096,
          "zipf needs theta > 0"},
         {{.kind = PL_PAT_NORMAL, .lo = 0, .hi = MIB}, 4096, "normal needs sigma > 0"},
-        {{.kind = PL_PAT_NORMAL, .lo = 0, .hi = MIB, .sigma = -0.1}, 4096,
+        {{.kind = PL_PAT_NORMAL, .lo = 0, .hi = MIB, .sigma = -0.1},
+         4096,
          "normal needs sigma > 0"},
         {{.kind = PL_PAT_LIST}, 4096, "list is empty"},
         {{.kind = PL_PAT_LIST, .list = one}, 4096, "list is empty"},

@@ -160,7 +160,7 @@ static void test_below_basic(void **state)
     for (int i = 0; i < 1000; i++)
         assert_true(pl_rng_below(&r, 1) == 0);
 
-    static const uint64_t ns[] = {2, 3, 7, 1000, UINT64_C(1) << 32, (UINT64_C(1) << 63) + 1,
+    static const uint64_t ns[] = {2,         3, 7, 1000, UINT64_C(1) << 32, (UINT64_C(1) << 63) + 1,
                                   UINT64_MAX};
     for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++)
         for (int i = 0; i < 10000; i++)
@@ -335,16 +335,11 @@ static void test_range_edges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_splitmix_seeding),
-        cmocka_unit_test(test_pinned_seed1),
-        cmocka_unit_test(test_matches_reference),
-        cmocka_unit_test(test_determinism),
-        cmocka_unit_test(test_below_basic),
-        cmocka_unit_test(test_below_uniform),
-        cmocka_unit_test(test_below_no_modulo_bias),
-        cmocka_unit_test(test_double),
-        cmocka_unit_test(test_range_aligned),
-        cmocka_unit_test(test_range_edges),
+        cmocka_unit_test(test_splitmix_seeding),     cmocka_unit_test(test_pinned_seed1),
+        cmocka_unit_test(test_matches_reference),    cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_below_basic),          cmocka_unit_test(test_below_uniform),
+        cmocka_unit_test(test_below_no_modulo_bias), cmocka_unit_test(test_double),
+        cmocka_unit_test(test_range_aligned),        cmocka_unit_test(test_range_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,13 +90,13 @@ static int in_child(int (*fn)(void))
     return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
 }
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "%s:%d: check failed: %s (errno %d)\n", __FILE__, __LINE__, #cond, \
-                    errno);                                                            \
-            bad++;                                                                     \
-        }                                                                              \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s (errno %d)\n", __FILE__, __LINE__, #cond,     \
+                    errno);                                                                        \
+            bad++;                                                                                 \
+        }                                                                                          \
     } while (0)
 
 static int outside_intact(void)
@@ -125,7 +125,7 @@ static int chokepoint_checks(void)
     CHECK(pl_fs_open("missing/../../outside/secret", O_RDONLY, 0, why, sizeof why) ==
           PL_FS_REFUSED);
     CHECK(strstr(why, "is outside the current directory") != NULL);
-    CHECK(mkdir("D", 0700) == 0);  /* ...nor one that does */
+    CHECK(mkdir("D", 0700) == 0); /* ...nor one that does */
     CHECK(pl_fs_stat("D/../../outside/secret", &st, why, sizeof why) == PL_FS_REFUSED);
     CHECK(pl_fs_open("D/../../outside", O_RDONLY | O_DIRECTORY, 0, why, sizeof why) ==
           PL_FS_REFUSED);
@@ -184,7 +184,7 @@ static int kernel_checks(void)
     struct pl_sandbox_opts o = {0, 0, NULL};
     int rc = pl_sandbox_apply(&o, why, sizeof why);
     if (rc == 0)
-        return 77;  /* no Landlock or seccomp here: nothing to test */
+        return 77; /* no Landlock or seccomp here: nothing to test */
     CHECK(rc == 1);
     CHECK(strcmp(pl_sandbox_mode(), "kernel") == 0);
     /* the raw calls, bypassing platter's own checks */
@@ -227,8 +227,8 @@ static int kernel_checks(void)
     pid_t pid = fork();
     if (pid == 0) {
         path_of(p, "outside/secret");
-        _exit(open(p, O_RDONLY) < 0 && errno == EACCES &&
-              execve("/bin/true", argv, NULL) < 0 ? 0 : 1);
+        _exit(open(p, O_RDONLY) < 0 && errno == EACCES && execve("/bin/true", argv, NULL) < 0 ? 0
+                                                                                              : 1);
     }
     int status;
     waitpid(pid, &status, 0);
@@ -254,7 +254,7 @@ static int checks_only(void)
     CHECK(pl_sandbox_apply(&o, why, sizeof why) == 0);
     CHECK(strcmp(pl_sandbox_mode(), "checks-only") == 0);
     CHECK(strstr(why, "PLATTER_SANDBOX=checks") != NULL);
-    CHECK(open("/etc/hostname", O_RDONLY) >= 0 || errno != EACCES);  /* not restricted */
+    CHECK(open("/etc/hostname", O_RDONLY) >= 0 || errno != EACCES); /* not restricted */
     return bad;
 }
 

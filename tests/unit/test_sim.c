@@ -60,7 +60,7 @@ static struct pl_file open_sim(const char *path, uint64_t size, int direct)
     o.write = 1;
     o.size = size;
     o.direct = direct;
-    o.destroy = 1;  /* /dev/... names: the whole simulated device, written */
+    o.destroy = 1; /* /dev/... names: the whole simulated device, written */
     assert_int_equal(pl_file_open(&f, path, &o, &e), 0);
     assert_ptr_equal(f.target, pl_target_find("sim"));
     return f;
@@ -115,8 +115,8 @@ static void test_virtual_clock(void **state)
     (void)state;
     assert_int_equal(start_sim("ata-5400-1999"), 0);
     uint64_t t0 = pl_clock_ns();
-    assert_int_equal(pl_clock_ns(), t0);  /* no I/O, no time */
-    pl_clock_sleep_ns(5000000000ull, NULL);  /* returns at once, 5 virtual seconds later */
+    assert_int_equal(pl_clock_ns(), t0);    /* no I/O, no time */
+    pl_clock_sleep_ns(5000000000ull, NULL); /* returns at once, 5 virtual seconds later */
     assert_int_equal(pl_clock_ns() - t0, 5000000000ull);
     assert_int_equal(pl_target->ram(), pl_sim_find("ata-5400-1999")->ram);
     double u, s;
@@ -155,7 +155,7 @@ static void test_zones(void **state)
     for (uint64_t i = 0; i < 64; i++)
         pread_ns(&f, size - (65 << 20) + (i << 20), 1 << 20, &ns);
     uint64_t inner = pl_clock_ns() - t0;
-    double mb_outer = 64.0 * 1048576 / (double)outer * 1e3;  /* MB/s */
+    double mb_outer = 64.0 * 1048576 / (double)outer * 1e3; /* MB/s */
     double mb_inner = 64.0 * 1048576 / (double)inner * 1e3;
     assert_true(mb_outer > 13.0 && mb_outer < 15.5);
     assert_true(mb_inner > 8.0 && mb_inner < 9.5);
@@ -178,10 +178,10 @@ static void test_page_cache(void **state)
     pl_target->resident(&f, 0, 0, &res, &total, &e);
     assert_int_equal(res, total);
     uint64_t warm = time_reads(&f, 128, 65536, seq_off, 0);
-    assert_true(warm * 10 < cold);  /* 1999: ~250 MB/s copies vs ~15 MB/s media */
+    assert_true(warm * 10 < cold); /* 1999: ~250 MB/s copies vs ~15 MB/s media */
     double u, s;
     pl_clock_cpu(&u, &s);
-    assert_true(s > 0);  /* copies out of the cache are system time */
+    assert_true(s > 0); /* copies out of the cache are system time */
     pl_file_close(&f);
 }
 
@@ -221,9 +221,9 @@ static void test_write_back(void **state)
     assert_int_equal(pwrite_ns(&f, 0, 32768, &ns), 32768);
     uint64_t write_ns = ns;
     assert_int_equal(fsync_ns(&f, &ns), 0);
-    assert_true(ns > 2 * write_ns && ns > 60000000);  /* the disk write: > 60 ms for 32 KiB */
+    assert_true(ns > 2 * write_ns && ns > 60000000); /* the disk write: > 60 ms for 32 KiB */
     assert_int_equal(pl_file_size(&f), 32768);
-    assert_int_equal(fsync_ns(&f, &ns), 0);  /* nothing dirty: only the call */
+    assert_int_equal(fsync_ns(&f, &ns), 0); /* nothing dirty: only the call */
     assert_true(ns < 1000000);
     pl_file_close(&f);
 }

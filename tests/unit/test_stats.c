@@ -18,7 +18,7 @@
 #include "rng.h"
 #include "stats.h"
 
-#define TOP (UINT64_C(1) << (PL_HIST_MSB + 1))     /* first value that clamps */
+#define TOP (UINT64_C(1) << (PL_HIST_MSB + 1)) /* first value that clamps */
 #define NSAMPLES 100000
 
 /* Number of values bucket idx holds (the last bucket: nominally). */
@@ -138,23 +138,17 @@ enum dist { D_UNIFORM, D_SMALL, D_EXP, D_LOGNORMAL, D_BIMODAL, D_LOGUNIFORM, D_C
 static uint64_t draw(struct pl_rng *r, enum dist d)
 {
     switch (d) {
-    case D_UNIFORM:
-        return pl_rng_below(r, 2000000);
-    case D_SMALL:
-        return pl_rng_below(r, 300);
-    case D_EXP:
-        return (uint64_t)(-80000.0 * log(1.0 - pl_rng_double(r)));
-    case D_LOGNORMAL:
-        return (uint64_t)exp(log(200000.0) + 1.5 * normal(r));
+    case D_UNIFORM: return pl_rng_below(r, 2000000);
+    case D_SMALL: return pl_rng_below(r, 300);
+    case D_EXP: return (uint64_t)(-80000.0 * log(1.0 - pl_rng_double(r)));
+    case D_LOGNORMAL: return (uint64_t)exp(log(200000.0) + 1.5 * normal(r));
     case D_BIMODAL:
         if (pl_rng_below(r, 100) < 95)
             return (uint64_t)fabs(100000.0 + 5000.0 * normal(r));
         return 20000000 + pl_rng_below(r, 5000000);
-    case D_LOGUNIFORM:
-        return pl_rng_next(r) >> (64 - 1 - pl_rng_below(r, PL_HIST_MSB + 1));
+    case D_LOGUNIFORM: return pl_rng_next(r) >> (64 - 1 - pl_rng_below(r, PL_HIST_MSB + 1));
     case D_CONST:
-    default:
-        return 4321;
+    default: return 4321;
     }
 }
 
@@ -165,8 +159,8 @@ static void test_percentiles(void **state)
 {
     (void)state;
     /* percentiles in thousandths of a percent, so the rank is exact here */
-    static const uint64_t pm[] = {0, 1, 1000, 10000, 25000, 50000, 75000, 90000,
-                                  95000, 99000, 99900, 99990, 99999, 100000};
+    static const uint64_t pm[] = {0,     1,     1000,  10000, 25000, 50000, 75000,
+                                  90000, 95000, 99000, 99900, 99990, 99999, 100000};
     struct pl_rng r;
     pl_rng_seed(&r, 200);
 
@@ -345,7 +339,7 @@ static void test_errno_counting(void **state)
     for (int i = 0; i < 3; i++)
         pl_stats_error(&st_a, EIO);
     pl_stats_error(&st_a, ENOSPC);
-    pl_stats_error(&st_a, -ENOSPC);        /* -errno is taken as errno */
+    pl_stats_error(&st_a, -ENOSPC); /* -errno is taken as errno */
     assert_true(st_a.errors == 5);
     assert_true(st_a.ops == 0);
     assert_true(pl_stats_errcount(&st_a, EIO) == 3);
@@ -368,7 +362,7 @@ static void test_errno_counting(void **state)
         assert_true(pl_stats_errcount(&st_a, e) == 1);
     pl_stats_error(&st_a, 100);
     pl_stats_error(&st_a, 101);
-    pl_stats_error(&st_a, 1);              /* a known errno still finds its slot */
+    pl_stats_error(&st_a, 1); /* a known errno still finds its slot */
     assert_true(st_a.errors == PL_STATS_ERRNOS + 3);
     assert_true(pl_stats_errcount(&st_a, 100) == 0);
     assert_true(pl_stats_errcount(&st_a, 1) == 2);
@@ -413,16 +407,11 @@ static void test_seconds(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_index_known),
-        cmocka_unit_test(test_buckets_tile),
-        cmocka_unit_test(test_round_trip_random),
-        cmocka_unit_test(test_percentiles),
-        cmocka_unit_test(test_percentile_small),
-        cmocka_unit_test(test_hist_merge),
-        cmocka_unit_test(test_stats_reset_record),
-        cmocka_unit_test(test_stats_merge),
-        cmocka_unit_test(test_errno_counting),
-        cmocka_unit_test(test_seconds),
+        cmocka_unit_test(test_index_known),        cmocka_unit_test(test_buckets_tile),
+        cmocka_unit_test(test_round_trip_random),  cmocka_unit_test(test_percentiles),
+        cmocka_unit_test(test_percentile_small),   cmocka_unit_test(test_hist_merge),
+        cmocka_unit_test(test_stats_reset_record), cmocka_unit_test(test_stats_merge),
+        cmocka_unit_test(test_errno_counting),     cmocka_unit_test(test_seconds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,7 +36,7 @@ static void test_registry(void **state)
     assert_string_equal(pl_target_find("null")->name, "null");
     assert_null(pl_target_find("tape"));
     assert_int_equal(pl_target_use("tape", NULL), -ENOENT);
-    assert_int_equal(pl_target_use("null", "x"), -EINVAL);  /* it has no variants */
+    assert_int_equal(pl_target_use("null", "x"), -EINVAL); /* it has no variants */
     for (unsigned i = 0; pl_targets[i]; i++) {
         const struct pl_target_ops *t = pl_targets[i];
         /* what every caller calls without asking first */
@@ -122,9 +122,16 @@ static struct pl_job_result *run_on_null(const char *engine, unsigned qd, int *r
     struct pl_file f = open_null("n3.dat", 1 << 20);
     struct pl_file *files[1] = {&f};
     struct pl_job_spec s = {
-        .files = files, .nfiles = 1, .op = PL_JOB_MIX, .read_pct = 50, .bs = 4096,
-        .pat = {.kind = PL_PAT_RANDOM}, .count = 1000, .engine = pl_engine_find(engine),
-        .qd = qd, .seed = 7,
+        .files = files,
+        .nfiles = 1,
+        .op = PL_JOB_MIX,
+        .read_pct = 50,
+        .bs = 4096,
+        .pat = {.kind = PL_PAT_RANDOM},
+        .count = 1000,
+        .engine = pl_engine_find(engine),
+        .qd = qd,
+        .seed = 7,
     };
     struct pl_job_result *r = malloc(sizeof *r);
     assert_non_null(r);
@@ -162,7 +169,7 @@ static void test_fd_engines_refused(void **state)
     static const char *const fds[] = {"mmap", "io_uring"};
     for (unsigned i = 0; i < 2; i++) {
         if (!pl_engine_find(fds[i]))
-            continue;  /* built without io_uring */
+            continue; /* built without io_uring */
         int rc;
         const char *why = NULL;
         struct pl_job_result *r = run_on_null(fds[i], 1, &rc, &why);

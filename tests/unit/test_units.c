@@ -38,8 +38,8 @@ static void check_good(parse_fn parse, const struct good *g, size_t n)
         const char *why = NULL;
         int rc = parse(g[i].in, &out, &why);
         if (rc != 0 || out != g[i].want)
-            fail_msg("'%s': rc %d out %llu (%s), want %llu", g[i].in, rc,
-                     (unsigned long long)out, why ? why : "-", (unsigned long long)g[i].want);
+            fail_msg("'%s': rc %d out %llu (%s), want %llu", g[i].in, rc, (unsigned long long)out,
+                     why ? why : "-", (unsigned long long)g[i].want);
     }
 }
 
@@ -82,12 +82,12 @@ static void test_size_good(void **state)
         {"2TiB", 2 * TIB},
         {"100b", 100},
         {"100B", 100},
-        {"1.5", 1},            /* fractional bytes round down */
+        {"1.5", 1}, /* fractional bytes round down */
         {"0.5b", 0},
-        {"0.001k", 1},         /* 1.024 */
-        {"0.0009k", 0},        /* 0.9216 */
-        {"0.1m", 104857},      /* 104857.6 */
-        {"1.0000000000000000000009k", 1024},    /* digits past the 19th ignored */
+        {"0.001k", 1},                       /* 1.024 */
+        {"0.0009k", 0},                      /* 0.9216 */
+        {"0.1m", 104857},                    /* 104857.6 */
+        {"1.0000000000000000000009k", 1024}, /* digits past the 19th ignored */
         {"0.99999999999999999999999999999999k", 1023},
         {"18446744073709551615", UINT64_MAX},
         {"18446744073709551615.9", UINT64_MAX},
@@ -163,7 +163,7 @@ static void test_time_good(void **state)
         {"500MS", 500000000},
         {"10us", 10000},
         {"5ns", 5},
-        {"1.5", 3 * SEC / 2},   /* default unit: seconds */
+        {"1.5", 3 * SEC / 2}, /* default unit: seconds */
         {"2", 2 * SEC},
         {"2m", 120 * SEC},
         {"1h", 3600 * SEC},
@@ -173,7 +173,7 @@ static void test_time_good(void **state)
         {"2.5us", 2500},
         {"0.5ns", 0},
         {"1.000000001", SEC + 1},
-        {"0.0000000019", 1},    /* 1.9 ns rounds down */
+        {"0.0000000019", 1}, /* 1.9 ns rounds down */
         {"5124095h", UINT64_C(5124095) * 3600 * SEC},
         {"18446744073.709551615", UINT64_MAX},
         {"18446744073709551615ns", UINT64_MAX},
@@ -208,10 +208,8 @@ static void test_time_bad(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_size_good),
-        cmocka_unit_test(test_size_bad),
-        cmocka_unit_test(test_size_long_unit),
-        cmocka_unit_test(test_time_good),
+        cmocka_unit_test(test_size_good),      cmocka_unit_test(test_size_bad),
+        cmocka_unit_test(test_size_long_unit), cmocka_unit_test(test_time_good),
         cmocka_unit_test(test_time_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
