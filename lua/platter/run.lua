@@ -1,14 +1,17 @@
 -- platter.run: p.run with a generator (`gen = function(i) return op, off, len
--- [, think_us] end`). The one driver of such a job on both Lua flavours: this
--- loop calls gen and hands what it returned to one checked step in C (the FFI
--- entry on LuaJIT, which the JIT compiles with the generator; the C API
--- function elsewhere). Every check and every error text of a step is in C
--- (src/bind/l_run.c); a job without gen is run by the C loop directly.
+-- [, think_us] end`). The driver of such a job on both Lua flavours: a loop
+-- calls gen and hands what it returned to one checked step in C
+-- (step_checked in src/bind/l_run.c). On LuaJIT the loop is the Lua one
+-- below, through the FFI, which the JIT compiles with the generator; with the
+-- C API (Lua 5.4, PLATTER_NO_FFI) it is the same loop in C (core._run_loop),
+-- where calling gen from C is cheaper than calling a step from Lua. Every
+-- check and every error text of a step is in C; a job without gen is run by
+-- the C loop directly.
 local M = {}
 
 function M.install(core, ffi_step)
   local run, begin, finish, abort = core.run, core._run_begin, core._run_end, core._run_abort
-  local step = ffi_step or core._run_step
+  local step = ffi_step
   local OPS = core._op_names  -- name -> the code a step takes (src/core: pl_op_names)
   local type, pcall, error = type, pcall, error
 
@@ -39,7 +42,7 @@ function M.install(core, ffi_step)
     if not begun then raise(job) end
     -- one protected call per job: an error in gen (or Ctrl-C) closes the job
     -- at once, then goes on up unchanged
-    local done, msg = pcall(loop, job, t.gen)
+    local done, msg = pcall(step and loop or core._run_loop, job, t.gen)
     if not done then
       abort(job)
       error(msg, 0)
