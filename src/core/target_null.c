@@ -21,8 +21,18 @@
 struct null_name {
     char *path;
     uint64_t size;
+    int refs; /* open files on it */
+    int gone; /* removed: freed when the last of them closes */
     struct null_name *next;
 };
+
+static void drop_name(struct null_name *n)
+{
+    if (n->gone && !n->refs) {
+        free(n->path);
+        free(n);
+    }
+}
 
 static struct null_name *names;
 
@@ -81,6 +91,7 @@ static int null_open(struct pl_file *f, const char *path, const struct pl_open_o
         return -e->err;
     }
     nf->n = n;
+    n->refs++;
     f->tdata = nf;
     f->kind = device ? PL_FILE_BLOCK : PL_FILE_REGULAR;
     f->align = o->direct ? 512 : 1;
@@ -89,8 +100,13 @@ static int null_open(struct pl_file *f, const char *path, const struct pl_open_o
 
 static int null_close(struct pl_file *f)
 {
-    free(f->tdata);
-    f->tdata = NULL;
+    struct null_file *nf = f->tdata;
+    if (nf) {
+        nf->n->refs--;
+        drop_name(nf->n);
+        free(nf);
+        f->tdata = NULL;
+    }
     return 0;
 }
 
@@ -218,8 +234,10 @@ static int null_remove(const char *path, char *why, size_t n)
         p = &(*p)->next;
     if (!*p || strncmp(path, "/dev/", 5) == 0)
         return -ENOENT;
-    (*p)->path[0] = '\0'; /* open files keep their size; the name is gone */
-    *p = (*p)->next;
+    struct null_name *gone = *p;
+    *p = gone->next;
+    gone->gone = 1; /* open files keep their size until they close */
+    drop_name(gone);
     return 0;
 }
 
