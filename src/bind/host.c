@@ -567,6 +567,19 @@ static int checked_rep(lua_State *L)
     return 1;
 }
 
+/* Replace field name of the table on top with fn wrapping it (an upvalue), unless
+   it is wrapped already or is not a C function. */
+static void wrap_once(lua_State *L, const char *name, lua_CFunction fn)
+{
+    lua_getfield(L, -1, name);
+    if (lua_tocfunction(L, -1) != fn && lua_iscfunction(L, -1)) {
+        lua_pushcclosure(L, fn, 1);
+        lua_setfield(L, -2, name);
+    } else {
+        lua_pop(L, 1);
+    }
+}
+
 /* Give the sandbox's coroutine table (at the top) counted resume and wrap, and
    the shared string table a counted gsub and a checked rep (once:
    the string table is shared by all the state's code). */
@@ -580,20 +593,8 @@ static void bound_nesting(lua_State *L)
     lua_setfield(L, -2, "wrap");
 
     lua_getglobal(L, "string");
-    lua_getfield(L, -1, "gsub");
-    if (lua_tocfunction(L, -1) != counted_gsub && lua_iscfunction(L, -1)) {
-        lua_pushcclosure(L, counted_gsub, 1);
-        lua_setfield(L, -2, "gsub");
-    } else {
-        lua_pop(L, 1);
-    }
-    lua_getfield(L, -1, "rep");
-    if (lua_tocfunction(L, -1) != checked_rep && lua_iscfunction(L, -1)) {
-        lua_pushcclosure(L, checked_rep, 1);
-        lua_setfield(L, -2, "rep");
-    } else {
-        lua_pop(L, 1);
-    }
+    wrap_once(L, "gsub", counted_gsub);
+    wrap_once(L, "rep", checked_rep);
     lua_pop(L, 1);
 }
 

@@ -453,9 +453,10 @@ static int l_run(lua_State *L)
 }
 
 /* {====================================================================
-** A `gen` job, one I/O at a time: lua/platter/run.lua calls the generator
-** and hands each I/O it returns to one checked step (the C API function
-** _run_step, or on LuaJIT the FFI entry pl_ffi_job_step: the same code).
+** A `gen` job, one I/O at a time: a loop calls the generator and hands
+** each I/O it returns to one checked step, step_checked (LuaJIT: the Lua
+** loop of lua/platter/run.lua through the FFI entry pl_ffi_job_step; the C
+** API flavours: the same loop in C, _run_loop).
 ** ===================================================================== */
 
 #define PL_JOB_MT "platter.job"
@@ -556,16 +557,6 @@ PL_HOT static int step_checked(struct run_job *j, int op, double off, double len
     return pl_job_step(j->job, (enum pl_op)op, o, n, pl_scale_u64(think_us, 1000.0));
 }
 
-/* p._run_step(job, op, off, len, think_us) -> 1 | 0 | -1 (see step_checked) */
-PL_HOT static int l_run_step(lua_State *L)
-{
-    struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    int rc = step_checked(j, (int)lua_tointeger(L, 2), lua_tonumber(L, 3), lua_tonumber(L, 4),
-                          lua_tonumber(L, 5));
-    lua_pushinteger(L, rc);
-    return 1;
-}
-
 /*
  * p._run_loop(job, gen) -> 0 | -1: the same loop as platter.run's, in C, for
  * the C API (Lua 5.4, and LuaJIT without the FFI), where calling gen from C
@@ -657,7 +648,6 @@ static int l_run_end(lua_State *L)
 
 static const luaL_Reg run_funcs[] = {
     {"_run_begin", l_run_begin},
-    {"_run_step", l_run_step},
     {"_run_loop", l_run_loop},
     {"_run_end", l_run_end},
     {"_run_abort", l_run_abort},

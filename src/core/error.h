@@ -12,4 +12,14 @@ struct pl_error {
     char msg[1024]; /* optional extra text (no errno), "" when unused */
 };
 
+/* Fill *e (when not NULL) with err and op, and no extra text. */
+static inline void pl_error_set(struct pl_error *e, int err, const char *op)
+{
+    if (!e)
+        return;
+    e->err = err;
+    e->op = op;
+    e->msg[0] = '\0';
+}
+
 #endif

@@ -14,15 +14,6 @@
 #include "rng.h"
 #include "target.h"
 
-static void set_error(struct pl_error *e, int err, const char *op)
-{
-    if (!e)
-        return;
-    e->err = err;
-    e->op = op;
-    e->msg[0] = '\0';
-}
-
 void pl_file_fill_buffer(void *buf, size_t len, enum pl_fill fill, uint64_t seed)
 {
     if (fill == PL_FILL_ZERO) {
@@ -95,7 +86,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
 {
     memset(f, 0, sizeof *f);
     f->fd = -1;
-    set_error(e, 0, NULL);
+    pl_error_set(e, 0, NULL);
     f->target = pl_target;
     f->direct = o->direct;
     f->writable = o->write;
@@ -105,7 +96,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
     f->mem_align = 4096;
     int rc = f->target->open(f, path, o, e);
     if (rc == 0 && !(f->path = strdup(path))) {
-        set_error(e, ENOMEM, "open");
+        pl_error_set(e, ENOMEM, "open");
         rc = -ENOMEM;
     }
     if (rc < 0)

@@ -149,12 +149,6 @@ PL_HOT static int should_stop(struct loop *l, uint64_t now)
     return l->stopping;
 }
 
-/* ns as a uint64_t, at most 2^62: absurd rates must not cast out of range */
-static uint64_t ns_of(double ns)
-{
-    return pl_u64_clamp(ns);
-}
-
 /* When the next I/O is due under a rate limit (0 = now). */
 PL_HOT static uint64_t due_time(const struct loop *l)
 {
@@ -166,7 +160,7 @@ PL_HOT static uint64_t due_time(const struct loop *l)
         return l->start + d;
     }
     if (s->rate_bps > 0)
-        return l->start + ns_of((double)l->issued_bytes / s->rate_bps * 1e9);
+        return l->start + pl_u64_clamp((double)l->issued_bytes / s->rate_bps * 1e9);
     return 0;
 }
 
@@ -427,7 +421,6 @@ PL_HOT static void run_pattern(struct loop *l)
         next_io(l, io, &think);
         now = issue(l, io, think, start);
     }
-    drain(l);
 }
 
 static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, const char **why)
@@ -657,7 +650,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     l->r = r;
     pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
     if (s->rate_iops > 0)
-        l->period_ns = ns_of(1e9 / s->rate_iops);
+        l->period_ns = pl_u64_clamp(1e9 / s->rate_iops);
     rc = setup(l, s, maxbs, why);
     if (rc < 0) {
         if (!*why)

@@ -26,15 +26,6 @@
 
 #define FILL_CHUNK (1u << 20)
 
-static void set_error(struct pl_error *e, int err, const char *op)
-{
-    if (!e)
-        return;
-    e->err = err;
-    e->op = op;
-    e->msg[0] = '\0';
-}
-
 /*
  * Make the file behind fd (a regular file opened for writing, buffered) at
  * least `size` bytes of real data (or a hole when sparse), so direct-I/O rules
@@ -46,7 +37,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
 {
     struct stat st;
     if (fstat(fd, &st) < 0) {
-        set_error(e, errno, "size");
+        pl_error_set(e, errno, "size");
         return -e->err;
     }
     uint64_t have = (uint64_t)st.st_size;
@@ -55,7 +46,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     if (o->sparse) {
         int rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
         if (rc)
-            set_error(e, -rc, "ftruncate");
+            pl_error_set(e, -rc, "ftruncate");
         return rc;
     }
     struct statvfs vfs;
@@ -63,7 +54,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
         uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
         uint64_t need = o->size - have;
         if (need > avail) {
-            set_error(e, ENOSPC, "size");
+            pl_error_set(e, ENOSPC, "size");
             snprintf(e->msg, sizeof e->msg, "need %llu more bytes but the filesystem has %llu free",
                      (unsigned long long)need, (unsigned long long)avail);
             return -ENOSPC;
@@ -74,7 +65,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     size_t chunk = grow < FILL_CHUNK ? (size_t)((grow + 4095) & ~(uint64_t)4095) : FILL_CHUNK;
     void *buf = malloc(chunk);
     if (!buf) {
-        set_error(e, ENOMEM, "malloc");
+        pl_error_set(e, ENOMEM, "malloc");
         return -ENOMEM;
     }
     pl_file_fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
@@ -84,7 +75,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     while (off < o->size) {
         if (pl_interrupted) {
             rc = -EINTR;
-            set_error(e, EINTR, "write");
+            pl_error_set(e, EINTR, "write");
             snprintf(e->msg, sizeof e->msg, "interrupted while filling the file");
             break;
         }
@@ -94,7 +85,7 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
             continue;
         if (w <= 0) {
             rc = w < 0 ? -errno : -ENOSPC;
-            set_error(e, -rc, "write");
+            pl_error_set(e, -rc, "write");
             break;
         }
         off += (uint64_t)w;
@@ -178,17 +169,17 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
     if (pfd == PL_FS_REFUSED)
         return refused(e);
     if (pfd < 0) {
-        set_error(e, -pfd, "open");
+        pl_error_set(e, -pfd, "open");
         return pfd;
     }
     struct stat st;
     int rc = 0;
     if (fstat(pfd, &st) < 0) {
         rc = -errno;
-        set_error(e, -rc, "fstat");
+        pl_error_set(e, -rc, "fstat");
     } else if (S_ISDIR(st.st_mode)) {
         rc = -EISDIR;
-        set_error(e, EISDIR, "open");
+        pl_error_set(e, EISDIR, "open");
     } else if (S_ISBLK(st.st_mode) && o->write) {
         char why[512];
         if (!o->destroy) {
@@ -205,13 +196,13 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
         }
     } else if (o->size && !S_ISREG(st.st_mode)) {
         rc = -EINVAL;
-        set_error(e, EINVAL, "size");
+        pl_error_set(e, EINVAL, "size");
         snprintf(e->msg, sizeof e->msg, "size= applies to regular files only");
     } else if (o->size) {
         int gfd = reopen(path, pfd, &st, O_WRONLY, e);
         if (gfd < 0) {
             rc = gfd;
-            set_error(e, -rc, "open");
+            pl_error_set(e, -rc, "open");
         } else {
             rc = grow_file(gfd, o, e);
             close(gfd);
@@ -221,7 +212,7 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
         fd = reopen(path, pfd, &st, flags, e);
         if (fd < 0) {
             rc = fd;
-            set_error(e, -rc, "open");
+            pl_error_set(e, -rc, "open");
         }
     }
     if (rc < 0 && made) /* leave no half-made file behind a refused or failed open */
