@@ -97,6 +97,32 @@ local function residency(w, f, e, size, off, len)
   return 100 * res / total, res, total
 end
 
+-- The residency of a file that is closed now, by its path (opened for the look
+-- only): pct, res, total, size; nil when it cannot be had (removed, direct use).
+local function residency_of_path(w, path)
+  local look = w.core._resident_path
+  -- not under --sim: the look would cost the simulated disk time between phases
+  if w.sim or not look or not path then return nil end
+  local ok, res, total, size = pcall(look, path)
+  if not ok or type(res) ~= "number" or not total or total == 0 then return nil end
+  if w.ram > 0 and size >= 2 * w.ram then return nil end
+  return 100 * res / total, res, total, size
+end
+
+-- the entry of a buffered file known by its path only (opened and closed in a phase)
+local function entry_of_path(w, path)
+  local e = w.by_key[path]
+  if e then return e end
+  local abs = w.core._resolve and w.core._resolve(path) or nil
+  e = { id = #w.files + 1, info = { path = path }, direct = false, path = path, abs_path = abs }
+  w.files[#w.files + 1] = e
+  w.by_key[path] = e
+  return e
+end
+
+-- at most this many files opened and closed inside one phase are looked at
+local CLOSED_LOOKS = 64
+
 local function by_key(a, b) return a.key < b.key end
 local function by_id(a, b) return a.entry.id < b.entry.id end
 
@@ -198,6 +224,8 @@ function Watch:phase_start(s)
   -- (pages read in and then evicted again count there, not in the residency), and,
   -- with both kinds of file open, which kind a phase used
   if not self.sim then snap.io = machine.storage_bytes() end
+  local closed = self.core._closed_files and self.core._closed_files()
+  snap.closed0 = closed and #closed or 0
   self.starts[s] = snap
 end
 
@@ -209,11 +237,14 @@ end
 
 --- w:phase_files(s) -> the buffered files p.phase s used, as run_files gives them
 -- (with their residency at the end too: res_end, pct_end, size_end): those whose
--- residency changed (reads bring pages in, writes dirty new ones), that it closed,
--- or that it opened. Without such evidence, the open buffered files; but when a
--- direct file was open too, only if the storage moved less than a tenth of the
--- phase's bytes (/proc/self/io), that is, the page cache answered: else the phase
--- is taken as direct. The second result is the bytes the storage moved during the
+-- residency changed (reads bring pages in, writes dirty new ones), that it closed
+-- (looked at again by path), or that it opened (still open, or closed again:
+-- core._closed_files). Of a file it opened, the residency at the start is not
+-- known (start_unknown): only the storage counters can tell what the cache
+-- answered. Without such evidence, the open buffered files; but when a direct
+-- file was open too, only if the storage moved less than a tenth of the phase's
+-- bytes (/proc/self/io), that is, the page cache answered: else the phase is
+-- taken as direct. The second result is the bytes the storage moved during the
 -- phase (/proc/self/io; nil under --sim or without the counters).
 function Watch:phase_files(s)
   local snap = self.starts[s]
@@ -229,7 +260,9 @@ function Watch:phase_files(s)
       all[#all + 1] = c
       if c.res_end ~= c.res then used[#used + 1] = c end
     else
-      used[#used + 1] = c  -- closed during the phase: it was in use; its end is unknown
+      -- closed during the phase: it was in use; its end, by its path
+      c.pct_end, c.res_end, c.total_end, c.size_end = residency_of_path(self, c.entry.path)
+      used[#used + 1] = c
     end
   end
   local direct = snap.direct_open
@@ -241,8 +274,25 @@ function Watch:phase_files(s)
         direct = true
       else
         local _, size = is_open(self, f)
-        local pct = residency(self, f, e, size)
-        used[#used + 1] = { entry = e, size = size, pct = pct }
+        local pct, res, total = residency(self, f, e, size)
+        used[#used + 1] = { entry = e, size = size, start_unknown = true, size_end = size,
+          pct_end = pct, res_end = res, total_end = total }
+      end
+    end
+  end
+  local closed = self.core._closed_files and self.core._closed_files()
+  local looks = 0
+  for i = (snap.closed0 or 0) + 1, closed and #closed or 0 do  -- opened and closed again
+    local path = closed[i]
+    local e = self.by_key[path]
+    if not (e and seen[e]) and looks < CLOSED_LOOKS then
+      looks = looks + 1
+      local pct, res, total, size = residency_of_path(self, path)
+      if size and size > 0 then
+        e = entry_of_path(self, path)
+        seen[e] = true
+        used[#used + 1] = { entry = e, size = size, start_unknown = true, size_end = size,
+          pct_end = pct, res_end = res, total_end = total }
       end
     end
   end
@@ -261,7 +311,12 @@ local function warn(w, r, worst)
   w.warned = true
   local e = worst.entry
   local why, advice
-  if worst.served then
+  if worst.served and worst.start_unknown then  -- opened inside the phase
+    why = format("about %.0f%% of the %s it moved came from the page cache (the phase opened "
+      .. "the file; %.0f%% of it was in the cache at the end)", worst.served,
+      resultfile.size_text(r.bytes or 0), worst.pct_end or 0)
+    advice = "open it with direct = true, or use a data set over twice RAM"
+  elseif worst.served then
     why = format("about %.0f%% of the %s it moved came from the page cache (%.0f%% of the "
       .. "file was in the cache at the start, %.0f%% at the end)", worst.served,
       resultfile.size_text(r.bytes or 0), worst.pct or 0, worst.pct_end or 0)
@@ -281,19 +336,24 @@ end
 
 -- The share of the bytes phase record r moved that no storage I/O can account for,
 -- in percent: r.bytes less what came into the page cache during it (the growth of
--- its files' residency) or, when known and more, what the storage moved. nil
--- when a file's residency at either end is unknown.
+-- its files' residency) or, when known and more, what the storage moved. When a
+-- file's residency at either end is unknown (opened or closed inside the phase),
+-- only the storage counters tell: nil without them.
 local function served_pct(r, candidates, moved)
   local bytes = r.bytes or 0
   if bytes <= 0 then return nil end
-  local pulled = 0
+  local pulled, unknown = 0, false
   for _, c in ipairs(candidates) do
-    if not c.res or not c.res_end then return nil end
-    local pages = math.max(c.total or 0, c.total_end or 0)
-    local size = math.max(c.size or 0, c.size_end or 0)
-    local page = pages > 0 and size / pages or 4096
-    pulled = pulled + math.max(0, c.res_end - c.res) * page
+    if c.res and c.res_end then
+      local pages = math.max(c.total or 0, c.total_end or 0)
+      local size = math.max(c.size or 0, c.size_end or 0)
+      local page = pages > 0 and size / pages or 4096
+      pulled = pulled + math.max(0, c.res_end - c.res) * page
+    else
+      unknown = true
+    end
   end
+  if unknown and not moved then return nil end
   local from_storage = math.max(pulled, moved or 0)
   return math.max(0, bytes - from_storage) / bytes * 100
 end
@@ -320,7 +380,7 @@ function Watch:judge(r, candidates, opts)
     if not e.direct and size > 0 then
       dataset = dataset + size
       local small = ram == 0 or size < 2 * ram
-      local t = small and (c.pct or 0) > 1 and not opts.intended
+      local t = small and not c.start_unknown and (c.pct or 0) > 1 and not opts.intended
       facts[#facts + 1] = { file = e.id, size = size, resident_pct = c.pct,
         resident_end_pct = c.pct_end, tainted = t }
       if small then small_files[#small_files + 1] = c end

@@ -184,8 +184,9 @@ local function finish_phase(R, s, kind, extra)
     R.pending_run = nil
   elseif kind == "phase" then
     note_phase(R, r, s)
-  elseif kind == "parallel" and R.record and type(extra) == "table" then
-    note_workers(r, extra)
+  elseif kind == "parallel" then
+    note_phase(R, r, s)  -- the workers' files are the caller's: what was open at the start
+    if R.record and type(extra) == "table" then note_workers(r, extra) end
   end
   if R.record then keep(R, r, kind) end
   if cut then R.cut[#R.cut + 1] = r end

@@ -407,8 +407,11 @@ function M.interrupted_line(r)
   local ops, bytes, secs = r.ops or 0, r.bytes or 0, r.seconds or 0
   local what = format("%d ops", ops)
   if bytes > 0 then what = what .. ", " .. fmt(bytes / 1e6) .. " MB" end
-  local t = format("platter: interrupted %s '%s' after %s s: %s", r.kind or "phase",
-    tostring(r.name), fmt(secs), what)
+  local kind = r.kind or "phase"
+  local t = kind == "parallel"  -- the workers' merged phase: named after the call
+    and format("platter: interrupted p.parallel after %s s: %s", fmt(secs), what)
+    or format("platter: interrupted %s '%s' after %s s: %s", kind, tostring(r.name), fmt(secs),
+      what)
   if ops > 0 and secs > 0 then
     t = t .. format(" (%s IOPS", fmt(ops / secs))
     if bytes > 0 then t = t .. format(", %s MB/s", fmt(bytes / secs / 1e6)) end

@@ -306,10 +306,81 @@ static int l_file_size(lua_State *L)
     return 1;
 }
 
+static int error_result(lua_State *L, const struct pl_error *e, const char *path)
+{
+    return pl_pusherror(L, e->op ? e->op : "?", path, e->err, e->msg);
+}
+
+/*
+ * The buffered files closed while a phase runs, for the cache watch's look at
+ * the phase's end (platter.cachewatch): their paths in order, in the registry's
+ * "platter.closed" (emptied when an outermost p.phase starts, at most
+ * PL_CLOSED_MAX). Nothing is measured here, inside the phase's time.
+ */
+#define PL_CLOSED_MAX 4096
+
+static void note_closed(lua_State *L, const struct pl_file *f)
+{
+    if (f->fd < 0 || f->direct || !f->path || pl_io_phase_count() == 0)
+        return;
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.closed");
+    if (lua_istable(L, -1)) {
+        size_t n = pl_rawlen(L, -1);
+        if (n < PL_CLOSED_MAX) {
+            lua_pushstring(L, f->path);
+            lua_rawseti(L, -2, (int)n + 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+void pl_closed_reset(lua_State *L)
+{
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.closed");
+}
+
+/* core._closed_files() -> the paths of the buffered files closed since the
+   outermost p.phase started (the table itself: read it, do not keep it) */
+static int l_closed_files(lua_State *L)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.closed");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        pl_closed_reset(L);
+        lua_getfield(L, LUA_REGISTRYINDEX, "platter.closed");
+    }
+    return 1;
+}
+
+/* core._resident_path(path) -> resident pages, total pages, size | nil, msg: the
+   page-cache residency of a file by its path (opened read-only, buffered, for
+   the look only) */
+static int l_resident_path(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    struct pl_open_opts o = {0};
+    struct pl_file f;
+    struct pl_error e = {0};
+    if (pl_file_open(&f, path, &o, &e) < 0)
+        return error_result(L, &e, path);
+    uint64_t res = 0, total = 0;
+    int rc = f.target->resident(&f, 0, 0, &res, &total, &e);
+    int64_t size = pl_file_size(&f);
+    pl_file_close(&f);
+    if (rc < 0)
+        return error_result(L, &e, path);
+    pl_pushu64(L, res);
+    pl_pushu64(L, total);
+    pl_pushu64(L, size < 0 ? 0 : (uint64_t)size);
+    return 3;
+}
+
 /* f:close() -> true | nil, msg, errno */
 static int l_file_close(lua_State *L)
 {
     struct pl_file *f = tofile_any(L);
+    note_closed(L, f);
     char path[512];
     snprintf(path, sizeof path, "%s", f->path);
     int rc = pl_file_close(f);
@@ -317,11 +388,6 @@ static int l_file_close(lua_State *L)
         return pl_pusherror(L, "close", path, -rc, NULL);
     lua_pushboolean(L, 1);
     return 1;
-}
-
-static int error_result(lua_State *L, const struct pl_error *e, const char *path)
-{
-    return pl_pusherror(L, e->op ? e->op : "?", path, e->err, e->msg);
 }
 
 /* f:drop_cache() -> true | nil, msg, errno */
@@ -629,7 +695,9 @@ static int l_ioerror(lua_State *L)
 }
 
 static const luaL_Reg file_funcs[] = {
+    {"_closed_files", l_closed_files},
     {"_ioerror", l_ioerror},
+    {"_resident_path", l_resident_path},
     {"open", l_open},
     {NULL, NULL},
 };

@@ -16,6 +16,7 @@
 #include "io.h"
 #include "l_util.h"
 #include "l_open.h"
+#include "l_file.h"
 #include "l_stats.h"
 #include "progress.h"
 #include "hot.h"
@@ -55,8 +56,7 @@ struct pl_phase *pl_checkphase(lua_State *L, int arg)
     return luaL_checkudata(L, arg, PL_STATS_MT);
 }
 
-/* The "phase_start" hook (p._hook): fn(stats) before the phase's clock starts. */
-static void hook_phase_start(lua_State *L, int arg)
+void pl_hook_phase_start(lua_State *L, int arg)
 {
     lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
     if (lua_istable(L, -1)) {
@@ -76,11 +76,13 @@ void pl_phase_start(lua_State *L, int arg)
     struct pl_phase *ph = pl_checkphase(L, arg);
     if (ph->active)
         return;
+    if (pl_io_phase_count() == 0)
+        pl_closed_reset(L); /* the files this phase closes are listed afresh */
     if (pl_io_phase_add(&ph->st) < 0)
         luaL_error(L, "phase: more than %d phases nested", PL_IO_MAX_PHASES);
     if (arg < 0)
         arg = lua_gettop(L) + arg + 1;
-    hook_phase_start(L, arg);
+    pl_hook_phase_start(L, arg);
     pl_progress_begin(ph, ph->name, &ph->st, ph->noprogress);
     lua_pushvalue(L, arg);
     ph->ref = luaL_ref(L, LUA_REGISTRYINDEX); /* alive while it records */
@@ -337,9 +339,17 @@ static int hook_phase_protected(lua_State *L)
 
 /* The phase at idx, stopped by a Ctrl-C: recorded as interrupted, whatever the
    hook raises (the caller's own error goes on). */
+static char cut_name[64]; /* the last phase recorded as interrupted */
+
+const char *pl_phase_cut_name(void)
+{
+    return cut_name;
+}
+
 static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
 {
     snprintf(ph->stopped, sizeof ph->stopped, "interrupted");
+    snprintf(cut_name, sizeof cut_name, "%s", ph->name);
     lua_pushcfunction(L, hook_phase_protected);
     lua_pushvalue(L, idx);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK)

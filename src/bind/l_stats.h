@@ -30,6 +30,9 @@ struct pl_phase {
 /* New stats userdata on the stack, reset, not started. */
 struct pl_phase *pl_phase_new(lua_State *L, const char *name);
 struct pl_phase *pl_checkphase(lua_State *L, int arg);
+/* Tell the "phase_start" hook (p._hook) that the stats at arg are about to start
+   (p.phase's and p.parallel's, before their clocks start). */
+void pl_hook_phase_start(lua_State *L, int arg);
 /* Start timing the phase at arg and make it record every timed call. */
 void pl_phase_start(lua_State *L, int arg);
 /* Stop it (idempotent). */
@@ -46,5 +49,8 @@ void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
  * "interrupted". A phase given a function was closed by p.phase already.
  */
 void pl_phase_close_interrupted(lua_State *L);
+/* The name of the last phase recorded as interrupted ("" if none): the
+   outermost one a Ctrl-C cut, once the error has left them all. */
+const char *pl_phase_cut_name(void);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "clock.h"
+#include "guard.h"
 #include "io.h"
 #include "target.h"
 #include "l_util.h"
@@ -33,16 +34,38 @@ struct blob {
     struct pl_stats sub[3];
 };
 
-/* In the child: run fn(number), send what came of it, and leave. */
+/* In the child: run fn(number), send what came of it, and leave. Everything
+   the worker does is also counted apart (all), so that a Ctrl-C that stops
+   fn part-way still sends what it did, as the worker's result, stopped =
+   "interrupted". */
 static void run_child(lua_State *L, struct pl_workers *ws, int number)
 {
     struct blob *b = calloc(1, sizeof *b);
-    if (!b || pl_worker_wait_start(ws) < 0)
+    struct pl_stats *all = malloc(sizeof *all);
+    if (!b || !all || pl_worker_wait_start(ws) < 0)
         pl_worker_exit(1);
     b->magic = BLOB_MAGIC;
+    pl_stats_reset(all);
+    double u0, s0;
+    pl_clock_cpu(&u0, &s0);
+    all->t_start = pl_clock_ns();
+    int counting = pl_io_phase_add(all) == 0;
     lua_pushvalue(L, 2);
     lua_pushinteger(L, number);
-    if (lua_pcall(L, 1, 1, 0) != 0) {
+    int rc = lua_pcall(L, 1, 1, 0);
+    if (counting)
+        pl_io_phase_remove(all);
+    if (rc != 0 && pl_interrupted) {
+        all->t_end = pl_clock_ns();
+        double u, sy;
+        pl_clock_cpu(&u, &sy);
+        all->user = u - u0;
+        all->sys = sy - s0;
+        b->has_stats = 1;
+        b->st = *all;
+        snprintf(b->name, sizeof b->name, "%s", pl_phase_cut_name()); /* fn's phase */
+        snprintf(b->stopped, sizeof b->stopped, "interrupted");
+    } else if (rc != 0) {
         const char *m = lua_tostring(L, -1);
         snprintf(b->error, sizeof b->error, "%s", m ? m : "(error object is not a string)");
     } else {
@@ -67,8 +90,8 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
     }
     b->vclock = pl_clock_ns();
     pl_clock_cpu(&b->cpu_user, &b->cpu_sys);
-    int rc = pl_worker_send(ws, b, sizeof *b);
-    pl_worker_exit(rc < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
+    int sent = pl_worker_send(ws, b, sizeof *b);
+    pl_worker_exit(sent < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
 }
 
 static void push_result(lua_State *L, const struct blob *b)
@@ -111,6 +134,14 @@ static void push_failure(lua_State *L, unsigned i, const struct pl_worker *w, co
     lua_setfield(L, -2, "error");
 }
 
+/* the "phase" hook for the merged phase at 1 and the result table at 2, under a
+   pcall: a p.parallel that a Ctrl-C cut is recorded before "interrupted" goes on */
+static int hook_parallel_protected(lua_State *L)
+{
+    pl_hook_phase(L, 1, "parallel", 2);
+    return 0;
+}
+
 /*
  * p.parallel(n, fn) -> { [i] = stats | false, merged = stats, first_done = s,
  *                        last_done = s, failed = { {worker, status|signal, error} } }
@@ -122,8 +153,14 @@ static int l_parallel(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     lua_settop(L, 2);
     pl_checkintr(L);
+    /* the merged phase: the hook sees it start (the cache watch), then end */
+    struct pl_phase *merged = pl_phase_new(L, "parallel");
+    int mi = lua_gettop(L);
+    pl_hook_phase_start(L, mi);
+    lua_settop(L, mi);
 
     struct pl_workers ws;
+    unsigned ran = (unsigned)n; /* the workers that were started */
     if (!(pl_target->flags & PL_TARGET_SERIAL)) {
         int rc = pl_workers_fork(&ws, (unsigned)n);
         if (rc < 0)
@@ -135,7 +172,8 @@ static int l_parallel(lua_State *L)
     } else {
         /*
          * A target that serves one request at a time: the workers run one after
-         * another on its clock, each from where the last ended.
+         * another on its clock, each from where the last ended. After a Ctrl-C
+         * the rest are not started.
          */
         memset(&ws, 0, sizeof ws);
         ws.n = (unsigned)n;
@@ -144,6 +182,10 @@ static int l_parallel(lua_State *L)
             return luaL_error(L, "parallel: not enough memory");
         ws.released = pl_clock_ns();
         for (unsigned i = 0; i < (unsigned)n; i++) {
+            if (pl_interrupted) {
+                ran = i;
+                break;
+            }
             struct pl_workers one;
             double u0, s0;
             pl_clock_cpu(&u0, &s0);
@@ -160,24 +202,27 @@ static int l_parallel(lua_State *L)
             free(one.w);
             const struct blob *b = ws.w[i].len == sizeof(struct blob) ? ws.w[i].data : NULL;
             if (b && b->magic == BLOB_MAGIC) {
+                /* the target's clock moves on to the worker's end (a Ctrl-C
+                   there reaches this process too) */
                 pl_target->join(b->vclock, b->cpu_user - u0, b->cpu_sys - s0);
             }
         }
     }
+    /* Ctrl-C reaches the workers and platter alike: the phase so far is a result */
+    int cut = pl_interrupted != 0;
 
     lua_createtable(L, (int)n, 5);
     int res = lua_gettop(L);
     lua_newtable(L);
     int failed = lua_gettop(L);
     int nfailed = 0;
-    struct pl_phase *merged = pl_phase_new(L, "parallel");
-    int mi = lua_gettop(L);
     uint64_t first = UINT64_MAX, last = 0;
-    for (unsigned i = 0; i < (unsigned)n; i++) {
+    for (unsigned i = 0; i < ran; i++) {
         const struct pl_worker *w = &ws.w[i];
         const struct blob *b = w->len == sizeof(struct blob) ? w->data : NULL;
         if (b && b->magic != BLOB_MAGIC)
             b = NULL;
+        int stopped = b && strcmp(b->stopped, "interrupted") == 0;
         if (b && b->has_stats) {
             push_result(L, b);
             lua_rawseti(L, res, (int)i + 1);
@@ -191,15 +236,24 @@ static int l_parallel(lua_State *L)
             lua_pushboolean(L, 0);
             lua_rawseti(L, res, (int)i + 1);
         }
-        int bad = !b || !b->has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0;
+        /* a worker stopped by a signal that platter did not get failed */
+        int bad = !b || !b->has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0 ||
+                  (stopped && !cut);
         if (bad) {
-            push_failure(L, i, w, b ? b->error : NULL);
+            push_failure(L, i, w, b ? (b->error[0] || !stopped ? b->error : "interrupted") : NULL);
             lua_rawseti(L, failed, ++nfailed);
         }
+    }
+    for (unsigned i = ran; i < (unsigned)n; i++) { /* not started: no result, no failure */
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, res, (int)i + 1);
     }
     pl_workers_free(&ws);
     if (!merged->st.t_start)
         merged->st.t_start = merged->st.t_end = ws.released;
+    if (cut) {
+        snprintf(merged->stopped, sizeof merged->stopped, "interrupted");
+    }
     lua_pushvalue(L, mi);
     lua_setfield(L, res, "merged");
     lua_pushvalue(L, failed);
@@ -211,6 +265,14 @@ static int l_parallel(lua_State *L)
     lua_pushinteger(L, n);
     lua_setfield(L, res, "n");
     pl_io_phase_absorb(&merged->st);
+    if (cut) {
+        lua_pushcfunction(L, hook_parallel_protected);
+        lua_pushvalue(L, mi);
+        lua_pushvalue(L, res);
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK)
+            lua_pop(L, 1);
+        pl_checkintr(L); /* raises "interrupted", as p.phase does after a cut */
+    }
     pl_hook_phase(L, mi, "parallel", res);
     lua_pushvalue(L, res);
     return 1;

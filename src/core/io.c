@@ -27,6 +27,11 @@ int pl_io_phase_add(struct pl_stats *st)
     return 0;
 }
 
+unsigned pl_io_phase_count(void)
+{
+    return nphases;
+}
+
 void pl_io_phase_remove(struct pl_stats *st)
 {
     for (unsigned i = 0; i < nphases; i++) {

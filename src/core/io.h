@@ -28,6 +28,7 @@ __attribute__((always_inline)) static inline void pl_io_count(struct pl_stats *s
 #define PL_IO_MAX_PHASES 32
 int pl_io_phase_add(struct pl_stats *st); /* 0, or -ENOSPC past PL_IO_MAX_PHASES */
 void pl_io_phase_remove(struct pl_stats *st);
+unsigned pl_io_phase_count(void); /* how many are active now */
 /* Merge a finished job's or worker's stats into every active phase (their clocks and
    CPU accounts stay their own). */
 void pl_io_phase_absorb(const struct pl_stats *st);

@@ -866,6 +866,8 @@ static int64_t sim_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, u
         spend_user((double)k * S.p->char_ns * 1e-9);
         sf->pos += k;
         done += k;
+        if (pl_interrupted)
+            break; /* a Ctrl-C cuts a long f:putc(n) at a buffer's end, as io.c does */
     }
     return (int64_t)done;
 }

@@ -107,19 +107,49 @@ direct and clean.
   Random 4096 raw\tnil\t-\tnil (esc)
 
 Bonnie closes its file inside each phase; a file in use at the start of a
-phase and closed during it counts as used. It is still cached from the
-writes before, so the reading phases are marked.
+phase and closed during it counts as used, and its residency at the end is
+taken by its path. It is still cached from the writes before, so the
+reading phases are marked, the seekers' p.parallel too (its files were
+open in the caller before the workers started); the writing phases, whose
+bytes the storage counters account for, are judged clean.
 
   $ platter --json bo.json bonnie -s 4 2>&1 | grep -c "^platter: warning: phase 'ReWrite' used ./Bonnie.[0-9]* (4 MiB) through the page cache"
   1
   $ platter --trust show.lua bo.json
-  Putc\tnil\t- (esc)
+  Putc\tfalse\t- (esc)
   ReWrite\ttrue\t100% (esc)
-  FastWrite\tnil\t- (esc)
+  FastWrite\tfalse\t- (esc)
   Getc\ttrue\t100% (esc)
   FastRead\ttrue\t100% (esc)
-  parallel\tnil\t- (esc)
+  parallel\ttrue\t100% (esc)
   1 warning(s) recorded
+
+A file opened and closed inside the phase is looked at too, by its path,
+once the phase has ended (nothing is measured inside its time). How much
+of it was cached when the phase opened it is not known, so the storage
+counters decide: the first pass after a drop read it from the disk and is
+clean; the second pass was answered by the cache.
+
+  $ cat > inside.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open("in.dat", { create = true, write = true, size = "4m" }))
+  > assert(f:fsync()); f:close()
+  > local function pass(name)
+  >   p.phase(name, function()
+  >     local g = assert(p.open("in.dat"))
+  >     while g:read(65536) > 0 do end
+  >     g:close()
+  >   end)
+  > end
+  > p.drop_caches()
+  > pass("first pass")
+  > pass("second pass")
+  > LUA
+  $ platter --json in.json inside.lua
+  platter: warning: phase 'second pass' used in.dat \(4 MiB\) through the page cache with [0-9.]+ [KMGT]iB of RAM, and about 100% of the 4 MiB it moved came from the page cache \(the phase opened the file; 100% of it was in the cache at the end\): the cache may be answering \(open it with direct = true, or use a data set over twice RAM\) (re)
+  $ platter --trust served.lua in.json
+  first pass\tfalse\tlittle\tnil (esc)
+  second pass\ttrue\tmost\tnil (esc)
 
 Where the cache is what is measured, a phase says so with { cache = true }:
 the facts are recorded, the phase is not marked and nothing is printed.

@@ -105,3 +105,68 @@ before the script stopped) is an ordinary phase.
   platter: interrupted
   platter: interrupted phase 'waiting' after 0.5 s: 0 ops
   [130]
+
+p.parallel: the workers are cut too. Under --sim they run one after
+another on the disk's clock: the signal lands in the second, which sends
+what it did so far (its p.phase's name, interrupted = true); the third is
+never started (false, and not a failure). The merged phase is the partial
+one, after the finished phases.
+
+  $ cat > pcut.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("s.dat"), { create = true, write = true, size = 1048576, direct = true }))
+  > p.phase("first", function() for i = 0, 15 do f:pread(i * 4096, 4096) end end)
+  > local r = p.parallel(3, function(i)
+  >   return p.phase("worker " .. i, function()
+  >     for k = 0, 255 do f:pread(((k * 7 + i) % 256) * 4096, 4096) end
+  >   end)
+  > end)
+  > print("not reached", r.merged.ops)
+  > LUA
+  $ cat > workers.lua <<'LUA'
+  > local doc = require("cjson").decode(assert(io.open(arg[1])):read("*a"))
+  > local d = function(x) return string.format("%d", x) end
+  > local n = arg[2] and function(x) return x > 0 and "some" or "none" end or d  -- masked
+  > print(d(doc.status.exit), doc.status.interrupted)
+  > for _, r in ipairs(doc.phases) do
+  >   print(r.kind, r.name, n(r.ops), r.stopped, r.interrupted, r.failed_workers and #r.failed_workers)
+  >   for i, w in ipairs(r.workers or {}) do
+  >     if w then print("", i, w.name, n(w.ops), w.interrupted) else print("", i, w) end
+  >   end
+  > end
+  > LUA
+  $ PLATTER_SIM_SIGINT=0.8 platter --sim ata-5400-1999 --json r.json pcut.lua
+  platter: interrupted
+  platter: interrupted p.parallel after 0.706 s: 330 ops, 1.35 MB (468 IOPS, 1.92 MB/s), latency \xc2\xb5s: mean 2139, p50 1911, p99 9765, max 10057 (esc)
+  [130]
+  $ platter --trust workers.lua r.json
+  130\ttrue (esc)
+  phase\tfirst\t16\tnil\tnil\tnil (esc)
+  parallel\tparallel\t330\tinterrupted\ttrue\tnil (esc)
+  \t1\tworker 1\t256\tnil (esc)
+  \t2\tworker 2\t74\ttrue (esc)
+  \t3\tfalse (esc)
+
+A real Ctrl-C reaches every process of the terminal's process group, the
+workers with platter (here a signal to the group that setsid made): each
+worker's run stops at that instant and is sent back as a result.
+
+  $ cat > pwait.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("s.dat"), { create = true, write = true, size = 1048576 }))
+  > local r = p.parallel(2, function(i)
+  >   if i == 2 then p.write("ready\n"); p.flush() end
+  >   return p.run{ file = f, op = "read", bs = 4096, pattern = "random", seconds = 30, name = "w" .. i }
+  > end)
+  > print("not reached", r.merged.ops)
+  > LUA
+  $ setsid platter --json r.json pwait.lua > out 2> err & pid=$!; ready; sleep 0.2; kill -INT -- -$pid; wait $pid
+  [130]
+  $ grep -v '^platter: warning' err | cut -c1-37
+  platter: interrupted
+  platter: interrupted p.parallel after
+  $ platter --trust workers.lua r.json masked
+  130\ttrue (esc)
+  parallel\tparallel\tsome\tinterrupted\ttrue\tnil (esc)
+  \t1\tw1\tsome\ttrue (esc)
+  \t2\tw2\tsome\ttrue (esc)

@@ -55,6 +55,34 @@ interrupted = true.
   130\ttrue\tFastWrite\ttrue\t270\t4423680\t69536 (esc)
   $ rm r.json r.csv
 
+Cut while writing a character at a time: f:putc(n) stops at the end of a
+stdio buffer, so the phase closes at the instant of the signal (0.2 s), not
+when the 10 MiB are written.
+
+  $ PLATTER_SIM_SIGINT=0.2 platter --sim ata-5400-1999 bonnie -s 10 2>&1 | nowarn | tail -2
+  platter: interrupted
+  platter: interrupted phase 'Putc' after 0.2 s: 1 ops, 4.45 MB (5.00 IOPS, 22.2 MB/s), latency \xc2\xb5s: mean 200067, p50 200067, p99 200067, max 200067 (esc)
+  [130]
+
+Cut while the three seekers run (p.parallel): every other column is
+there, the seeks are blank, and the seekers' merged phase so far is
+reported and recorded as interrupted.
+
+  $ PLATTER_SIM_SIGINT=1.25 platter --sim ata-5400-1999 --json r.json bonnie -s 10 2>&1 | nowarn | tail -4
+  Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
+             10 21712 100.0 230096 100.0 114221 100.0 21712 100.0 230075 100.0           
+  platter: interrupted
+  platter: interrupted p.parallel after 0.128 s: 1816 ops, 29.8 MB (14177 IOPS, 232 MB/s), latency \xc2\xb5s: mean 69.5, p50 69.5, p99 69.5, max 69.5 (esc)
+  [130]
+  $ platter --trust -e '
+  > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
+  > local r = doc.phases[#doc.phases]
+  > local n = 0
+  > for _, w in ipairs(r.workers) do if w and w.interrupted then n = n + 1 end end
+  > print(#doc.phases, r.kind, r.interrupted, #r.workers, n)'
+  6	parallel	true	3	1 (esc)
+  $ rm r.json
+
 bonnie++: cut while reading a byte at a time. The text report and the CSV
 line have the three tests that finished; the rest are blank cells and
 empty fields, bonnie++'s own mark of a test that did not run (as for -f or
