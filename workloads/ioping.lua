@@ -166,13 +166,13 @@ end
 local target = classic.ioping_target(path, fstype, device, device_size)
 
 if randomize or not cached then f:advise("random") end
--- ioping drops each request's range just before it; dropping the whole
--- working set first changes nothing for the requests and tells platter's
--- result checks that the page cache is not what is measured
--- (f:drop_cache: fdatasync + fadvise DONTNEED on a file; a device gets the
--- fadvise alone, as BLKFLSBUF needs root)
+-- ioping drops each request's range just before it with fadvise DONTNEED
+-- alone (ioping.c 1.3, the request loop): no fdatasync, so no cache flush
+-- reaches the device for a read. Dropping the whole working set the same
+-- way first changes nothing for the requests and tells platter's result
+-- checks that the page cache is not what is measured.
 local function drop(at)
-  if kind == "block" then f:advise("dontneed", at, size) else f:drop_cache() end
+  f:advise("dontneed", at or offset, at and size or wsize)
 end
 if not cached then drop() end
 

@@ -431,7 +431,9 @@ static int l_file_readahead(lua_State *L)
     return 1;
 }
 
-/* f:advise(kind) -> true | nil, msg, errno; kind "normal" | "sequential" | ... */
+/* f:advise(kind [, off [, len]]) -> true | nil, msg, errno; kind "normal" |
+   "sequential" | ...; over the whole file, or [off, off + len) (len 0 or nil:
+   to the end) */
 static int l_file_advise(lua_State *L)
 {
     static const char *const names[] = {"normal",   "sequential", "random",
@@ -440,8 +442,10 @@ static int l_file_advise(lua_State *L)
                                          PL_ADV_WILLNEED, PL_ADV_DONTNEED};
     struct pl_file *f = tofile_any(L);
     enum pl_advice a = adv[luaL_checkoption(L, 2, NULL, names)];
+    uint64_t off = pl_optoffset(L, 3, "offset", 0);
+    uint64_t len = pl_optoffset(L, 4, "length", 0);
     struct pl_error e = {0};
-    if (f->target->advise(f, (int)a, &e) < 0)
+    if (f->target->advise(f, (int)a, off, len, &e) < 0)
         return error_result(L, &e, f->path);
     lua_pushboolean(L, 1);
     return 1;
@@ -453,6 +457,24 @@ static int l_file_fill(lua_State *L)
     static const char *const names[] = {"zero", "random", NULL};
     struct pl_file *f = tofile_any(L);
     pl_file_set_fill(f, luaL_checkoption(L, 2, NULL, names) ? PL_FILL_RANDOM : PL_FILL_ZERO);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* f:touch(n [, stride]) -> f: read-modify-write one byte of every stride (512)
+   of the first n bytes of f's buffer, in C (hdparm's check that a read fully
+   completed, which -T and -t time with the read) */
+static int l_file_touch(lua_State *L)
+{
+    struct pl_file *f = tofile_any(L);
+    uint64_t n = pl_checkoffset(L, 2, "length");
+    uint64_t stride = pl_optoffset(L, 3, "stride", 512);
+    luaL_argcheck(L, stride > 0, 3, "stride must be at least 1");
+    volatile unsigned char *b = f->buf;
+    if (n > f->buflen)
+        n = f->buflen;
+    for (uint64_t i = 0; i < n; i += stride)
+        b[i] &= 1;
     lua_settop(L, 1);
     return 1;
 }
@@ -507,6 +529,8 @@ static int l_file_info(lua_State *L)
     setstr(L, "fs_type", d.fs_type);
     setstr(L, "mount_point", d.mount_point);
     setstr(L, "mount_options", d.mount_options);
+    if (d.fs_size)
+        setnum(L, "fs_size", d.fs_size);
     lua_pushboolean(L, f->direct);
     lua_setfield(L, -2, "direct");
     return 1;
@@ -669,6 +693,7 @@ static const luaL_Reg file_methods[] = {
     {"seek", l_file_seek},
     {"size", l_file_size},
     {"stage", l_file_stage},
+    {"touch", l_file_touch},
     {"truncate", l_file_truncate},
     {"write", l_file_write},
     {NULL, NULL},

@@ -285,7 +285,8 @@ int64_t pl_cache_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e
     return readahead_sysfs(f, set_kb, e);
 }
 
-int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e)
+int pl_cache_advise(struct pl_file *f, enum pl_advice a, uint64_t off, uint64_t len,
+                    struct pl_error *e)
 {
     int adv, rc;
 
@@ -297,7 +298,9 @@ int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e)
     case PL_ADV_DONTNEED: adv = POSIX_FADV_DONTNEED; break;
     default: return fail(e, "posix_fadvise", EINVAL);
     }
-    rc = posix_fadvise(f->fd, 0, 0, adv);
+    if (off > (uint64_t)INT64_MAX || len > (uint64_t)INT64_MAX)
+        return fail(e, "posix_fadvise", EINVAL);
+    rc = posix_fadvise(f->fd, (off_t)off, (off_t)len, adv);
     if (rc != 0)
         return fail(e, "posix_fadvise", rc);
     return 0;

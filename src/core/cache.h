@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "file.h"
+#include "target.h"
 
 /*
  * Drop f's cached pages: fdatasync + POSIX_FADV_DONTNEED for a regular file,
@@ -33,15 +34,10 @@ int pl_cache_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *r
  */
 int64_t pl_cache_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e);
 
-enum pl_advice {
-    PL_ADV_NORMAL,
-    PL_ADV_SEQUENTIAL,
-    PL_ADV_RANDOM,
-    PL_ADV_WILLNEED,
-    PL_ADV_DONTNEED
-};
-/* posix_fadvise over the whole file. 0 or -errno. */
-int pl_cache_advise(struct pl_file *f, enum pl_advice a, struct pl_error *e);
+/* posix_fadvise over [off, off + len) (len 0: to the end; 0, 0: the whole file).
+   0 or -errno. */
+int pl_cache_advise(struct pl_file *f, enum pl_advice a, uint64_t off, uint64_t len,
+                    struct pl_error *e);
 
 /* Open the system-wide drop knob now (when root), for use after the sandbox is on. */
 void pl_cache_preopen(void);

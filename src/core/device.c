@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -522,6 +523,9 @@ int pl_device_info(int fd, const char *path, struct pl_devinfo *d)
     } else {
         int have_real = file_realpath(fd, path, real) == 0;
 
+        struct statvfs vfs;
+        if (fstatvfs(fd, &vfs) == 0)
+            d->fs_size = (uint64_t)vfs.f_frsize * (uint64_t)vfs.f_blocks;
         find_mount(d->dev_major, d->dev_minor, have_real ? real : NULL, h);
         if (h->found) {
             copy_str(d->fs_type, sizeof d->fs_type, h->type);

@@ -25,6 +25,7 @@ struct pl_devinfo {
     char fs_type[32];     /* "ext4"...; "" for a raw device */
     char mount_point[256];
     char mount_options[256];
+    uint64_t fs_size; /* the filesystem's size (statvfs f_frsize * f_blocks); 0 unknown */
     unsigned dev_major, dev_minor; /* of the backing device (st_dev or st_rdev) */
 };
 

@@ -924,12 +924,27 @@ static int64_t sim_readahead(struct pl_file *f, int64_t set_kb, struct pl_error 
     return S.readahead_kb;
 }
 
-static int sim_advise(struct pl_file *f, int advice, struct pl_error *e)
+/* The model's readahead follows sequential access by itself, so only
+   DONTNEED does something: the range's clean pages leave the cache (dirty
+   ones stay, as the kernel only starts their writeback). One system call. */
+static int sim_advise(struct pl_file *f, int advice, uint64_t off, uint64_t len, struct pl_error *e)
 {
-    (void)f;
-    (void)advice;
     (void)e;
-    return 0; /* the model's readahead follows sequential access by itself */
+    if (advice != PL_ADV_DONTNEED)
+        return 0;
+    struct pl_sim_file *sf = SF(f);
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (off >= sf->size || !S.used)
+        return 0;
+    if (!len || len > sf->size - off)
+        len = sf->size - off;
+    for (uint64_t pg = off / PAGE; pg <= (off + len - 1) / PAGE && S.used; pg++) {
+        int32_t i = lookup(key_of(sf, pg));
+        if (i >= 0 && !S.nodes[i].dirty)
+            forget(i);
+    }
+    S.streaming = 0;
+    return 0;
 }
 
 static void sim_sync_all(void)
@@ -979,6 +994,7 @@ static int sim_info(struct pl_file *f, struct pl_devinfo *d)
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");
         snprintf(d->mount_options, sizeof d->mount_options, "rw");
+        d->fs_size = p->capacity;
     }
     return 0;
 }

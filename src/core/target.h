@@ -38,6 +38,15 @@ enum pl_target_flag {
     PL_TARGET_VIRTUAL = 1u << 3, /* costs nothing real: long calls need no chunking */
 };
 
+/* what the advise op is told (posix_fadvise's advice) */
+enum pl_advice {
+    PL_ADV_NORMAL,
+    PL_ADV_SEQUENTIAL,
+    PL_ADV_RANDOM,
+    PL_ADV_WILLNEED,
+    PL_ADV_DONTNEED
+};
+
 struct pl_target_ops {
     const char *name;
     unsigned flags;
@@ -83,7 +92,8 @@ struct pl_target_ops {
     int (*resident)(struct pl_file *f, uint64_t off, uint64_t len, uint64_t *res, uint64_t *total,
                     struct pl_error *e);
     int64_t (*readahead)(struct pl_file *f, int64_t set_kb, struct pl_error *e);
-    int (*advise)(struct pl_file *f, int advice, struct pl_error *e);
+    /* posix_fadvise over [off, off + len) (len 0: to the end); advice an enum pl_advice */
+    int (*advise)(struct pl_file *f, int advice, uint64_t off, uint64_t len, struct pl_error *e);
     int (*drop_all)(struct pl_error *e); /* every cache of the host */
     void (*sync_all)(void);              /* sync(2) */
 

@@ -195,10 +195,13 @@ static int64_t null_readahead(struct pl_file *f, int64_t set_kb, struct pl_error
     return 0;
 }
 
-static int null_advise(struct pl_file *f, int advice, struct pl_error *e)
+static int null_advise(struct pl_file *f, int advice, uint64_t off, uint64_t len,
+                       struct pl_error *e)
 {
     (void)f;
     (void)advice;
+    (void)off;
+    (void)len;
     (void)e;
     return 0;
 }

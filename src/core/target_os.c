@@ -416,9 +416,9 @@ static int os_truncate(struct pl_file *f, uint64_t size)
     return ftruncate(f->fd, (off_t)size) < 0 ? -errno : 0;
 }
 
-static int os_advise(struct pl_file *f, int advice, struct pl_error *e)
+static int os_advise(struct pl_file *f, int advice, uint64_t off, uint64_t len, struct pl_error *e)
 {
-    return pl_cache_advise(f, (enum pl_advice)advice, e);
+    return pl_cache_advise(f, (enum pl_advice)advice, off, len, e);
 }
 
 static int os_info(struct pl_file *f, struct pl_devinfo *d)

@@ -124,13 +124,13 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
    Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
   $ platter --sim ata-5400-1999 ioping -c 5 -i 0 /dev/hda 2>&1
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
-  4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.40 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=3 time=6.88 ms
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=4 time=12.1 ms
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=5 time=10.6 ms
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
-  4 requests completed in 39.0 ms, 16 KiB read, 102 iops, 410.7 KiB/s
+  4 requests completed in 38.9 ms, 16 KiB read, 102 iops, 410.9 KiB/s
   generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.1 KiB/s
   min/avg/max/mdev = 6.88 ms / 9.74 ms / 12.1 ms / 1.90 ms
   $ platter --sim ata-5400-1999 zones /dev/hda 2>&1

@@ -590,3 +590,44 @@ T.test("p.drop_caches() is true as root, nil + 'needs root' otherwise", function
 end)
 
 -- }}}
+
+T.test("touch: every stride-th byte of the buffer gets & 1, in place; the rest is unchanged",
+  function()
+  local dir = T.tmpdir()
+  local src = dir .. "/src"
+  local fh = assert(io.open(src, "wb"))
+  fh:write(string.rep("\3", 2048))
+  fh:close()
+  local f = assert(p.open(src))
+  T.eq(f:read(2048), 2048)
+  T.eq(f:touch(2048, 512), f, "returns the file")
+  local out = assert(p.open(dir .. "/out", { create = true, write = true }))
+  T.eq(out:write(2048, f), 2048)
+  out:close()
+  T.raises(function() f:touch(16, 0) end, "stride must be at least 1")
+  f:close()
+  local s = slurp(dir .. "/out")
+  for i = 1, 2048 do
+    T.eq(s:byte(i), (i - 1) % 512 == 0 and 1 or 3, "byte " .. (i - 1))
+  end
+end)
+
+T.test("advise: dontneed over a range drops that range only", function()
+  local dir = T.tmpdir()
+  -- page-sized writes and random-advised reads keep the page cache's folios
+  -- small: DONTNEED drops only the folios wholly inside the range
+  local f = assert(p.open(dir .. "/a", { create = true, write = true }))
+  for i = 0, 255 do f:pwrite(i * 4096, 4096) end
+  assert(f:fsync())
+  assert(f:advise("dontneed"))
+  assert(f:advise("random"))
+  for i = 0, 255 do f:pread(i * 4096, 4096) end
+  local all, total = f:resident()
+  T.eq(all, total, "all cached before")
+  assert(f:advise("dontneed", 0, 524288))
+  local res = f:resident(0, 524288)
+  T.ok(res <= 2, "first half dropped: " .. res)
+  local res2, total2 = f:resident(524288)
+  T.eq(res2, total2, "second half still cached")
+  f:close()
+end)
