@@ -1,4 +1,4 @@
--- GNU dd: if= of= bs= count= skip= seek= iflag= oflag= conv= status=, coreutils 8.25+ status lines
+-- GNU dd: if= of= bs= count= skip= seek= iflag= oflag= conv= status=, the status lines of coreutils 5.2 to 9.x
 --
 -- dd's own loop, as coreutils src/dd.c runs it: read up to ibs bytes, count
 -- a full or a partial input record, write (with bs=, each read as it came;
@@ -46,8 +46,13 @@ local o = p.args({
     { "conv=", arg = "CONVS", multi = true,
       help = "comma-separated: fdatasync, fsync, notrunc, nocreat, excl, noerror, sync" },
     { "status=", arg = "LEVEL", help = "none, noxfer or progress" },
-    { "--coreutils", arg = "VERSION", choices = { "8.25", "8.20" }, default = "8.25",
-      help = "status line of this coreutils: 8.25 \"(SI, IEC)\", 8.20 \"(SI)\" only" },
+    { "--as", arg = "VERSION", choices = { "9.1", "8.25", "8.24", "6.1", "5.3", "5.2" },
+      default = "9.1",
+      help = "print as this coreutils' dd: 9.1 (8.28 on), 8.25 (to 8.27: progress %g s), "
+        .. "8.24 and 6.1 (6.1 to 8.24: \"(SI)\" only), 5.3 (5.3.0 to 6.0: \"T seconds\"), "
+        .. "5.2 (before 5.3: the records lines only)" },
+    { "--coreutils", arg = "VERSION", choices = { "9.1", "8.25", "8.24", "8.20", "6.1", "5.3", "5.2" },
+      help = "the same as --as (8.20 = 6.1)" },
     { "--elapsed", help = "then print the copy's seconds as %.2f, as `time -f%e dd ...` did in seed 002" },
   },
   epilog = "BYTES and N take dd's suffixes: c=1, w=2, b=512, kB=1000, K=KiB=1024, MB=1000*1000,\n"
@@ -103,10 +108,21 @@ local conv = flags(o.conv, { fdatasync = true, fsync = true, notrunc = true, noc
   block = true, unblock = true, lcase = true, ucase = true, swab = true, sparse = true }, "conv")
 if conv.excl and conv.nocreat then usage("cannot combine excl and nocreat") end
 
+-- the release dd prints as, and the status= levels it had (src/dd.c of each tag:
+-- noxfer from 5.3.0, none from 8.20, progress from 8.24)
+local era = o.coreutils or o.as
+if era == "8.20" then era = "6.1" end
+local version = tonumber(era:match("^(%d+%.%d+)"))
 local status = o.status
-if status and status ~= "none" and status ~= "noxfer" and status ~= "progress" then
-  usage("invalid status level: " .. q(status))
+if status and version < 5.3 then
+  usage("unrecognized operand " .. q("status=" .. status))
 end
+local levels = { noxfer = 5.3, none = 8.20, progress = 8.24 }
+if status and not (levels[status] and version >= levels[status]) then
+  usage((version < 8.24 and "invalid status flag: " or "invalid status level: ") .. q(status))
+end
+-- GNU dd prints its numbers with the LC_NUMERIC locale's decimal point
+local dp = p.decimal_point()
 
 local bs = number(o.bs, "bs", true)
 local ibs = bs or number(o.ibs, "ibs", true) or 512
@@ -189,7 +205,7 @@ local warn_partial = not twobufs and not iflag.fullblock
 local function emsg(m, path) return classic.strerror(m, path) end
 
 local function print_xfer(now, progress)
-  local line = classic.dd_xfer(w_bytes, now - start, o.coreutils, progress)
+  local line = classic.dd_xfer(w_bytes, now - start, era, progress, dp)
   if progress then
     local pad = progress_len > #line and string.rep(" ", progress_len - #line) or ""
     p.ewrite("\r", line, pad)
@@ -206,7 +222,7 @@ local function print_stats(now)
     progress_len = 0
   end
   p.ewrite(classic.dd_records(r_full, r_partial, w_full, w_partial))
-  if status == "noxfer" then return end
+  if status == "noxfer" or version < 5.3 then return end  -- before 5.3.0: no transfer line
   print_xfer(now, false)
 end
 

@@ -229,28 +229,52 @@ function M.dd_rate(bytes, ns)
   return M.human(bytes, 1e9, ns, false) .. "/s"
 end
 
---- dd_xfer(bytes, ns [, style [, progress]]) -> dd's transfer line without
---- the final newline. style "8.25" (default: coreutils >= 8.25) prints
---- "N bytes (SI, IEC) copied, T s, R/s"; "8.20" prints the older
---- "N bytes (SI) copied, T s, R/s". progress = true gives the
---- status=progress form (whole seconds).
-function M.dd_xfer(bytes, ns, style, progress)
+-- the coreutils releases whose dd prints the transfer line alike (src/dd.c of
+-- each tag): which format, and how status=progress prints the time
+local DD_ERAS = {
+  ["5.3"] = { words = "seconds" },                 -- 5.3.0 to 6.0
+  ["6.1"] = { words = "si" },                      -- 6.1 to 8.23
+  ["8.20"] = { words = "si" },                     -- (the name older platter used)
+  ["8.24"] = { words = "si", progress = "%.6f s" },
+  ["8.25"] = { words = "si,iec", progress = "%g s" },  -- 8.25 to 8.27
+  ["9.1"] = { words = "si,iec", progress = "%.0f s" }, -- 8.28 on
+}
+M.DD_ERAS = DD_ERAS
+
+-- a C-locale number's "." as the locale's decimal point dp (GNU dd formats with
+-- the LC_NUMERIC locale: %g and gnulib's human_readable both use it)
+local function localize(s, dp)
+  if not dp or dp == "." then return s end
+  return (s:gsub("(%d)%.(%d)", "%1" .. dp:gsub("%%", "%%%%") .. "%2"))
+end
+
+--- dd_xfer(bytes, ns [, style [, progress [, dp]]]) -> dd's transfer line
+--- without the final newline, as the coreutils release `style` prints it
+--- (DD_ERAS; default "9.1": "N bytes (SI, IEC) copied, T s, R/s"; "6.1" to
+--- "8.24": "N bytes (SI) copied, T s, R/s"; "5.3": "..., T seconds, R/s").
+--- progress = true gives the status=progress form; dp is the decimal point.
+function M.dd_xfer(bytes, ns, style, progress, dp)
+  local era = DD_ERAS[style or "9.1"] or DD_ERAS["9.1"]
   local delta_s = ns > 0 and ns / 1e9 or 0
-  local t = fmt(progress and "%.0f s" or "%g s", delta_s)
+  local t = fmt(progress and era.progress or "%g s", delta_s)
   local si = M.human(bytes, 1, 1, false)
-  if style == "8.20" then
+  if era.words == "seconds" or era.words == "si" then
     local rate = ns > 0 and M.human(bytes, 1e9, ns, false) or "Infinity B"
-    return fmt("%d byte%s (%s) copied, %s, %s/s", bytes, bytes == 1 and "" or "s", si, t, rate)
+    if era.words == "seconds" then  -- ngettext (", %g second, ...", ", %g seconds, ...")
+      t = fmt("%g second%s", delta_s, delta_s == 1 and "" or "s")
+    end
+    return localize(fmt("%d byte%s (%s) copied, %s, %s/s", bytes, bytes == 1 and "" or "s",
+      si, t, rate), dp)
   end
   local rate = M.dd_rate(bytes, ns)
   if lacks_prefix(si) then
-    return fmt("%d byte%s copied, %s, %s", bytes, bytes == 1 and "" or "s", t, rate)
+    return localize(fmt("%d byte%s copied, %s, %s", bytes, bytes == 1 and "" or "s", t, rate), dp)
   end
   local iec = M.human(bytes, 1, 1, true)
   if lacks_prefix(iec) then
-    return fmt("%d bytes (%s) copied, %s, %s", bytes, si, t, rate)
+    return localize(fmt("%d bytes (%s) copied, %s, %s", bytes, si, t, rate), dp)
   end
-  return fmt("%d bytes (%s, %s) copied, %s, %s", bytes, si, iec, t, rate)
+  return localize(fmt("%d bytes (%s, %s) copied, %s, %s", bytes, si, iec, t, rate), dp)
 end
 
 -- gnulib xstrtoumax with dd's valid suffixes "bcEGkKMPTwYZ0".

@@ -6,7 +6,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +459,27 @@ static int l_clock_info(lua_State *L)
     return 1;
 }
 
+/*
+ * p.decimal_point() -> the decimal separator of the LC_NUMERIC locale that the
+ * environment names (LC_ALL, then LC_NUMERIC, then LANG, as setlocale reads
+ * them; LOCPATH is honoured), "." when that locale is C or is not installed.
+ * platter itself always formats with ".": workloads that print as a tool that
+ * honours the locale (GNU dd) convert. Looked up once.
+ */
+static int l_decimal_point(lua_State *L)
+{
+    static char dp[8];
+    if (!dp[0]) {
+        locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
+        const char *s = loc ? nl_langinfo_l(RADIXCHAR, loc) : NULL;
+        snprintf(dp, sizeof dp, "%s", s && *s ? s : ".");
+        if (loc)
+            freelocale(loc);
+    }
+    lua_pushstring(L, dp);
+    return 1;
+}
+
 /* p.interrupted() -> true once SIGINT/SIGTERM arrived */
 static int l_interrupted(lua_State *L)
 {
@@ -719,6 +742,7 @@ static const luaL_Reg core_funcs[] = {
     {"exit", l_exit},
     {"flush", l_flush},
     {"hostname", l_hostname},
+    {"decimal_point", l_decimal_point},
     {"interrupted", l_interrupted},
     {"now", l_now},
     {"parse_size", l_parse_size},

@@ -3,9 +3,9 @@ Debian's ioping), when they are installed: the same lines in the same
 order, numbers and their units masked, with stderr merged (2>&1, as people
 paste) and on a pseudo-terminal (`script`, util-linux), less platter's own
 lines (the cache warning: in.dat was just written, so it is read from the
-page cache, and ioping rereads its small file). The value of
-ioping's filesystem size for a directory differs (issue 13); its place in
-the line does not.
+page cache, and ioping rereads its small file). ioping's filesystem size
+for a directory is compared exactly, and dd's decimal point under a
+LC_NUMERIC locale.
 
   $ command -v dd >/dev/null && command -v ioping >/dev/null && command -v script >/dev/null || exit 80
   $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kMGT]?i?B(\/s)?|[kmun]?s|(k )?iops)\b/N U/g'; }
@@ -29,4 +29,19 @@ the line does not.
   same
   $ head -1 ours.tty
   N KiB <<< \. \(extN /dev/\w+ N U\): request=N time=N U \(warmup\) (re)
-  $ rm -f in.dat out.dat real.* ours.*
+  $ fs() { sed -n 's/.*(ext[0-9] [^ ]* \([^)]*\)).*/\1/p' | head -1; }
+  $ ioping -c 1 -i 0 . 2>&1 | fs > real.fs; platter ioping -c 1 -i 0 . 2>&1 | fs > ours.fs
+  $ test -s real.fs && diff real.fs ours.fs && echo same
+  same
+
+The decimal point under LC_NUMERIC (a German locale built with localedef,
+found through LOCPATH; cram itself sets LC_ALL=C):
+
+  $ mkdir loc && localedef -i de_DE -f UTF-8 "$PWD/loc/de_DE.UTF-8" > /dev/null 2>&1; ls loc
+  de_DE.UTF-8
+  $ sep() { grep -o '[0-9][.,][0-9]' | tr -d '0-9' | sort -u | tr -d '\n'; echo; }
+  $ env LOCPATH=$PWD/loc LC_ALL= LC_NUMERIC=de_DE.UTF-8 dd if=in.dat of=/dev/null bs=64k 2>&1 | sep
+  ,
+  $ env LOCPATH=$PWD/loc LC_ALL= LC_NUMERIC=de_DE.UTF-8 platter dd if=in.dat of=/dev/null bs=64k 2>&1 | grep -v '^platter: ' | sep
+  ,
+  $ rm -rf in.dat out.dat real.* ours.* loc

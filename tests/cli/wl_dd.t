@@ -10,7 +10,7 @@ through a warm page cache) and are filtered out here.
 The description that `platter list` shows:
 
   $ platter list | grep '^dd '
-  dd         GNU dd: if= of= bs= count= skip= seek= iflag= oflag= conv= status=, coreutils 8.25+ status lines
+  dd         GNU dd: if= of= bs= count= skip= seek= iflag= oflag= conv= status=, the status lines of coreutils 5.2 to 9.x
 
 With bs=, every read is written as it came: one full and one partial
 record each way.
@@ -66,12 +66,60 @@ and --elapsed adds the seconds the way `time -f%e` did in seed 002.
   4+0 records out
   [0-9]+\.[0-9][0-9] (re)
 
---coreutils 8.20 prints the older line with the SI figure only.
+--as picks the coreutils release whose dd is reproduced (src/dd.c of each
+tag): 6.1 to 8.24 print the SI figure only (--coreutils 8.20 is the older
+name of that), 5.3.0 to 6.0 spell the seconds out, and before 5.3.0 dd
+printed the records lines alone.
 
   $ w platter dd if=in.dat of=/dev/null bs=1M --coreutils 8.20
   1+1 records in
   1+1 records out
   1500000 bytes \(1\.5 MB\) copied, [0-9.e+-]+ s, [0-9.]+ [kMGTP]?B/s (re)
+  $ w platter dd if=in.dat of=/dev/null bs=1M --as 6.1
+  1+1 records in
+  1+1 records out
+  1500000 bytes \(1\.5 MB\) copied, [0-9.e+-]+ s, [0-9.]+ [kMGTP]?B/s (re)
+  $ w platter dd if=in.dat of=/dev/null bs=1M --as 5.3
+  1+1 records in
+  1+1 records out
+  1500000 bytes \(1\.5 MB\) copied, [0-9.e+-]+ seconds, [0-9.]+ [kMGTP]?B/s (re)
+  $ w platter dd if=in.dat of=/dev/null bs=1M --as 5.2
+  1+1 records in
+  1+1 records out
+
+A status= level that release did not have is refused as it refused it
+(noxfer came in 5.3.0, none in 8.20, progress in 8.24; before 5.3.0 there
+was no status= operand):
+
+  $ w platter dd if=in.dat of=/dev/null --as 8.24 status=progress | tail -1
+  1500000 bytes \(1\.5 MB\) copied, [0-9.e+-]+ s, [0-9.]+ [kMGTP]?B/s (re)
+  $ w platter dd if=in.dat of=/dev/null --as 6.1 status=progress
+  platter: dd: invalid status flag: 'progress'
+  Try 'platter dd --help'.
+  [2]
+  $ w platter dd if=in.dat of=/dev/null --as 6.1 status=none
+  platter: dd: invalid status flag: 'none'
+  Try 'platter dd --help'.
+  [2]
+  $ w platter dd if=in.dat of=/dev/null --as 5.2 status=noxfer
+  platter: dd: unrecognized operand 'status=noxfer'
+  Try 'platter dd --help'.
+  [2]
+
+The decimal point is the LC_NUMERIC locale's, as GNU dd prints it (LC_ALL,
+then LC_NUMERIC, then LANG; cram sets LC_ALL=C, emptied here). A German locale, built here with localedef
+(from Debian's locales package, which tools/dev.sh installs) and found
+through LOCPATH:
+
+  $ mkdir loc && localedef -i de_DE -f UTF-8 "$PWD/loc/de_DE.UTF-8" > /dev/null 2>&1; ls loc
+  de_DE.UTF-8
+  $ w env LOCPATH=$PWD/loc LC_ALL= LC_NUMERIC=de_DE.UTF-8 platter dd if=in.dat of=/dev/null bs=1M
+  1+1 records in
+  1+1 records out
+  1500000 bytes \(1,5 MB, 1,4 MiB\) copied, [0-9]+(,[0-9]+)?(e-[0-9]+)? s, [0-9]+(,[0-9])? [kMGTP]?B/s (re)
+  $ w env LOCPATH=$PWD/loc LC_ALL=C LC_NUMERIC=de_DE.UTF-8 platter dd if=in.dat of=/dev/null bs=1M | tail -1
+  1500000 bytes \(1\.5 MB, 1\.4 MiB\) copied, [0-9.e+-]+ s, [0-9.]+ [kMGTP]?B/s (re)
+  $ rm -r loc
 
 Writing a file: conv=fdatasync is part of the timed copy.
 

@@ -92,6 +92,34 @@ T.test("dd: lines printed by GNU dd 9.1 for known bytes and nanoseconds", functi
   for _, k in ipairs(cases) do T.eq(c.dd_xfer(k[1], k[2]), k[3], k[1] .. " B in " .. k[2] .. " ns") end
 end)
 
+T.test("dd: each era's transfer line (coreutils src/dd.c of 5.3.0, 6.1, 8.24, 8.25, 8.28)",
+  function()
+  -- 5.3.0 to 6.0 spell the seconds out, singular for exactly one
+  T.eq(c.dd_xfer(67108864, 59647300, "5.3"),
+    "67108864 bytes (67 MB) copied, 0.0596473 seconds, 1.1 GB/s")
+  T.eq(c.dd_xfer(1, 1e9, "5.3"), "1 byte (1 B) copied, 1 second, 1 B/s")
+  T.eq(c.dd_xfer(512, 0, "5.3"), "512 bytes (512 B) copied, 0 seconds, Infinity B/s")
+  -- 6.1 to 8.24: the SI symbol "s"
+  T.eq(c.dd_xfer(67108864, 59647300, "6.1"),
+    "67108864 bytes (67 MB) copied, 0.0596473 s, 1.1 GB/s")
+  -- status=progress: 8.24 "%.6f s", 8.25 to 8.27 "%g s", 8.28 on "%.0f s"
+  T.eq(c.dd_xfer(67108864, 2059647300, "8.24", true),
+    "67108864 bytes (67 MB) copied, 2.059647 s, 32.6 MB/s")
+  T.eq(c.dd_xfer(67108864, 2059647300, "8.25", true),
+    "67108864 bytes (67 MB, 64 MiB) copied, 2.05965 s, 32.6 MB/s")
+  T.eq(c.dd_xfer(67108864, 2059647300, "9.1", true),
+    "67108864 bytes (67 MB, 64 MiB) copied, 2 s, 32.6 MB/s")
+  T.eq(c.dd_xfer(67108864, 2059647300, nil, true), c.dd_xfer(67108864, 2059647300, "9.1", true))
+end)
+
+T.test("dd: the LC_NUMERIC decimal point goes into every number (as GNU dd 9.1 prints it)",
+  function()
+  T.eq(c.dd_xfer(67108864, 59647300, "9.1", false, ","),
+    "67108864 bytes (67 MB, 64 MiB) copied, 0,0596473 s, 1,1 GB/s")
+  T.eq(c.dd_xfer(1500000, 1e9, "6.1", false, ","), "1500000 bytes (1,5 MB) copied, 1 s, 1,5 MB/s")
+  T.eq(c.dd_xfer(67108864, 59647300, "9.1", false, "."), c.dd_xfer(67108864, 59647300))
+end)
+
 T.test("dd: operand numbers take dd's suffixes and products", function()
   local cases = {
     { "512", 512 }, { "1c", 1 }, { "1w", 2 }, { "1b", 512 }, { "32k", 32768 }, { "32K", 32768 },
