@@ -1,4 +1,4 @@
--- bonnie++ 1.97: byte and block I/O, rewrite, 5 seekers, file create/stat/delete; text and CSV
+-- bonnie++ 1.97 (or --as 2.00a, 1.03): byte and block I/O, rewrite, seekers, file tests
 --
 -- Russell Coker's bonnie++ 1.97, as shared/spec/classic-benchmarks.md section
 -- 2 describes it. I/O tests on <dir>/Bonnie.<pid> of -s MiB in 8 KiB chunks:
@@ -11,9 +11,19 @@
 -- Tests shorter than 0.5 s print +++++. Progress goes to stderr; the text
 -- report to stdout (stderr with -q), then one CSV line (format 1.97) to stdout.
 --
+-- --as 2.00a (Debian 12's): the same tests; -s MiB[:chunk[:seeks[:procs]]]
+-- sets the seek count and seekers (8192 and 5); its text report (Name:Size
+-- etc, rates in k/m/g) and its CSV (format 1.98, with seeks and procs).
+-- --as 1.03 (and 1.03e, which adds -D): stdio putc()/getc() over the whole
+-- file, which is split into 1 GiB files Bonnie.<pid>.000, .001...; close
+-- without fsync unless -b; 3 seekers, each one's every 10th seek rewrites;
+-- %07d file names and no sync() in the file tests; -f means fast (skip the
+-- per-character tests); no -c, -z, latency, concurrency or seed; its text
+-- report and CSV. docs/workloads.md lists what is not reproduced.
+--
 -- What differs from 1.97 (see docs/reproduce.md):
---   * -u/-g are accepted and ignored: platter never changes user, so root
---     needs no -u. -p, -y and -Z are not offered. -c N is reported (and used
+--   * -u/-g print bonnie++'s "Using uid:U, gid:G." line with the ids platter
+--     runs as: platter never changes user, so root needs no -u. -p, -y and -Z are not offered. -c N is reported (and used
 --     in the RAM rule) as 1.97 does, without running N copies.
 --   * The seekers are p.parallel workers released by a barrier, and the
 --     8192 tickets are dealt round-robin instead of taken from a pipe by
@@ -38,6 +48,7 @@ local B = require "platter.classic_bonnie"
 local classic = require "platter.classic"
 
 local NAME = "bonnie++"
+local VERSIONS = { "1.97", "2.00a", "1.03", "1.03e" }
 
 -- -f takes an optional value that must be attached (getopt "f::"): a bare
 -- -f (or -qf, -bf...) means "skip the byte I/O", the same as -f0.
@@ -76,13 +87,27 @@ local o = p.args({
     { "-u", arg = "USER[:GROUP]", help = "accepted and ignored (platter does not change user)" },
     { "-g", arg = "GROUP", help = "accepted and ignored" },
     { "--seek-delay", arg = "TIME", type = "time", default = "0",
-      help = "pause before the seekers start (1.97 slept 3s)" },
+      help = "pause before the seekers start (1.97 and 2.00a slept 3s, 1.03 5s)" },
+    { "--as", arg = "VERSION", default = "1.97", choices = VERSIONS,
+      help = "the bonnie++ to reproduce: 1.97; 2.00a (Debian 12's: k/m/g rates, -s "
+        .. "MiB:chunk:seeks:procs, CSV format 1.98); 1.03 or 1.03e (stdio putc/getc over the "
+        .. "whole file split into 1 GiB files, 3 seekers, fsync only with -b, -f = fast, no "
+        .. "latency)" },
   },
   epilog = "The I/O file should be at least twice the RAM: without -s it is made so, and a\n"
     .. "smaller -s is refused unless -r states less RAM (as bonnie++ does).",
 }, (table.unpack or unpack)(argv))
 
 local function usage(msg) p.usage_error(NAME, msg) end
+local as = o.as
+local v103 = as == "1.03" or as == "1.03e"
+local v200 = as == "2.00a"
+if v103 then
+  if o.c ~= 1 then usage("-c is not in bonnie++ " .. as) end
+  if o.z then usage("-z is not in bonnie++ " .. as) end
+  if o.D and as == "1.03" then usage("-D is not in bonnie++ 1.03 (1.03e has it)") end
+  if o.f and o.f ~= 0 then usage("-f takes no value in bonnie++ " .. as .. " (it means fast)") end
+end
 local function fail(msg)
   p.ewrite(msg)
   p.exit(1)
@@ -90,9 +115,26 @@ end
 
 -- ---- options, as bonnie++.cpp reads and checks them ------------------------
 local file_size, io_chunk, set_size = B.PP_FILE_SIZE, B.PP_CHUNK, false
-if o.s then
+local seeks, nproc = B.PP_SEEKS, v103 and B.PP_SEEKERS_103 or B.PP_SEEKERS
+if o.s and v200 then
+  -- strtok(":"): size, chunk, seeks (k suffix), then the rest is procs
+  local w = {}
+  for x in o.s:gmatch("[^:]+") do w[#w + 1] = x end
+  local function num(i, conv, what)
+    local v = w[i] and B.pp_size_from_str(w[i], conv)
+    if not v then usage("bad " .. what .. " in -s " .. o.s) end
+    return v
+  end
+  file_size = num(1, "gt", "size")
+  if w[2] then io_chunk = num(2, "k", "chunk size") end
+  if w[3] then seeks = num(3, "k", "seek count") end
+  if w[4] then nproc = num(4, "", "seeker count") end
+  if w[5] then usage("bad seeker count in -s " .. o.s) end
+  if seeks < 1 or nproc < 1 then usage("-s: the seeks and seekers must be at least 1") end
+  set_size = true
+elseif o.s then
   local size, chunk = o.s:match("^([^:]*):?(.*)$")
-  file_size = B.pp_size_from_str(size, "gt")
+  file_size = B.pp_size_from_str(size, v103 and "g" or "gt")
   if not file_size then usage("bad size '" .. o.s .. "'") end
   if chunk ~= "" then
     io_chunk = B.pp_size_from_str(chunk, "k")
@@ -110,11 +152,15 @@ if o.n then
     if not v then usage("bad value '" .. parts[i] .. "' in -n " .. o.n) end
     return v
   end
-  dir_size = num(1, "m")
-  if parts[2] then max_size = num(2, "kmg") end
-  if parts[3] then min_size = num(3, "kmg") end
-  if parts[4] then num_dirs = num(4, "k") end
-  if parts[5] then file_chunk = num(5, "kmg") end
+  -- 1.03 reads them with sscanf("%d:%d:%d:%d"): no suffixes, no chunk
+  dir_size = num(1, v103 and "" or "m")
+  if parts[2] then max_size = num(2, v103 and "" or "kmg") end
+  if parts[3] then min_size = num(3, v103 and "" or "kmg") end
+  if parts[4] then num_dirs = num(4, v103 and "" or "k") end
+  if parts[5] then
+    if v103 then usage("-n: bonnie++ " .. as .. " has no file chunk") end
+    file_chunk = num(5, "kmg")
+  end
 end
 
 local concurrency = o.c
@@ -128,6 +174,7 @@ if ram ~= 0 and not set_size then
   if file_size % 1024 > 512 then file_size = file_size + 1024 - file_size % 1024 end
 end
 local byte_io = o.f or B.PP_BYTE_IO
+if v103 then byte_io = o.f and 0 or file_size end  -- putc/getc over the whole file
 byte_io = math.max(0, math.min(file_size, byte_io))
 
 local name = o.m or p.hostname()
@@ -153,17 +200,20 @@ if dir_size > 0 and (max_size < 0 or num_dirs > 1) then
   usage("-n: hard links, symlinks and several directories are not offered: platter has no "
     .. "link() or symlink(), and makes one directory")
 end
+if file_size > B.PP_IO_FILE_103 * 1000 and v103 then usage("-s: at most 1000 files of 1 GiB") end
 if file_size ~= 0 and ram ~= 0 and file_size * concurrency < ram * 2 then
   p.ewrite(string.format("File size should be double RAM for good results, RAM is %dM.\n", ram))
+  if v103 then p.exit(1) end  -- 1.03 checks it in TestFileOps: no usage
   usage("the file (-s) must be at least twice the RAM; -r states a smaller RAM")
 end
+local data_per_file = v103 and 7 + 12 + 6 + 1 + 4 or B.PP_DATA_PER_FILE
 if dir_size > 0 then
-  if ram ~= 0 and dir_size * B.PP_DATA_PER_FILE * 2 > ram * 1024 then
+  if ram ~= 0 and dir_size * data_per_file * 2 > ram * 1024 then
     fail(string.format("When testing %dK of files in %d MiB of RAM the system is likely to\n"
       .. "start paging Bonnie++ data and the test will give suspect\n"
       .. "results, use less files or install more RAM for this test.\n", dir_size, ram))
   end
-  if dir_size * B.PP_DATA_PER_FILE > 1048576 then
+  if dir_size * data_per_file > 1048576 then
     fail(string.format("Not enough ram to test with %dK files.\n", dir_size))
   end
 end
@@ -176,6 +226,13 @@ local function say(s)
   if quiet then return end
   p.ewrite(s)
   line_open = s:sub(-1) ~= "\n"
+end
+
+-- bon_setugid: -u/-g name the user to run as; platter runs on as itself and
+-- says so as bonnie++ does after switching
+if o.u or o.g then
+  local uid, gid = p.ids()
+  say(string.format("Using uid:%d, gid:%d.\n", uid, gid))
 end
 
 -- ---- the I/O tests (TestFileOps) ------------------------------------------
@@ -291,10 +348,9 @@ local function io_tests(t)
 
   -- seek_test: 8192 random tickets (divisible by 10: also write), dealt to 5
   -- seekers. A seeker's clock runs from the start to after its fsync + close.
-  local nproc = B.PP_SEEKERS
   local tickets = {}
   for w = 1, nproc do tickets[w] = {} end
-  for k = 0, B.PP_SEEKS - 1 do
+  for k = 0, seeks - 1 do
     local list = tickets[k % nproc + 1]
     list[#list + 1] = p.random(0, 2147483646)
   end
@@ -332,6 +388,152 @@ local function io_tests(t)
   p.remove(path)
 end
 
+-- ---- 1.03's I/O tests: stdio per character, 1 GiB files -------------------
+local function io_tests_103(t)
+  local chunk = io_chunk
+  local num_chunks = B.PP_UNIT / chunk * file_size
+  local cpf = B.PP_UNIT / chunk * B.PP_IO_FILE_103  -- chunks per file
+  local nparts = math.ceil(num_chunks / cpf)  -- the last one is shorter
+  local function part_path(i) return string.format("%s.%03d", path, i - 1) end
+
+  -- CFileOp::reopen: every part; create = unlink + O_CREAT|O_EXCL (fopen "w+")
+  local function open_all(create, direct)
+    local files = {}
+    for i = 1, nparts do
+      if create then
+        p.remove(part_path(i))
+        p.scratch(part_path(i))
+      end
+      files[i] = assert(p.open(part_path(i), { create = create or nil, write = true,
+        direct = direct or nil }))
+    end
+    return files
+  end
+  -- CFileOp::close: fsync (descriptors, not streams) only with -b
+  local function close_all(files, stream)
+    for _, f in ipairs(files) do
+      if o.b and not stream then assert(f:fsync()) end
+      f:close()
+    end
+  end
+  -- after chunk c (0-based), 1.03 moves to the next part at a part's end
+  local function after(files, c)
+    local part = math.floor(c / cpf) + 1
+    if (c + 1) % cpf == 0 and part < nparts then files[part + 1]:seek(0) end
+  end
+  local function part_of(files, c) return files[math.floor(c / cpf) + 1] end
+
+  local files = open_all(true)
+  if byte_io > 0 then
+    say("Writing with putc()...")
+    t.putc = measure("Writing with putc()", function()
+      for c = 0, num_chunks - 1 do
+        full(chunk, "putc", part_of(files, c):putc(chunk))
+        after(files, c)
+      end
+      close_all(files, true)
+    end)
+    say("done\n")
+  else
+    close_all(files, true)
+  end
+
+  files = open_all(true, o.D)
+  say("Writing intelligently...")
+  t.put_block = measure("Writing intelligently", function()
+    for c = 0, num_chunks - 1 do
+      full(chunk, "write(2)", part_of(files, c):write(chunk))
+      after(files, c)
+    end
+    close_all(files)
+  end)
+  say("done\n")
+
+  files = open_all(false)
+  say("Rewriting...")
+  t.rewrite = measure("Rewriting", function()
+    for c = 0, num_chunks - 1 do
+      local f = part_of(files, c)
+      full(chunk, "read", f:read(chunk))
+      after(files, c)
+      f:seek(c % cpf * chunk)
+      full(chunk, "re write(2)", f:write(chunk))
+      after(files, c)
+    end
+    close_all(files)
+  end)
+  say("done\n")
+
+  if byte_io > 0 then
+    files = open_all(false)
+    say("Reading with getc()...")
+    t.getc = measure("Reading with getc()", function()
+      for c = 0, num_chunks - 1 do
+        full(chunk, "getc", part_of(files, c):getc(chunk))
+        after(files, c)
+      end
+      close_all(files, true)
+    end)
+    say("done\n")
+  end
+
+  files = open_all(false)
+  say("Reading intelligently...")
+  t.get_block = measure("Reading intelligently", function()
+    for c = 0, num_chunks - 1 do
+      full(chunk, "read(2)", part_of(files, c):read(chunk))
+      after(files, c)
+    end
+    close_all(files)
+  end)
+  say("done\n")
+
+  -- seek_test: 8192 tickets to 3 seekers, dealt round-robin. The children of
+  -- one fork share the parent's rand() state, so each one seeks the same
+  -- chunks (rand() % chunks) in the same order; its every 10th seek (the
+  -- first too) rewrites the chunk, taking one more rand() for the byte it
+  -- touches.
+  local per = math.ceil(seeks / nproc)
+  local list, upd = {}, {}
+  for j = 1, per do
+    list[j] = p.random(0, 2147483646) % num_chunks
+    upd[j] = (j - 1) % B.PP_UPDATE == 0
+    if upd[j] then p.random(0, 2147483646) end
+  end
+  local held = {}
+  for w = 1, nproc do held[w] = open_all(false) end
+  if o.seek_delay > 0 then p.sleep(o.seek_delay) end
+  say("start 'em...")
+  local r = p.parallel(nproc, function(w)
+    for j = 1, nproc do  -- each seeker holds only its own files
+      if j ~= w then close_all(held[j], true) end
+    end
+    local mine = held[w]
+    local count = math.floor(seeks / nproc) + ((w - 1) < seeks % nproc and 1 or 0)
+    return p.phase("seeker " .. w, function()
+      for j = 1, count do
+        local c = list[j]
+        local f = part_of(mine, c)
+        f:seek(c % cpf * chunk)
+        full(chunk, "read", f:read(chunk))
+        after(mine, c)
+        if upd[j] then
+          f:seek(c % cpf * chunk)
+          full(chunk, "write", f:write(chunk))
+          after(mine, c)
+          if o.b then assert(f:fsync()) end
+        end
+      end
+      close_all(mine)
+    end)
+  end)
+  for w = 1, nproc do close_all(held[w], true) end
+  if #r.failed > 0 then error("seeker " .. r.failed[1].worker .. ": " .. r.failed[1].error, 0) end
+  say(string.rep("done...", nproc) .. "\n")
+  t.seeks = { elapsed = r.merged.seconds, cpu = r.merged.user + r.merged.sys }
+  for i = 1, nparts do p.remove(part_path(i)) end
+end
+
 -- ---- the file tests (TestDirOps) ------------------------------------------
 local nfiles = dir_size * B.PP_DIR_UNIT
 -- 1.97 makes the directory Bonnie.<pid> for them. The simulated disk has no
@@ -358,7 +560,10 @@ end
 
 local function make_names(random_order)
   local names = {}
-  for i = 0, nfiles - 1 do names[i + 1] = prefix .. B.pp_file_name(i, random_order, rand) end
+  local num_fmt = v103 and "%07d" or nil
+  for i = 0, nfiles - 1 do
+    names[i + 1] = prefix .. B.pp_file_name(i, random_order, rand, num_fmt)
+  end
   for _, n in ipairs(names) do
     local f = p.open(n)
     if f then
@@ -401,7 +606,7 @@ local function create(names, label)
       f:close()
       lat(now() - t0)
     end
-    p.sync()  -- 1.97 ends the create tests with a timed sync()
+    if not v103 then p.sync() end  -- 1.97 ends the create tests with a timed sync()
   end)
 end
 
@@ -432,7 +637,7 @@ local function delete(names, label)
       lat(now() - t0)
     end
     if not sim then assert(p.rmdir(fdir)) end
-    p.sync()  -- and the delete tests too
+    if not v103 then p.sync() end  -- and the delete tests too
   end)
 end
 
@@ -469,12 +674,18 @@ local function file_tests(t)
 end
 
 -- ---- runs and reports --------------------------------------------------------
-if test_count > 1 then p.write(B.PP_CSV_HEADER) end
+if test_count > 1 then p.write(B.pp_csv_header(as)) end
+local seeded = false
 while test_count > 0 or test_count == -1 do
-  p.seed(seed)  -- BonTimer::Initialize resets the random source for every run
+  -- BonTimer::Initialize resets the random source for every run; 1.03 seeds
+  -- rand() once
+  if not (v103 and seeded) then p.seed(seed) end
+  seeded = true
   local t = {}
   local ok, err = classic.protected(function()
-    if file_size > 0 then io_tests(t) end
+    if file_size > 0 then
+      if v103 then io_tests_103(t) else io_tests(t) end
+    end
     if dir_size > 0 then file_tests(t) end
   end)
   if not ok and not p.interrupted() then error(err, 0) end
@@ -482,7 +693,7 @@ while test_count > 0 or test_count == -1 do
   local R = { name = name, concurrency = concurrency, seed = string.format("%d", seed),
     file_size = file_size, char_size = byte_io, io_chunk = io_chunk, num_files = dir_size,
     max_size = max_size, min_size = min_size, num_dirs = num_dirs, file_chunk = file_chunk,
-    t = t }
+    as = as, version = as, seeks = seeks, seek_procs = nproc, t = t }
   if test_count == -1 then
     local text = B.pp_text(R)
     if quiet then p.ewrite(text) else p.write(text) end

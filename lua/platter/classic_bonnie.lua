@@ -1,5 +1,5 @@
 -- platter.classic_bonnie: the report printers of Tim Bray's Bonnie (the 1996
--- release) and of Russell Coker's bonnie++ 1.97, byte for byte, shared by
+-- release) and of Russell Coker's bonnie++ (1.97, 2.00a, 1.03), byte for byte, shared by
 -- workloads/bonnie.lua and workloads/bonnie++.lua. Pure functions of their
 -- arguments: no I/O and no clock, so tests/lua/test_bonnie_format.lua can
 -- check them against the worked examples of shared/spec/classic-benchmarks.md.
@@ -137,7 +137,7 @@ M.PP_FILE_SIZE = 300        -- -s default, MiB
 M.PP_DIR_SIZE = 16          -- -n default, x 1024 files
 M.PP_RAND_EXTRA = 12        -- up to 12 random characters in a file name
 M.PP_NAME_LEN = 10 + 12     -- "%010x" + the random characters
-M.PP_DATA_PER_FILE = M.PP_NAME_LEN + 4 + 1 + 4
+M.PP_DATA_PER_FILE = M.PP_NAME_LEN + 6 + 1 + 8  -- + directory index, NUL, pointer (64-bit)
 
 M.PP_IO_TESTS = { "putc", "put_block", "rewrite", "getc", "get_block", "seeks" }
 M.PP_FILE_TESTS = { "seq_create", "seq_stat", "seq_del", "ran_create", "ran_stat", "ran_del" }
@@ -192,7 +192,19 @@ end
 -- print_stat + print_cpu_stat: the value and %CP cells of one test, in text
 -- (" %5d %3d") or CSV (",%d,%d"). test_size is what elapsed is divided by:
 -- KiB for the I/O tests, the seek count, or the number of files.
-local function stat_cells(t, test_size, seek, csv)
+-- 2.00a's text cell of an I/O rate (KiB/s): k, m or g as the size needs
+local function rate_200(stat)
+  if stat < 10000.0 then return fmt(" %4dk", c_int(stat)) end
+  if stat / 1024.0 < 1000.0 then
+    local mib = stat / 1024.0
+    if mib < 100.0 then return " " .. ffmt(4, 1, mib) .. "m" end
+    return fmt(" %4dm", c_int(mib + 0.5))
+  end
+  return " " .. ffmt(4, 1, stat / 1024.0 / 1024.0) .. "g"
+end
+
+-- style: nil (1.97), "2.00a io" or "2.00a file" (its text cells)
+local function stat_cells(t, test_size, seek, csv, style)
   local e = t and t.elapsed or 0
   local v, c
   if e == 0 then
@@ -204,6 +216,12 @@ local function stat_cells(t, test_size, seek, csv)
     if seek then
       local f = stat >= 1000.0 and "%.0f" or "%.1f"
       v = csv and ("," .. fmt(f, stat)) or (" " .. ffmt(5, stat >= 1000.0 and 0 or 1, stat))
+    elseif not csv and style == "2.00a io" then
+      v = rate_200(stat)
+    elseif not csv and style == "2.00a file" then
+      -- 2.00a hands the double to " %5d": Debian's build prints the integer
+      -- argument register, which still holds test_size (the file count)
+      v = fmt(" %5d", test_size)
     else
       v = fmt(csv and ",%d" or " %5d", c_int(stat))
     end
@@ -234,10 +252,62 @@ local function defaults(R)
     R.io_chunk or M.PP_CHUNK, R.concurrency or 1
 end
 
+-- 2.00a's text size cell: size[:chunk[:concurrency[:seeks[:procs]]]], the
+-- defaults left empty and trailing colons cut. Its loop starts one character
+-- early when procs is set, so a one-digit procs is cut with them, as 2.00a
+-- prints it ("64M:16k:2:1000" for -s 64:16k:1000:3 -c 2).
+function M.pp_size_200(R)
+  local chunk, conc = R.io_chunk or M.PP_CHUNK, R.concurrency or 1
+  local seeks, procs = R.seeks or M.PP_SEEKS, R.seek_procs or M.PP_SEEKERS
+  local s = M.pp_size(R.file_size, "MG") .. ":"
+    .. (chunk ~= M.PP_CHUNK and M.pp_size(chunk, " km") or "") .. ":"
+    .. (conc ~= 1 and fmt("%d", conc) or "") .. ":"
+    .. (seeks ~= M.PP_SEEKS and fmt("%d", seeks) or "") .. ":"
+  local i = #s
+  if procs ~= M.PP_SEEKERS then
+    s = s .. fmt("%d", procs)
+    i = #s - 1
+  end
+  while i > 1 and s:sub(i, i) == ":" do
+    s = s:sub(1, i - 1)
+    i = i - 1
+  end
+  return s
+end
+
+local function text_io_200(R)
+  local t = R.t or {}
+  local out = {
+    fmt("Version %5s       ", R.version or "2.00a"),
+    "------Sequential Output------ --Sequential Input- --Random-\n",
+    "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n",
+    "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n",
+  }
+  local size_buf = M.pp_size_200(R)
+  -- a size of more than 18 characters starts the row (1.97 wrote before its buffer)
+  out[#out + 1] = #size_buf > 18 and size_buf or M.pp_row_prefix(R.name or "", size_buf)
+  local char_kib, file_kib = io_sizes(R)
+  for _, k in ipairs(M.PP_IO_TESTS) do
+    if k == "seeks" then
+      out[#out + 1] = stat_cells(t.seeks, R.seeks or M.PP_SEEKS, true, false)
+    else
+      out[#out + 1] = stat_cells(t[k], (k == "putc" or k == "getc") and char_kib or file_kib,
+        false, false, "2.00a io")
+    end
+  end
+  out[#out + 1] = "\nLatency          "
+  for _, k in ipairs(M.PP_IO_TESTS) do
+    out[#out + 1] = fmt(" %9s", M.pp_latency(t[k] and t[k].latency))
+  end
+  out[#out + 1] = "\n"
+  return table.concat(out)
+end
+
 -- DoReportIO, text: "" when the I/O tests were off (-s 0).
 function M.pp_text_io(R)
   local version, _, chunk, conc = defaults(R)
   if (R.file_size or 0) == 0 then return "" end
+  if R.as == "2.00a" then return text_io_200(R) end
   local t = R.t or {}
   local out = {
     fmt("Version %5s       ", version),
@@ -324,7 +394,8 @@ function M.pp_text_file(R)
     fmt("%19s", files_text(R)),
   }
   for _, k in ipairs(M.PP_FILE_TESTS) do
-    out[#out + 1] = stat_cells(t[k], R.num_files * M.PP_DIR_UNIT, false, false)
+    out[#out + 1] = stat_cells(t[k], R.num_files * M.PP_DIR_UNIT, false, false,
+      R.as == "2.00a" and "2.00a file" or nil)
   end
   out[#out + 1] = "\nLatency          "
   for _, k in ipairs(M.PP_FILE_TESTS) do
@@ -336,6 +407,7 @@ end
 
 -- The whole text report (DoReportIO + DoReportFile).
 function M.pp_text(R)
+  if R.as == "1.03" or R.as == "1.03e" then return M.pp_text_103(R) end
   return M.pp_text_io(R) .. M.pp_text_file(R)
 end
 
@@ -350,27 +422,43 @@ M.PP_CSV_HEADER = "format_version,bonnie_version,name,concurrency,seed,file_size
   .. "seeks_latency,seq_create_latency,seq_stat_latency,seq_del_latency,ran_create_latency,"
   .. "ran_stat_latency,ran_del_latency\n"
 
--- One CSV line (format 1.97), newline included.
+-- The CSV header line of -x N (N > 1) of a version (R.as). 2.00a prints
+-- 1.97's, without its own seeks and seek_procs fields.
+function M.pp_csv_header(as)
+  if as == "1.03" or as == "1.03e" then return M.PP_CSV_HEADER_103 end
+  return M.PP_CSV_HEADER
+end
+
+-- One CSV line (format 1.97; 1.98 for 2.00a, 1.03's own), newline included.
 function M.pp_csv(R)
+  if R.as == "1.03" or R.as == "1.03e" then return M.pp_csv_103(R) end
+  local v200 = R.as == "2.00a"
   local version, csv_version, chunk, conc = defaults(R)
+  if v200 then
+    version, csv_version = R.version or "2.00a", R.csv_version or "1.98"
+  end
   local t = R.t or {}
   local out = { fmt("%s,%s,%s,%d,%s", csv_version, version, R.name or "", conc,
     tostring(R.seed or "")) }
   if (R.file_size or 0) ~= 0 then
     local size_buf = M.pp_size(R.file_size, "MG") .. ","
-    if chunk ~= M.PP_CHUNK then size_buf = size_buf .. M.pp_size(chunk, " km") end
+    if v200 then  -- the chunk never shows; the seek count and seekers follow
+      size_buf = size_buf .. fmt(",%d,%d", R.seeks or M.PP_SEEKS, R.seek_procs or M.PP_SEEKERS)
+    elseif chunk ~= M.PP_CHUNK then
+      size_buf = size_buf .. M.pp_size(chunk, " km")
+    end
     out[#out + 1] = "," .. size_buf
     local char_kib, file_kib = io_sizes(R)
     for _, k in ipairs(M.PP_IO_TESTS) do
       if k == "seeks" then
-        out[#out + 1] = stat_cells(t.seeks, M.PP_SEEKS, true, true)
+        out[#out + 1] = stat_cells(t.seeks, R.seeks or M.PP_SEEKS, true, true)
       else
         out[#out + 1] = stat_cells(t[k], (k == "putc" or k == "getc") and char_kib or file_kib,
           false, true)
       end
     end
   else
-    out[#out + 1] = ",,,,,,,,,,,,,,"
+    out[#out + 1] = v200 and ",,,,,,,,,,,,,,,," or ",,,,,,,,,,,,,,"
   end
   if (R.num_files or 0) ~= 0 then
     out[#out + 1] = "," .. files_csv(R)
@@ -390,11 +478,130 @@ function M.pp_csv(R)
   return table.concat(out)
 end
 
+-- ===========================================================================
+-- bonnie++ 1.03 (bon_time.cpp DoReport): no latency, no concurrency, no seed.
+-- ===========================================================================
+
+M.PP_SEEKERS_103 = 3
+M.PP_IO_FILE_103 = 1024     -- MiB in each of Bonnie.<pid>.000, .001, ...
+
+M.PP_CSV_HEADER_103 = "name,file_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,"
+  .. "rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,seq_create,"
+  .. "seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,"
+  .. "ran_stat,ran_stat_cpu,ran_del,ran_del_cpu\n"
+
+-- print_stat / print_file_stat: K/sec = int(MiB / (elapsed / 1024)), files/s
+-- = int(N * 1024 / elapsed); the CSV's seeks are always "%.1f".
+local function cells_103(t, kind, R, csv)
+  local e = t and t.elapsed or 0
+  local v, c
+  if e == 0 then
+    return csv and ",," or "          "
+  elseif e < M.PP_MIN_TIME then
+    return csv and ",+++++,+++" or " +++++ +++"
+  end
+  if kind == "seeks" then
+    local stat = M.PP_SEEKS / e
+    if csv then
+      v = "," .. fmt("%.1f", stat)
+    else
+      v = " " .. ffmt(5, stat >= 1000.0 and 0 or 1, stat)
+    end
+  else
+    local res
+    if kind == "file" then
+      res = c_int(R.num_files * 1024.0 / e)
+    else
+      res = c_int(R.file_size / (e / 1024.0))
+    end
+    v = fmt(csv and ",%d" or " %5d", res)
+  end
+  c = fmt(csv and ",%d" or " %3d", c_int(t.cpu / e * 100.0))
+  return v .. c
+end
+
+local function size_103(R)
+  local s = R.file_size % 1024 == 0 and fmt("%dG", floor(R.file_size / 1024))
+    or fmt("%dM", R.file_size)
+  local chunk = R.io_chunk or M.PP_CHUNK
+  if chunk ~= M.PP_CHUNK then
+    s = s .. (chunk >= 1024 and fmt(":%dk", floor(chunk / 1024)) or fmt(":%d", chunk))
+  end
+  return s
+end
+
+local function files_103(R)
+  local s = fmt("%d", R.num_files)
+  local max, min = R.max_size or 0, R.min_size or 0
+  if max == -1 then
+    s = s .. ":link"
+  elseif max == -2 then
+    s = s .. ":symlink"
+  elseif max ~= 0 then
+    s = s .. fmt(":%d:%d", max, min)
+  end
+  if (R.num_dirs or 1) > 1 then s = s .. fmt("/%d", R.num_dirs) end
+  return s
+end
+
+local IO_KIND = { putc = "io", put_block = "io", rewrite = "io", getc = "io",
+  get_block = "io", seeks = "seeks" }
+
+function M.pp_text_103(R)
+  local t = R.t or {}
+  local out = {}
+  local io = (R.file_size or 0) ~= 0
+  local chunk = R.io_chunk or M.PP_CHUNK
+  if io then
+    out[#out + 1] = fmt("Version %5s       ", R.version or "1.03")
+      .. "------Sequential Output------ --Sequential Input- --Random-\n"
+      .. "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+      .. (chunk == M.PP_CHUNK and "Machine        Size " or "Machine   Size:chnk ")
+      .. "K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP\n"
+    out[#out + 1] = M.pp_row_prefix(R.name or "", size_103(R))
+    for _, k in ipairs(M.PP_IO_TESTS) do out[#out + 1] = cells_103(t[k], IO_KIND[k], R, false) end
+    out[#out + 1] = "\n"
+  end
+  if (R.num_files or 0) ~= 0 then
+    local max, min = R.max_size or 0, R.min_size or 0
+    out[#out + 1] = (io and rep(" ", 20) or fmt("Version %5s       ", R.version or "1.03"))
+      .. "------Sequential Create------ --------Random Create--------\n"
+      .. (io and rep(" ", 20) or fmt("%-19.19s ", R.name or ""))
+      .. "-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+      .. (min ~= 0 and "files:max:min       " or (max ~= 0 and "files:max           "
+        or "              files "))
+      .. " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n"
+      .. fmt("%19s", files_103(R))
+    for _, k in ipairs(M.PP_FILE_TESTS) do out[#out + 1] = cells_103(t[k], "file", R, false) end
+    out[#out + 1] = "\n"
+  end
+  return table.concat(out)
+end
+
+function M.pp_csv_103(R)
+  local t = R.t or {}
+  local out = { R.name or "" }
+  if (R.file_size or 0) ~= 0 then
+    out[#out + 1] = "," .. size_103(R)
+    for _, k in ipairs(M.PP_IO_TESTS) do out[#out + 1] = cells_103(t[k], IO_KIND[k], R, true) end
+  else
+    out[#out + 1] = ",,,,,,,,,,,,,"
+  end
+  if (R.num_files or 0) ~= 0 then
+    out[#out + 1] = "," .. files_103(R)
+    for _, k in ipairs(M.PP_FILE_TESTS) do out[#out + 1] = cells_103(t[k], "file", R, true) end
+    out[#out + 1] = "\n"
+  else
+    out[#out + 1] = ",,,,,,,,,,,,,\n"
+  end
+  return table.concat(out)
+end
+
 -- The file names of the create tests: a sequence number ("%010x") and 0-12
 -- random alphanumerics, the number first for the sequential tests and last
 -- for the random ones. rand(n) returns an integer in [0, n).
 local RAND_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-function M.pp_file_name(i, random_order, rand)
+function M.pp_file_name(i, random_order, rand, num_fmt)
   local len = rand(M.PP_RAND_EXTRA + 1)
   local extra = {}
   for j = 1, len do
@@ -402,8 +609,9 @@ function M.pp_file_name(i, random_order, rand)
     extra[j] = RAND_CHARS:sub(k, k)
   end
   extra = table.concat(extra)
-  if random_order then return extra .. fmt("%010x", i) end
-  return fmt("%010x", i) .. extra
+  num_fmt = num_fmt or "%010x"  -- 1.03: "%07d"
+  if random_order then return extra .. fmt(num_fmt, i) end
+  return fmt(num_fmt, i) .. extra
 end
 
 -- The usage text bonnie++ 1.97 prints (to stderr) before exiting with 1.

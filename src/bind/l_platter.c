@@ -425,6 +425,14 @@ static int l_pid(lua_State *L)
     return 1;
 }
 
+/* p.ids() -> real user id, real group id (what bonnie++ -u reports) */
+static int l_ids(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)getuid());
+    lua_pushinteger(L, (lua_Integer)getgid());
+    return 2;
+}
+
 /* p.hostname() -> the node name */
 static int l_hostname(lua_State *L)
 {
@@ -743,6 +751,7 @@ static const luaL_Reg core_funcs[] = {
     {"flush", l_flush},
     {"hostname", l_hostname},
     {"decimal_point", l_decimal_point},
+    {"ids", l_ids},
     {"interrupted", l_interrupted},
     {"now", l_now},
     {"parse_size", l_parse_size},

@@ -21,8 +21,8 @@
 #include "target.h"
 
 #define PAGE 4096u
-#define MAX_FILES 4096
-#define STDIO_BUF 4096u /* stdio's buffer: putc/getc reach the kernel this often */
+#define MAX_FILES (1u << 24) /* file ids are the high bits of a page key (id << 40) */
+#define STDIO_BUF 4096u      /* stdio's buffer: putc/getc reach the kernel this often */
 #define CLOCK_ORIGIN 1000000000ull
 #define SF(f) ((struct pl_sim_file *)(f)->tdata)
 
@@ -132,7 +132,9 @@ struct pl_sim_file {
     uint64_t pos;      /* the descriptor's position */
     uint64_t last_end; /* end of the previous read: detects sequential reads */
     int special;       /* 1 /dev/null, 2 /dev/zero: character devices, no disk */
-    int refs;
+    int refs;          /* open descriptors */
+    int gone;          /* removed while open: freed at its last close */
+    int32_t hnext;     /* the name hash's chain (a file id), live files only */
 };
 
 static struct {
@@ -154,13 +156,18 @@ static struct {
     uint32_t nbuckets, nnodes, cap_nodes, max_pages, used, ndirty;
     int32_t lru_head, lru_tail, free_list;
     /* free extents left by removed files: reused first-fit */
-    struct {
+    struct hole {
         uint64_t start, len;
-    } holes[MAX_FILES];
-    unsigned nholes;
-    /* files */
-    struct pl_sim_file *files[MAX_FILES];
-    unsigned nfiles;
+    } * holes;
+    unsigned nholes, cap_holes;
+    /* files: the table by id (NULL: a free id, on the free list), and a hash of
+       the live names */
+    struct pl_sim_file **files;
+    unsigned nfiles, cap_files;
+    unsigned *free_ids;
+    unsigned nfree;
+    int32_t *names;
+    uint32_t nnames, nlive;
     uint32_t readahead_kb;
 } S;
 
@@ -207,6 +214,10 @@ int pl_sim_start(const char *name)
             free(S.files[i]);
         }
     }
+    free(S.files);
+    free(S.free_ids);
+    free(S.names);
+    free(S.holes);
     memset(&S, 0, sizeof S);
     S.p = p;
     /* E[sqrt(|x-y|)] over uniform pairs is 8/15: pick the full stroke that gives seek_avg */
@@ -576,12 +587,110 @@ static void flush_file(struct pl_sim_file *sf)
 ** Files
 ** ===================================================================== */
 
+/* FNV-1a of a path, the slot of its chain in S.names */
+static uint32_t name_slot(const char *path, uint32_t nnames)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    return h & (nnames - 1);
+}
+
 static struct pl_sim_file *find_file(const char *path)
 {
-    for (unsigned i = 0; i < S.nfiles; i++)
-        if (S.files[i] && S.files[i]->refs >= 0 && strcmp(S.files[i]->path, path) == 0)
+    if (!S.nnames)
+        return NULL;
+    for (int32_t i = S.names[name_slot(path, S.nnames)]; i >= 0; i = S.files[i]->hnext)
+        if (strcmp(S.files[i]->path, path) == 0)
             return S.files[i];
     return NULL;
+}
+
+static void name_insert(struct pl_sim_file *sf)
+{
+    uint32_t h = name_slot(sf->path, S.nnames);
+    sf->hnext = S.names[h];
+    S.names[h] = (int32_t)sf->id;
+}
+
+static void name_remove(struct pl_sim_file *sf)
+{
+    int32_t *pp = &S.names[name_slot(sf->path, S.nnames)];
+    while (*pp != (int32_t)sf->id)
+        pp = &S.files[*pp]->hnext;
+    *pp = sf->hnext;
+    S.nlive--;
+}
+
+/* Give a new file an id, grow the tables as needed and hash its name: 0 or -errno. */
+static int file_add(struct pl_sim_file *sf)
+{
+    if (S.nlive + 1 > S.nnames) { /* at most one live name per slot on average */
+        uint32_t n = S.nnames ? S.nnames * 2 : 1024;
+        int32_t *names = malloc(n * sizeof *names);
+        if (!names)
+            return -ENOMEM;
+        free(S.names);
+        S.names = names;
+        S.nnames = n;
+        for (uint32_t h = 0; h < n; h++)
+            names[h] = -1;
+        for (unsigned i = 0; i < S.nfiles; i++)
+            if (S.files[i] && !S.files[i]->gone)
+                name_insert(S.files[i]);
+    }
+    if (S.nfree) {
+        sf->id = S.free_ids[--S.nfree];
+    } else {
+        if (S.nfiles == MAX_FILES)
+            return -EMFILE;
+        if (S.nfiles == S.cap_files) {
+            unsigned cap = S.cap_files ? S.cap_files * 2 : 1024;
+            struct pl_sim_file **files = realloc(S.files, cap * sizeof *files);
+            unsigned *free_ids = realloc(S.free_ids, cap * sizeof *free_ids);
+            if (files)
+                S.files = files;
+            if (free_ids)
+                S.free_ids = free_ids;
+            if (!files || !free_ids)
+                return -ENOMEM;
+            S.cap_files = cap;
+        }
+        sf->id = S.nfiles++;
+    }
+    S.files[sf->id] = sf;
+    name_insert(sf);
+    S.nlive++;
+    return 0;
+}
+
+/* Drop a removed file whose last descriptor is closed: its pages, its id. */
+static void file_free(struct pl_sim_file *sf)
+{
+    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    for (uint64_t pg = 0; pg < pages && S.used; pg++) {
+        int32_t i = lookup(key_of(sf, pg));
+        if (i >= 0)
+            forget(i); /* written after the unlink: never reaches the disk */
+    }
+    S.files[sf->id] = NULL;
+    S.free_ids[S.nfree++] = sf->id;
+    free(sf->path);
+    free(sf);
+}
+
+/* Note a removed file's room on the disk for reuse (first fit). */
+static void hole_add(uint64_t start, uint64_t len)
+{
+    if (S.nholes == S.cap_holes) {
+        unsigned cap = S.cap_holes ? S.cap_holes * 2 : 64;
+        struct hole *h = realloc(S.holes, cap * sizeof *h);
+        if (!h)
+            return; /* the room is lost, nothing else */
+        S.holes = h;
+        S.cap_holes = cap;
+    }
+    S.holes[S.nholes++] = (struct hole){start, len};
 }
 
 /* Give a file room for `size` bytes on the disk (extents never shrink). */
@@ -641,21 +750,22 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
             e->err = ENOENT;
             return -ENOENT;
         }
-        if (S.nfiles == MAX_FILES) {
-            e->err = EMFILE;
-            return -EMFILE;
-        }
         sf = calloc(1, sizeof *sf);
         if (!sf || !(sf->path = strdup(path))) {
             free(sf);
             e->err = ENOMEM;
             return -ENOMEM;
         }
-        sf->id = S.nfiles;
         sf->block = block;
         sf->special = special;
         sf->size = block ? S.p->capacity : 0;
-        S.files[S.nfiles++] = sf;
+        int rc = file_add(sf);
+        if (rc) {
+            free(sf->path);
+            free(sf);
+            e->err = -rc;
+            return rc;
+        }
     }
     spend_sys(S.p->syscall_us * 1e-6);
     if (o->size && !block && !special) {
@@ -684,9 +794,14 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
 
 static int sim_close(struct pl_file *f)
 {
-    if (SF(f)) {
-        SF(f)->refs--;
+    struct pl_sim_file *sf = SF(f);
+    if (sf) {
+        sf->refs--;
         f->tdata = NULL;
+        /* the last close of a removed file of this disk (not of one a new
+           pl_sim_start left to its descriptors) */
+        if (sf->gone && sf->refs == 0 && sf->id < S.nfiles && S.files[sf->id] == sf)
+            file_free(sf);
     }
     return 0;
 }
@@ -709,9 +824,13 @@ static int sim_remove(const char *path, char *why, size_t n)
     uint64_t len = (sf->size + (1u << 20) - 1) & ~(uint64_t)((1u << 20) - 1);
     if (len && sf->extent + len == S.next_extent)
         S.next_extent = sf->extent; /* the last extent: give it back */
-    else if (len && S.nholes < MAX_FILES)
-        S.holes[S.nholes++] = (typeof(S.holes[0])){sf->extent, len};
-    sf->refs = -1; /* gone from the namespace; open files keep working */
+    else if (len)
+        hole_add(sf->extent, len);
+    name_remove(sf); /* gone from the namespace; open files keep working */
+    if (sf->refs == 0)
+        file_free(sf);
+    else
+        sf->gone = 1;
     return 0;
 }
 

@@ -77,6 +77,98 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
   1.97,1.97,sim,1,1,300M,,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300 -r 128 -n 1 -m sim 2>&1
+  Writing a byte at a time...done
+  Writing intelligently...done
+  Rewriting...done
+  Reading a byte at a time...done
+  Reading intelligently...done
+  start 'em...done...done...done...done...done...
+  Create files in sequential order...done.
+  Stat files in sequential order...done.
+  Delete files in sequential order...done.
+  Create files in random order...done.
+  Stat files in random order...done.
+  Delete files in random order...done.
+  Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
+                      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+  Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+  sim            300M  239k  98 12.5m   5 6649k   6  241k  99 25.2m  11 139.0   0
+  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  Version 2.00a       ------Sequential Create------ --------Random Create--------
+  sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+                files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+                    1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
+  Latency                 4us       4us       4us       4us       4us       4us
+  1.98,2.00a,sim,1,1,300M,,8192,5,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300:16k:1000:3 -c 2 -r 128 -f -n 0 -m sim -q 2>&1
+  Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
+                      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+  Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+  sim 300M:16k:2:1000           12.5m   5 6649k   5           14.3m   6 130.5   1
+  Latency                       78540us   90538us             16454us     374ms
+  
+  1.98,2.00a,sim,2,1,300M,,1000,3,,,12823,5,6649,5,,,14640,6,130.5,1,,,,,,,,,,,,,,,,,,,78540us,90538us,,16454us,374ms,,,,,,
+  $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 300 -r 128 -n 1 -m sim 2>&1
+  Writing with putc()...done
+  Writing intelligently...done
+  Rewriting...done
+  Reading with getc()...done
+  Reading intelligently...done
+  start 'em...done...done...done...
+  Create files in sequential order...done.
+  Stat files in sequential order...done.
+  Delete files in sequential order...done.
+  Create files in random order...done.
+  Stat files in random order...done.
+  Delete files in random order...done.
+  Version  1.03       ------Sequential Output------ --Sequential Input- --Random-
+                      -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+  Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+  sim            300M 10134  46 17881   8  6373   5  9079  41 14644   6 156.2   0
+                      ------Sequential Create------ --------Random Create--------
+                      -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+                files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+                    1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
+  sim,300M,10134,46,17881,8,6373,5,9079,41,14644,6,156.2,0,1,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++
+  $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 1100 -r 0 -f -n 0 -x 2 -m sim 2>&1
+  name,file_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu
+  Writing intelligently...done
+  Rewriting...done
+  platter: warning: phase 'Rewriting' used ./Bonnie.4242.001 (76 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
+  Reading intelligently...done
+  start 'em...done...done...done...
+  sim,1100M,,,13076,6,6212,5,,,12915,5,98.1,0,,,,,,,,,,,,,
+  Writing intelligently...done
+  Rewriting...done
+  Reading intelligently...done
+  start 'em...done...done...done...
+  sim,1100M,,,12912,5,5838,5,,,12070,5,99.5,0,,,,,,,,,,,,,
+  $ platter --sim ata-5400-1999 bonnie++ -s 10 -r 0 -m sim 2>&1
+  Writing a byte at a time...done
+  Writing intelligently...done
+  Rewriting...done
+  platter: warning: phase 'Rewriting' used ./Bonnie.4242 (10 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
+  Reading a byte at a time...done
+  Reading intelligently...done
+  start 'em...done...done...done...done...done...
+  Create files in sequential order...done.
+  Stat files in sequential order...done.
+  Delete files in sequential order...done.
+  Create files in random order...done.
+  Stat files in random order...done.
+  Delete files in random order...done.
+  Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
+  Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
+  Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
+  sim             10M   239  98 13545   6 12800  11   243 100 +++++ +++  2357   9
+  Latency             32800us      36us      74us   32800us      36us     672ms
+  Version  1.97       ------Sequential Create------ --------Random Create--------
+  sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
+                files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
+                   16 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
+  Latency                 4us       4us       4us       4us       4us       4us
+  1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,243,100,+++++,+++,2357,9,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,36us,74us,32800us,36us,672ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 iozone -s 64m -r 64k -i 0 -i 1 -i 2 2>&1
   \tIozone: Performance Test of File I/O (esc)
   \t        Version $Revision: 3.489 $ (esc)

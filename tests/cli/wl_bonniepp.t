@@ -106,3 +106,24 @@ bonnie++ does (before any I/O here; bonnie++ ran the I/O tests first).
   Not enough ram to test with 40000K files.
   [1]
   $ ls
+
+--as picks the version; the options a version did not have are usage
+errors, and --help lists the versions.
+
+  $ platter bonnie++ --as 1.98
+  platter: bonnie++: bad value '1.98' for --as: expected one of 1.97, 2.00a, 1.03, 1.03e
+  Try 'platter bonnie++ --help'.
+  [2]
+  $ platter bonnie++ --as 1.03 -c 2 -s 8 -r 4
+  platter: bonnie++: -c is not in bonnie++ 1.03
+  Try 'platter bonnie++ --help'.
+  [2]
+  $ platter bonnie++ --as 1.03 -D -s 8 -r 4
+  platter: bonnie++: -D is not in bonnie++ 1.03 (1.03e has it)
+  Try 'platter bonnie++ --help'.
+  [2]
+  $ platter bonnie++ --as 1.03 -s 8 -r 100
+  File size should be double RAM for good results, RAM is 100M.
+  [1]
+  $ platter bonnie++ --help | grep -e '--as'
+    --as VERSION                     the bonnie++ to reproduce: 1.97; 2.00a (Debian 12's: k/m/g rates, -s MiB:chunk:seeks:procs, CSV format 1.98); 1.03 or 1.03e (stdio putc/getc over the whole file split into 1 GiB files, 3 seekers, fsync only with -b, -f = fast, no latency) (default 1.97)

@@ -265,6 +265,41 @@ static void test_namespace(void **state)
     assert_int_equal(pl_file_open(&f, "ns.dat", &o, &e), -ENOENT);
 }
 
+/* Many files: more than any fixed table held (bonnie++ -n 16 makes 16384 at
+   once), and removed ones give their room back, also when removed while open. */
+static void test_many_files(void **state)
+{
+    (void)state;
+    assert_int_equal(start_sim("nvme"), 0);
+    struct pl_open_opts o;
+    struct pl_error e = {0};
+    memset(&o, 0, sizeof o);
+    o.create = 1;
+    o.write = 1;
+    char name[64], why[256];
+    struct pl_file f;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 20000; i++) {
+            snprintf(name, sizeof name, "many.%d", i);
+            assert_int_equal(pl_file_open(&f, name, &o, &e), 0);
+            pl_file_close(&f);
+        }
+        for (int i = 0; i < 20000; i++) {
+            snprintf(name, sizeof name, "many.%d", i);
+            assert_int_equal(pl_target->remove(name, why, sizeof why), 0);
+        }
+    }
+    /* removed while open: the name is free at once, the file lives until its close */
+    assert_int_equal(pl_file_open(&f, "held.dat", &o, &e), 0);
+    assert_int_equal(pl_target->remove("held.dat", why, sizeof why), 0);
+    assert_int_equal(pl_target->remove("held.dat", why, sizeof why), -ENOENT);
+    struct pl_file g;
+    assert_int_equal(pl_file_open(&g, "held.dat", &o, &e), 0);
+    pl_file_close(&f);
+    pl_file_close(&g);
+    assert_int_equal(pl_target->remove("held.dat", why, sizeof why), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,7 +307,7 @@ int main(void)
         cmocka_unit_test(test_seek_distance), cmocka_unit_test(test_zones),
         cmocka_unit_test(test_page_cache),    cmocka_unit_test(test_readahead),
         cmocka_unit_test(test_write_back),    cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_namespace),
+        cmocka_unit_test(test_namespace),     cmocka_unit_test(test_many_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
