@@ -1,4 +1,4 @@
--- hdparm -t/-T: buffered disk reads and cached reads in 2 MiB blocks, the hdparm 9.x lines
+-- hdparm -t/-T: buffered disk reads and cached reads in 2 MiB blocks, the lines of hdparm 5.5 to 9.65 and 1996
 --
 -- What hdparm 9.65 does for each DEVICE (a block device, or a regular file
 -- for testing): print "\nDEVICE:\n", then
@@ -11,8 +11,10 @@
 --       " Timing buffered disk reads: N MB in  T seconds =  R MB/sec"
 -- Each test first syncs and pauses 3 s ("give time for I/O to settle").
 -- A lone -t is not preceded by a flush: that is hdparm's rule (--flush-first
--- adds one). --style picks older output: 6 (6.9-9.28) and 1996/1999 (the
--- fixed-size "buffer-cache" test of hdparm up to 3.x that seed 002 shows).
+-- adds one). --as picks an older hdparm (read from hdparm.c of 5.5, 5.8,
+-- 6.1, 6.6, 6.9, 7.1, 7.7, 8.6, 8.9, 9.43, 9.65): ERAS below; 1996/1999 are the
+-- fixed-size "buffer-cache" test of hdparm up to 3.x that seed 002 shows.
+-- --style is the older name (9 = 9.29, 6 = 8.6).
 local p = require "platter"
 local classic = require "platter.classic"
 
@@ -24,19 +26,23 @@ local o = p.args({
   name = NAME,
   usage = "[-tT] [--direct] [--offset GiB] DEVICE...",
   summary = "hdparm's read timings: -T cached reads, -t buffered disk reads, "
-    .. "as hdparm 9.x prints them.",
+    .. "as hdparm 9.x (or, with --as, an older release) prints them.",
   options = {
     { "-t", help = "time sequential 2 MiB reads for 3 s (buffered disk reads)" },
     { "-T", help = "time re-reads of the first 2 MiB for 2 s (cached reads)" },
     { "--direct", help = "open with O_DIRECT: bypass the page cache" },
     { "--offset", arg = "GiB", type = "int", help = "start -t this many GiB into the device" },
     { "-q", help = "do not print the \"DEVICE:\" line" },
-    { "--style", arg = "VERSION", choices = { "9", "6", "1999", "1996" }, default = "9",
-      help = "output of hdparm 9.29+ (9), 6.9-9.28 (6), or the fixed-size "
+    { "--as", arg = "VERSION", choices = { "9.29", "8.6", "7.1", "6.9", "5.8", "5.5", "1999", "1996" },
+      default = "9.29",
+      help = "behave and print as this hdparm: 9.29 (to 9.65), 8.6 (8.x to 9.28), 7.1 (to 7.7), "
+        .. "6.9, 5.8 (to 6.6: -T figures doubled), 5.5 (\"buffer-cache\"), or the fixed-size "
         .. "\"buffer-cache\" test of 1999 (64 MB) or 1996 (16 MB)" },
-    { "--buffer-cache", help = "the 1999 test and wording of seed 002: same as --style 1999" },
+    { "--style", arg = "VERSION", choices = { "9", "6", "1999", "1996" },
+      help = "the older name of --as: 9 = 9.29, 6 = 8.6" },
+    { "--buffer-cache", help = "the 1999 test and wording of seed 002: same as --as 1999" },
     { "--timing-mb", arg = "MB", type = "int",
-      help = "with --style 1996/1999: MB read by -t (-T reads twice as much)" },
+      help = "with --as 1996/1999: MB read by -t (-T reads twice as much)" },
     { "--flush-first", help = "drop DEVICE's cached pages before -t (hdparm does not)" },
     { "--settle", arg = "TIME", type = "time", default = "3s",
       help = "pause after the sync that starts each test" },
@@ -50,14 +56,35 @@ local o = p.args({
     .. "given. platter has no system-wide sync(): an fsync of DEVICE stands in for it.",
 }, ...)
 
-local style = o.buffer_cache and "1999" or o.style
-local legacy = style == "1996" or style == "1999"
+-- What changed between the releases (hdparm.c of each): the -t label's spaces
+-- (label "6": two after the colon, until 9.28), what comes between -T's first
+-- read and its loop (a full cache flush from 8.x, before that sync + sleep),
+-- whether -t ends with a flush (from 7.1; before, only with -f), and 5.4-6.6's
+-- BUFCACHE_FACTOR, which doubled the MB figure and the rate of -T.
+local ERAS = {
+  ["9.29"] = { label = "9", preflush = true, tflush = true },
+  ["8.6"] = { label = "6", preflush = true, tflush = true },
+  ["7.1"] = { label = "6", tflush = true },
+  ["6.9"] = { label = "6" },
+  ["5.8"] = { label = "6", factor = 2 },
+  ["5.5"] = { label = "1999", factor = 2, no_direct = true },
+  ["1999"] = { label = "1999", legacy = true },
+  ["1996"] = { label = "1996", legacy = true },
+}
+local STYLES = { ["9"] = "9.29", ["6"] = "8.6", ["1999"] = "1999", ["1996"] = "1996" }
+local version = o.buffer_cache and "1999" or (o.style and STYLES[o.style]) or o.as
+local era = ERAS[version]
+local style = era.label
+local legacy = era.legacy
 if not o.t and not o.T then p.usage_error(NAME, "nothing to do: give -t, -T or both") end
-if o.offset and (legacy or style == "6") then
-  p.usage_error(NAME, "--offset needs --style 9 (it came with hdparm 9.29)")
+if o.offset and version ~= "9.29" then
+  p.usage_error(NAME, "--offset needs --as 9.29 (it came with hdparm 9.29)")
+end
+if o.direct and era.no_direct then
+  p.usage_error(NAME, "--direct needs --as 5.8 or later (it came with hdparm 5.8)")
 end
 if o.offset and o.offset < 0 then p.usage_error(NAME, "--offset must not be negative") end
-local timing_mb = o.timing_mb or (style == "1996" and 16 or 64)
+local timing_mb = o.timing_mb or (version == "1996" and 16 or 64)
 if timing_mb < 1 then p.usage_error(NAME, "--timing-mb must be at least 1") end
 
 local function secs(ns) return ns / 1e9 end
@@ -109,7 +136,7 @@ local function time_cache(f, is_block)
   f:seek(0)
   if not read_big_block(f, BUF, true) then return end
   label("cached")
-  flush(f, is_block)
+  if era.preflush then flush(f, is_block) else sync(f) end  -- before 8.x: sync() alone
   p.sleep(o.pause)
   local iterations, elapsed = 0, 0
   local limit = o.cached_time * 1e9
@@ -127,7 +154,7 @@ local function time_cache(f, is_block)
     until elapsed >= limit
   end, { cache = true })  -- the page cache is what -T measures: no cache warning
   if not ok then return end
-  local total_mb = iterations * 2
+  local total_mb = iterations * 2 * (era.factor or 1)  -- 5.4-6.6: BUFCACHE_FACTOR 2
   -- remove the lseek and clock overheads, as hdparm does
   local t1 = p.now()
   local overhead
@@ -251,7 +278,7 @@ for _, dev in ipairs(devices) do
     if o.t then
       if o.flush_first then flush(f, is_block) end
       err = time_device(f, f:size())
-      flush(f, is_block)
+      if era.tflush then flush(f, is_block) end  -- from 7.1; before, only with -f
     end
   end
   p.flush()

@@ -214,6 +214,28 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   /dev/hda:
    Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
    Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
+
+hdparm's releases (--as): 8.x to 9.28 put two spaces after the -t label;
+before 8.x -T's first read is followed by a sync() instead of a cache flush
+(so more of the 2 MiB stays cached: a higher -T); 5.4 to 6.6 double -T's
+figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
+
+  $ for v in 8.6 7.1 5.8 5.5; do platter --sim ata-5400-1999 hdparm -tT -q --as $v /dev/hda; done
+   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
+   Timing cached reads:   478 MB in  2.01 seconds = 238.30 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
+   Timing cached reads:   956 MB in  2.01 seconds = 476.61 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
+   Timing buffer-cache reads:   956 MB in  2.01 seconds = 476.61 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
+  $ platter --sim ata-5400-1999 hdparm -tT -q --style 6 /dev/hda
+   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
+  $ platter --sim ata-5400-1999 hdparm -t --as 5.5 --direct /dev/hda
+  platter: hdparm: --direct needs --as 5.8 or later (it came with hdparm 5.8)
+  Try 'platter hdparm --help'.
+  [2]
   $ platter --sim ata-5400-1999 ioping -c 5 -i 0 /dev/hda 2>&1
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms

@@ -11,7 +11,7 @@ cache on purpose).
   $ platter --trust -e 'assert(platter.open("disk.img", { create = true, write = true, size = "16m" })):close()'
 
   $ platter list | grep '^hdparm '
-  hdparm     hdparm -t/-T: buffered disk reads and cached reads in 2 MiB blocks, the hdparm 9.x lines
+  hdparm     hdparm -t/-T: buffered disk reads and cached reads in 2 MiB blocks, the lines of hdparm 5.5 to 9.65 and 1996
 
 -T before -t, each under the device line, as hdparm 9.x prints them.
 
@@ -99,7 +99,7 @@ Usage errors.
   Try 'platter hdparm --help'.
   [2]
   $ platter hdparm -t --style 6 --offset 1 disk.img
-  platter: hdparm: --offset needs --style 9 (it came with hdparm 9.29)
+  platter: hdparm: --offset needs --as 9.29 (it came with hdparm 9.29)
   Try 'platter hdparm --help'.
   [2]
   $ platter hdparm -t
