@@ -53,6 +53,10 @@ local o = p.args({
     { "-k", "--keep", help = "keep and reuse the temporary file DIRECTORY/ioping.tmp" },
     { "-q", "--quiet", help = "no per-request lines" },
     { "-B", "--batch", help = "print the final statistics as raw numbers only" },
+    { "--as", arg = "VERSION", choices = { "1.3", "1.2", "1.0", "0.9" }, default = "1.3",
+      help = "behave and print as this ioping: 1.3, 1.2 (fast/slow by the range seen), "
+        .. "1.0 (to 1.1: also no filesystem size, no -a), 0.9 (0.7 to 0.9: \"from\"/\"to\", "
+        .. "microseconds, no warmup, no \"generated\" line)" },
   },
   positional = { { "target", arg = "TARGET" } },
   epilog = "Sizes take ioping's suffixes (k = 1024, m, g, sector, page); times take ns, us,\n"
@@ -72,6 +76,21 @@ local function parse(fn, v)
   if not n then p.usage_error(NAME, why) end
   return n
 end
+
+-- the release reproduced (ioping.c of v0.9, v1.0, v1.1, v1.2, v1.3): the options it
+-- had (getopt strings: 0.9 "hvkALRDCWBqi:w:s:S:c:o:p:P:", 1.0 adds G Y y t T l,
+-- 1.2 a), and what it printed
+local version = tonumber(o.as)
+local since = { read_write = 1.0, sync = 1.0, dsync = 1.0, min_time = 1.0, max_time = 1.0,
+  warmup = 1.2 }
+local flag_of = { read_write = "-G", sync = "-Y", dsync = "-y", min_time = "-t", max_time = "-T",
+  warmup = "-a" }
+for k, v in pairs(since) do
+  if o[k] and version < v then
+    p.usage_error(NAME, string.format("%s came with ioping %.1f (not in --as %s)", flag_of[k], v, o.as))
+  end
+end
+local old09 = version < 1.0
 
 local size = parse(classic.ioping_parse_size, o.size) or (o.linear and 256 * KiB or 4 * KiB)
 local count = parse(classic.ioping_parse_int, o.count) or 0
@@ -119,7 +138,8 @@ if kind == "dir" or kind == "file" then
   st_size = kind == "dir" and offset + temp_wsize or probe:size()
 elseif kind == "block" then
   st_size = probe:size()
-  fstype, device, device_size = "block", "device", st_size
+  -- up to 1.1 the device's name carried the space before its size
+  fstype, device, device_size = "block", version < 1.2 and "device " or "device", st_size
 else
   st_size = offset + temp_wsize
   fstype, device = "character", "device"
@@ -163,7 +183,8 @@ if kind == "dir" or kind == "file" then
   device = info.fs_source or (info.device and ("/dev/" .. info.device)) or info.fs_type or ""
   device_size = info.fs_size or 0
 end
-local target = classic.ioping_target(path, fstype, device, device_size)
+if version < 1.2 and kind ~= "block" then device_size = 0 end  -- no statvfs before 1.2
+local target = classic.ioping_target(path, fstype, device, device_size, version >= 1.2)
 
 if randomize or not cached then f:advise("random") end
 -- ioping drops each request's range just before it with fadvise DONTNEED
@@ -183,7 +204,17 @@ end
 
 -- ---- the requests --------------------------------------------------------------
 
-local valid_opts = { warmup = warmup, min_valid = min_valid, max_valid = max_valid }
+local start_time = p.now()
+local valid_opts = { warmup = warmup, min_valid = min_valid, max_valid = max_valid,
+  percent = version < 1.3 }
+-- ioping 0.9 counts every request, in microseconds, with no warmup
+local function stats09() return { n = 0, sum = 0, sum2 = 0, min = math.huge, max = -math.huge, size = size } end
+local part09, total09 = stats09(), stats09()
+local function merge09(t, s)
+  t.n, t.sum, t.sum2 = t.n + s.n, t.sum + s.sum, t.sum2 + s.sum2
+  if s.min < t.min then t.min = s.min end
+  if s.max > t.max then t.max = s.max end
+end
 local time_now = p.now()
 local part = classic.ioping_stats(time_now)
 local total = classic.ioping_stats(time_now)
@@ -219,10 +250,32 @@ local function one_request()
     end
   end
   time_now = p.now()
+  local this_time = time_now - t0
+
+  if old09 then  -- a sleep of -i after each request; no warmup, no notices
+    time_next = time_now + interval
+    local us = math.floor(this_time / 1000)
+    part09.n, part09.sum, part09.sum2 = part09.n + 1, part09.sum + us, part09.sum2 + us * us
+    if us < part09.min then part09.min = us end
+    if us > part09.max then part09.max = us end
+    if not quiet then p.write(classic.ioping_request_09(n, write, target, request, us)) end
+    if (period_request > 0 and part09.n >= period_request)
+      or (period_time > 0 and time_next >= period_deadline) then
+      p.write(classic.ioping_raw_09(part09))
+      p.flush()
+      merge09(total09, part09)
+      part09 = stats09()
+      period_deadline = time_now + period_time
+    end
+    if not randomize then
+      woffset = woffset + size
+      if woffset + size > wsize then woffset = 0 end
+    end
+    return
+  end
 
   time_next = time_next + interval
   if time_now - time_next > 0 then time_next = time_now end
-  local this_time = time_now - t0
 
   if n > 0 then
     local _
@@ -268,8 +321,16 @@ time_now = p.now()
 part:finish(time_now, size)
 total:merge(part)
 total:finish(time_now, size)
+merge09(total09, part09)
+total09.total = math.floor((time_now - start_time) / 1000)
 
-if o.batch then
+if old09 then
+  if o.batch then
+    p.write(classic.ioping_raw_09(total09))
+  elseif not (quiet and (period_time > 0 or period_request > 0)) then
+    p.write(classic.ioping_summary_09(target, total09))
+  end
+elseif o.batch then
   p.write(total:raw())
 elseif not (quiet and (period_time > 0 or period_request > 0)) then
   local mode = o.read_write and "rw" or (write_test > 0 and "write" or "read")

@@ -431,6 +431,13 @@ function M.ioping_size(v) return print_suffix(v, SIZE_SFX) end
 function M.ioping_time(v) return print_suffix(v, TIME_SFX) end
 --- ioping_int(n) -> "9", "4.39 k"
 function M.ioping_int(v) return print_suffix(v, INT_SFX) end
+-- ioping 0.9's time units: microseconds (gettimeofday), down to "us"
+local TIME_SFX_US = {
+  { "day", 86400e6 }, { "hour", 3600e6 }, { "min", 60e6 }, { "s", 1e6 }, { "ms", 1e3 },
+  { "us", 1 },
+}
+--- ioping_time_us(us) -> ioping 0.9's time: "221 us", "2.05 ms"
+function M.ioping_time_us(v) return print_suffix(v, TIME_SFX_US) end
 
 -- ioping's parse_suffix: strtod, an optional "/denominator", then a suffix
 -- matched without regard to case; the product is truncated to an integer.
@@ -486,7 +493,10 @@ function M.ioping_stats(start)
     min = math.huge, max = -math.huge, sum = 0, sum2 = 0 }, Stats)
 end
 
---- st:add(ns, request, o) -> valid, notice; o = {warmup=, min_valid=, max_valid=}
+--- st:add(ns, request, o) -> valid, notice; o = {warmup=, min_valid=, max_valid=,
+--- percent=}: with percent (ioping 1.0 to 1.2), a valid request is "fast" or
+--- "slow" in the lowest or highest 5% of the range seen so far, else (1.3)
+--- under half or over twice the average.
 function Stats:add(val, request, o)
   self.count = self.count + 1
   if request <= o.warmup then
@@ -504,7 +514,16 @@ function Stats:add(val, request, o)
   if val < self.min then self.min = val end
   if val > self.max then self.max = val end
   local notice
-  if self.valid > 5 then
+  if o.percent then
+    if self.valid > 5 and self.min < self.max then
+      local pct = trunc((val - self.min) * 100 / (self.max - self.min))
+      if pct < 5 then
+        notice = "fast"
+      elseif pct > 95 then
+        notice = "slow"
+      end
+    end
+  elseif self.valid > 5 then
     local avg = trunc(self.sum / self.valid)
     if val * 2 < avg then
       notice = "fast"
@@ -563,9 +582,45 @@ function M.ioping_request(bytes, write, target, request, ns, notice)
     target, request, M.ioping_time(ns), notice and (" (" .. notice .. ")") or "")
 end
 
---- ioping_target(path, fstype, device, device_size) -> "PATH (FSTYPE DEVICE SIZE)"
-function M.ioping_target(path, fstype, device, size)
+--- ioping_request_09(bytes, write, target, request, us) -> ioping 0.9's request line:
+--- "4 KiB from PATH (...): request=N time=T", in microseconds, with no notices
+function M.ioping_request_09(bytes, write, target, request, us)
+  return fmt("%s %s %s: request=%d time=%s\n", M.ioping_size(bytes), write and "to" or "from",
+    target, request, M.ioping_time_us(us))
+end
+
+--- ioping_target(path, fstype, device, device_size [, sized]) -> "PATH (FSTYPE DEVICE SIZE)".
+--- sized false (ioping up to 1.1): the size only when known (a device's), glued
+--- to DEVICE as those releases printed it (a device is "device " there)
+function M.ioping_target(path, fstype, device, size, sized)
+  if sized == false then
+    return fmt("%s (%s %s%s)", path, fstype, device, (size or 0) > 0 and M.ioping_size(size) or "")
+  end
   return fmt("%s (%s %s %s)", path, fstype, device, M.ioping_size(size))
+end
+
+--- ioping_summary_09(target, st) -> ioping 0.9's statistics block; st = {n =
+--- requests, total = wall us, sum = us, sum2, min, max, size = request bytes}
+function M.ioping_summary_09(target, t)
+  local avg = t.n > 0 and t.sum / t.n or 0
+  local v = t.n > 0 and t.sum2 / t.n - avg * avg or 0
+  local mdev = math.sqrt(v > 0 and v or 0)
+  local iops = t.sum > 0 and 1e6 * t.n / t.sum or 0
+  local speed = t.sum > 0 and 1e6 * t.n * t.size / t.sum or 0
+  return fmt("\n--- %s ioping statistics ---\n", target)
+    .. fmt("%s requests completed in %s, %s iops, %s/s\n", M.ioping_int(t.n),
+      M.ioping_time_us(t.total), M.ioping_int(iops), M.ioping_size(speed))
+    .. fmt("min/avg/max/mdev = %s / %s / %s / %s\n", M.ioping_time_us(t.n > 0 and t.min or 0),
+      M.ioping_time_us(avg), M.ioping_time_us(t.n > 0 and t.max or 0), M.ioping_time_us(mdev))
+end
+
+--- ioping_raw_09(st) -> ioping 0.9's -B/-p line: requests sum iops speed min avg max mdev (us)
+function M.ioping_raw_09(t)
+  local avg = t.n > 0 and t.sum / t.n or 0
+  local v = t.n > 0 and t.sum2 / t.n - avg * avg or 0
+  return fmt("%d %.0f %.0f %.0f %.0f %.0f %.0f %.0f\n", t.n, t.sum,
+    t.sum > 0 and 1e6 * t.n / t.sum or 0, t.sum > 0 and 1e6 * t.n * t.size / t.sum or 0,
+    t.n > 0 and t.min or 0, avg, t.n > 0 and t.max or 0, math.sqrt(v > 0 and v or 0))
 end
 
 --- ioping_summary(target, st, mode) -> the statistics block after the blank

@@ -247,6 +247,64 @@ figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
   4 requests completed in 38.9 ms, 16 KiB read, 102 iops, 410.9 KiB/s
   generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.1 KiB/s
   min/avg/max/mdev = 6.88 ms / 9.74 ms / 12.1 ms / 1.90 ms
+
+ioping's releases (--as, from ioping.c of each tag): 1.0 to 1.2 mark a
+request "fast" or "slow" by where it falls in the range seen so far (1.3:
+against the average); up to 1.1 a directory shows no filesystem size; 0.9
+says "from", counts the first request, times in microseconds and has no
+"generated" line.
+
+  $ for v in 1.2 1.0 0.9; do platter --sim ata-5400-1999 ioping -c 8 -i 0 --as $v /dev/hda 2>&1; done
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=3 time=6.88 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=4 time=12.1 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=5 time=10.6 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=6 time=15.4 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=7 time=9.58 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=8 time=21.4 ms (slow)
+  
+  --- /dev/hda (block device 5.96 GiB) ioping statistics ---
+  7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
+  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=3 time=6.88 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=4 time=12.1 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=5 time=10.6 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=6 time=15.4 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=7 time=9.58 ms
+  4 KiB <<< /dev/hda (block device 5.96 GiB): request=8 time=21.4 ms (slow)
+  
+  --- /dev/hda (block device 5.96 GiB) ioping statistics ---
+  7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
+  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=3 time=6.88 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=4 time=12.1 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=5 time=10.6 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=6 time=15.4 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=7 time=9.58 ms
+  4 KiB from /dev/hda (block device 5.96 GiB): request=8 time=21.4 ms
+  
+  --- /dev/hda (block device 5.96 GiB) ioping statistics ---
+  8 requests completed in 109.8 ms, 72 iops, 291.4 KiB/s
+  min/avg/max/mdev = 6.88 ms / 13.7 ms / 24.5 ms / 5.84 ms
+  $ platter --sim ata-5400-1999 ioping -c 2 -i 0 --as 1.0 . 2>&1 | head -1
+  4 KiB <<< . (simfs /dev/sim0): request=1 time=12.6 ms (warmup)
+  $ platter --sim ata-5400-1999 ioping -c 2 -i 0 . 2>&1 | head -1
+  4 KiB <<< . (simfs /dev/sim0 5.96 GiB): request=1 time=12.6 ms (warmup)
+  $ platter --sim ata-5400-1999 ioping -c 2 -G --as 0.9 /dev/hda
+  platter: ioping: -G came with ioping 1.0 (not in --as 0.9)
+  Try 'platter ioping --help'.
+  [2]
+  $ platter --sim ata-5400-1999 ioping -c 2 -a 2 --as 1.0 /dev/hda
+  platter: ioping: -a came with ioping 1.2 (not in --as 1.0)
+  Try 'platter ioping --help'.
+  [2]
   $ platter --sim ata-5400-1999 zones /dev/hda 2>&1
   zones: /dev/hda, 10 points of 64 MiB in 1 MiB requests, O_DIRECT
   zone\toffset\tMiB/s (esc)
