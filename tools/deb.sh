@@ -26,10 +26,24 @@ if [ -n "$missing" ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
-(cd "$top" && dpkg-checkbuilddeps) # the rest of Build-Depends: tools/dev.sh installs them
+# the rest of Build-Depends (tools/dev.sh installs most of them)
+unmet=$(cd "$top" && dpkg-checkbuilddeps 2>&1 | sed -n 's/.*Unmet build dependencies: //p' |
+    sed -e 's/([^)]*)//g' -e 's/<[^>]*>//g' -e 's/debhelper-compat/debhelper/')
+if [ -n "$unmet" ]; then
+    echo "deb.sh: installing the build dependencies" $unmet >&2
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $unmet >/dev/null
+fi
+(cd "$top" && dpkg-checkbuilddeps)
 
 version=$(cd "$top" && dpkg-parsechangelog -S Version)
 upstream=${version%-*}
+project=$(sed -n 's/^project(platter VERSION \([0-9.]*\).*/\1/p' "$top/CMakeLists.txt")
+[ "$upstream" = "$project" ] || {
+    echo "deb.sh: debian/changelog's $version is not CMakeLists.txt's version $project" >&2
+    exit 1
+}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/platter-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 src="$tmp/platter-$upstream"
