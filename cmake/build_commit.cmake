@@ -1,14 +1,22 @@
 # Writes OUT (gen/build_commit.c): the git commit of the source tree SRC at
 # build time, "-dirty" appended when tracked files differ from it, or
-# "unknown" outside a git checkout. Run by cmake -P at every build; OUT is
+# "unknown" outside a git checkout (a tarball: --version then shows the
+# package version, PL_PACKAGE_VERSION). Run by cmake -P at every build; OUT is
 # rewritten only when the text changes, so an unchanged tree relinks nothing.
 set(commit "unknown")
 find_package(Git QUIET)
 if(GIT_FOUND)
+  # SRC must be the top of the checkout: sources unpacked from a tarball inside
+  # some other repository are not that repository's commit
+  execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} rev-parse --show-toplevel
+                  OUTPUT_VARIABLE top RESULT_VARIABLE rc_top ERROR_QUIET
+                  OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} rev-parse HEAD
                   OUTPUT_VARIABLE head RESULT_VARIABLE rc ERROR_QUIET
                   OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(rc EQUAL 0 AND head MATCHES "^[0-9a-f]+$")
+  get_filename_component(src_real "${SRC}" REALPATH)
+  get_filename_component(top_real "${top}" REALPATH)
+  if(rc_top EQUAL 0 AND rc EQUAL 0 AND top_real STREQUAL src_real AND head MATCHES "^[0-9a-f]+$")
     set(commit "${head}")
     execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} status --porcelain --untracked-files=no
                     OUTPUT_VARIABLE changes RESULT_VARIABLE rc ERROR_QUIET)

@@ -57,6 +57,10 @@ static int usage(const char *fmt, const char *arg)
 static int version(int verbose)
 {
     printf("platter %s (%s)\n", PL_VERSION, pl_host_lua_release());
+    if (strcmp(pl_build_commit, "unknown") != 0)
+        printf("build: commit %s\n", pl_build_commit);
+    else /* from a tarball: no commit to name */
+        printf("build: package %s\n", PL_PACKAGE_VERSION);
     if (verbose) {
         printf("clock: %s (kernel clocksource %s), %.1f ns per reading\n", pl_clock_method(),
                pl_clock_source(), pl_clock_overhead_ns());

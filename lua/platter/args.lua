@@ -126,11 +126,18 @@ end
 M.help_text = help_text
 M.usage_error = usage_error
 
+-- Set by 'platter complete' (platter.cmd.complete) alone: parse then parses
+-- nothing and raises { platter_spec = spec }, so that a workload's own spec
+-- (its first p.args call) is what the completion and the man pages read. A
+-- script that sets it only stops its own p.args calls.
+M.describe_only = false
+
 --- parse(spec, ...) -> table of options (and positionals in order at [1..n])
 function M.parse(spec, ...)
   if type(spec) ~= "table" then
     error("bad argument #1 to 'args' (table expected, got " .. type(spec) .. ")", 2)
   end
+  if M.describe_only then error({ platter_spec = spec }, 0) end
   local argv = { ... }
   local by_name, out = {}, {}
   for _, opt in ipairs(spec.options or {}) do

@@ -365,7 +365,7 @@ local function build_record(R, status, msg)
   local doc = {
     schema_version = resultfile.SCHEMA_VERSION,
     platter = { version = core.version, lua = core.lua,
-      build = { commit = core._build_commit or "unknown" } },
+      build = { commit = core._build_commit or "unknown", package = core._package_version } },
     command_line = cfg.argv,
     args = cl.args,
     args_abs = R.args_abs and resultfile.absolute_args(R.args_abs, core._resolve),

@@ -807,6 +807,8 @@ int luaopen_platter_core(lua_State *L)
     lua_setfield(L, t, "version");
     lua_pushstring(L, pl_build_commit);
     lua_setfield(L, t, "_build_commit"); /* for the record only */
+    lua_pushliteral(L, PL_PACKAGE_VERSION);
+    lua_setfield(L, t, "_package_version"); /* for the record only */
     lua_pushstring(L, pl_host_lua_release());
     lua_setfield(L, t, "lua");
     lua_pushboolean(L, pl_cfg.quiet);

@@ -174,6 +174,10 @@ T.test("schema round trip: every documented field is present and consistent", fu
   local commit = doc.platter.build and doc.platter.build.commit
   T.ok(commit == "unknown" or (type(commit) == "string" and commit:match("^%x+%-?d?i?r?t?y?$")),
     "platter.build.commit: a git commit or unknown (" .. tostring(commit) .. ")")
+  local package = doc.platter.build and doc.platter.build.package
+  T.ok(type(package) == "string" and package:sub(1, #p.version) == p.version,
+    "platter.build.package: the package version, which starts with the version (" ..
+    tostring(package) .. ")")
   T.ok(type(doc.cwd) == "string" and doc.cwd:sub(1, 1) == "/", "cwd is absolute")
   T.eq(doc.args_abs[1], doc.cwd .. "/data.dat", "args_abs: the path made absolute")
   T.ok(type(doc.pid) == "number", "pid")
