@@ -40,7 +40,7 @@ After a workload, its own flags, from its p.args spec ('platter complete'):
   $ c hdparm --style ''
   1996 1999 6 9 
   $ c dd --coreutils = 8.2
-  8.20 8.25 
+  8.20 8.24 8.25 
   $ for w in $(platter list | awk '{print $1}'); do
   >   diff <(platter complete "$w" | cut -f1 | grep '^-' | sort) <(c "$w" - | tr ' ' '\n' | grep . ) >/dev/null || echo "differs: $w"
   > done
