@@ -117,6 +117,28 @@ PL_HOT static int l_file_read(lua_State *L)
     return io_result(L, f, "read", pl_io_rw(f, PL_OP_READ, PL_AT_POS, 0, n, NULL));
 }
 
+/* f:reads(count, len) / f:writes(count, len) -> bytes: count read(2)/write(2)
+   calls of len bytes each at the position, in C, as one timed operation */
+static int repeat_calls(lua_State *L, enum pl_op op, const char *what)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t count = pl_checkoffset(L, 2, "count");
+    uint64_t n = pl_checkoffset(L, 3, "length");
+    luaL_argcheck(L, n >= 1, 3, "length must be at least 1");
+    check_io(L, f, what, 0, 0, n, 3);
+    return io_result(L, f, what, pl_io_repeat(f, op, count, n));
+}
+
+static int l_file_reads(lua_State *L)
+{
+    return repeat_calls(L, PL_OP_READ, "read");
+}
+
+static int l_file_writes(lua_State *L)
+{
+    return repeat_calls(L, PL_OP_WRITE, "write");
+}
+
 /*
  * The optional source at argument arg: another file whose buffer holds the
  * bytes (what its last read brought in), from byte *src_off (argument arg+1,
@@ -688,6 +710,7 @@ static const luaL_Reg file_methods[] = {
     {"putc", l_file_putc},
     {"pwrite", l_file_pwrite},
     {"read", l_file_read},
+    {"reads", l_file_reads},
     {"readahead", l_file_readahead},
     {"resident", l_file_resident},
     {"seek", l_file_seek},
@@ -696,6 +719,7 @@ static const luaL_Reg file_methods[] = {
     {"touch", l_file_touch},
     {"truncate", l_file_truncate},
     {"write", l_file_write},
+    {"writes", l_file_writes},
     {NULL, NULL},
 };
 

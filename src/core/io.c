@@ -94,6 +94,35 @@ PL_HOT int64_t pl_io_rw(struct pl_file *f, enum pl_op op, enum pl_how how, uint6
     return io.res;
 }
 
+int64_t pl_io_repeat(struct pl_file *f, enum pl_op op, uint64_t calls, uint64_t len)
+{
+    int rc = pl_file_reserve(f, (size_t)len);
+    if (rc < 0)
+        return rc;
+    struct pl_file *files[1] = {f};
+    struct pl_engine e = {.ops = &pl_engine_psync, .files = files, .nfiles = 1, .qd = 1};
+    struct pl_io io = {.op = op, .len = len, .how = PL_AT_POS, .buf = f->buf};
+    uint64_t done = 0;
+    int64_t err = 0;
+    uint64_t t0 = pl_clock_ns();
+    for (uint64_t i = 0; i < calls; i++) {
+        pl_engine_psync.submit(&e, &io);
+        if (io.res < 0) {
+            err = io.res;
+            break;
+        }
+        done += (uint64_t)io.res;
+        if ((uint64_t)io.res < len)
+            break; /* the end of the file, or a short write */
+        if ((i & 4095) == 4095 && pl_interrupted)
+            break; /* Ctrl-C ends a long run of calls soon: a short count */
+    }
+    uint64_t ns = pl_clock_ns() - t0;
+    io.res = err && !done ? err : (int64_t)done;
+    count(&io, ns);
+    return io.res;
+}
+
 int pl_io_sync(struct pl_file *f, int data_only)
 {
     struct pl_io io = {.op = PL_OP_FSYNC, .data_only = data_only};

@@ -41,6 +41,13 @@ void pl_io_phase_absorb(const struct pl_stats *st);
  */
 int64_t pl_io_rw(struct pl_file *f, enum pl_op op, enum pl_how how, uint64_t off, uint64_t len,
                  const void *src);
+/*
+ * count read(2) or write(2) calls (op) of len bytes each at the position, one
+ * after another in C, timed and counted as one operation of their total bytes
+ * (bonnie++'s byte-at-a-time tests). Stops at a short transfer or an error,
+ * and soon after a Ctrl-C. Bytes moved, or -errno when the first call failed.
+ */
+int64_t pl_io_repeat(struct pl_file *f, enum pl_op op, uint64_t count, uint64_t len);
 /* fsync or fdatasync, timed and counted (0 bytes). 0 or -errno. */
 int pl_io_sync(struct pl_file *f, int data_only);
 /*

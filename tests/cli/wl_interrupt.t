@@ -105,7 +105,7 @@ empty fields, bonnie++'s own mark of a test that did not run (as for -f or
   Latency                                                                      
   1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,,,,,,,1,,,,,,,,,,,,,,,,,32800us,36us,74us,,,,,,,,,
   platter: interrupted
-  platter: interrupted phase 'Reading a byte at a time' after 1.63 s: 408162 ops, 0.408 MB (249750 IOPS, 0.25 MB/s), latency \xc2\xb5s: mean 4.00, p50 4.00, p99 4.00, max 4.00 (esc)
+  platter: interrupted phase 'Reading a byte at a time' after 1.64 s: 50 ops, 0.41 MB (30.5 IOPS, 0.25 MB/s), latency \xc2\xb5s: mean 32801, p50 32801, p99 32801, max 32801 (esc)
   [130]
 
 Cut in the file tests: the I/O tests are all there, and four file tests.
