@@ -196,10 +196,10 @@ if not power_of_2(file_chunk) then usage("the chunk of -n must be a power of 2 f
 if max_size ~= -1 and max_size ~= -2 and (max_size < min_size or max_size < 0 or min_size < 0) then
   usage("-n: the largest file size must not be below the smallest")
 end
-if dir_size > 0 and (max_size < 0 or num_dirs > 1) then
-  usage("-n: hard links, symlinks and several directories are not offered: platter has no "
-    .. "link() or symlink(), and makes one directory")
+if dir_size > 0 and max_size < 0 then
+  usage("-n: hard links and symlinks are not offered: platter has no link() or symlink()")
 end
+if num_dirs < 1 then usage("-n: the number of directories must be at least 1") end
 if file_size > B.PP_IO_FILE_103 * 1000 and v103 then usage("-s: at most 1000 files of 1 GiB") end
 if file_size ~= 0 and ram ~= 0 and file_size * concurrency < ram * 2 then
   p.ewrite(string.format("File size should be double RAM for good results, RAM is %dM.\n", ram))
@@ -543,26 +543,48 @@ local fdir = string.format("%s/Bonnie.%d", o.d, p.pid())
 local prefix = sim and fdir .. "." or fdir .. "/"
 local function rand(n) return p.random(n) - 1 end
 
+-- With -n N:max:min:D (D > 1) the files go into D directories 00000, 00001...
+-- inside it, filled in order (COpenTest::make_names: a directory takes one name
+-- more than N/D before the next one starts); under --sim they are a name prefix.
+local function sub_dir(d) return string.format(sim and "%05d." or "%05d/", d) end
+
 local function make_dir()
   if sim then return end
   local ok, msg = p.mkdir(fdir)
   if not ok then error("Can't make directory: " .. msg, 0) end
   p.scratch(fdir)  -- removed at exit when it is left behind, empty
+  if num_dirs > 1 then
+    for d = 0, num_dirs - 1 do
+      local sd = fdir .. "/" .. string.format("%05d", d)
+      ok, msg = p.mkdir(sd)
+      if not ok then error("Can't make directory " .. string.format("%05d", d) .. ": " .. msg, 0) end
+      p.scratch(sd)
+    end
+  end
 end
 
--- The sequential tests take the files in the order readdir gives, as 1.97.
+-- The sequential tests take the files in the order readdir gives, as 1.97:
+-- directory by directory.
 local function dir_order(names)
   if sim then return names end
-  local list = assert(p.readdir(fdir))
-  for i, n in ipairs(list) do list[i] = prefix .. n end
+  local list = {}
+  for d = 0, num_dirs - 1 do
+    local dir = num_dirs > 1 and fdir .. "/" .. string.format("%05d", d) or fdir
+    local pre = num_dirs > 1 and prefix .. sub_dir(d) or prefix
+    for _, n in ipairs(assert(p.readdir(dir))) do list[#list + 1] = pre .. n end
+  end
   return list
 end
 
 local function make_names(random_order)
   local names = {}
   local num_fmt = v103 and "%07d" or nil
+  local per_dir, in_dir, d = math.floor(nfiles / num_dirs), 0, 0
   for i = 0, nfiles - 1 do
-    names[i + 1] = prefix .. B.pp_file_name(i, random_order, rand, num_fmt)
+    local dir = num_dirs > 1 and sub_dir(d) or ""
+    names[i + 1] = prefix .. dir .. B.pp_file_name(i, random_order, rand, num_fmt)
+    in_dir = in_dir + 1
+    if in_dir > per_dir then in_dir, d = 0, d + 1 end
   end
   for _, n in ipairs(names) do
     local f = p.open(n)
@@ -636,7 +658,12 @@ local function delete(names, label)
       assert(p.remove(n))
       lat(now() - t0)
     end
-    if not sim then assert(p.rmdir(fdir)) end
+    if not sim then
+      for d = 0, num_dirs > 1 and num_dirs - 1 or -1 do
+        assert(p.rmdir(fdir .. "/" .. string.format("%05d", d)))
+      end
+      assert(p.rmdir(fdir))
+    end
     if not v103 then p.sync() end  -- and the delete tests too
   end)
 end
@@ -668,7 +695,12 @@ local function file_tests(t)
   end)
   if not ok then
     for _, n in ipairs(names or {}) do p.remove(n) end  -- what is left of them
-    if not sim then p.rmdir(fdir) end
+    if not sim then
+      for d = 0, num_dirs > 1 and num_dirs - 1 or -1 do
+        p.rmdir(fdir .. "/" .. string.format("%05d", d))
+      end
+      p.rmdir(fdir)
+    end
     error(err, 0)
   end
 end

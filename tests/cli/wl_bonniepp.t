@@ -86,10 +86,24 @@ with 1).
   platter: bonnie++: -n: the largest file size must not be below the smallest
   Try 'platter bonnie++ --help'.
   [2]
-  $ platter bonnie++ -s 8 -r 4 -n 1:0:0:4
-  platter: bonnie++: -n: hard links, symlinks and several directories are not offered: platter has no link() or symlink(), and makes one directory
+  $ platter bonnie++ -s 8 -r 4 -n 1:-1
+  platter: bonnie++: -n: hard links and symlinks are not offered: platter has no link() or symlink()
   Try 'platter bonnie++ --help'.
   [2]
+  $ platter bonnie++ -s 8 -r 4 -n 1:0:0:0
+  platter: bonnie++: -n: the number of directories must be at least 1
+  Try 'platter bonnie++ --help'.
+  [2]
+
+-n N:max:min:D spreads the files over D directories 00000, 00001, ...
+inside the test directory, as bonnie++ does; the files cell says N/D, the
+CSV has D, and every directory is gone afterwards.
+
+  $ mkdir nd && platter bonnie++ -d nd -s 0 -n 1:0:0:4 -m box -q 2>err | cut -d, -f20-24
+  1,,,,4
+  $ grep -c '^ *1/4 ' err
+  1
+  $ ls -A nd; rmdir nd; rm err
   $ platter bonnie++ -s 8 -r 4 -f 1
   platter: bonnie++: unexpected argument '1'
   Try 'platter bonnie++ --help'.

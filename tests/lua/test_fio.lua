@@ -1,8 +1,11 @@
--- platter and fio agree within 3% IOPS on the same short workload: 4 KiB
--- random O_DIRECT reads of a loop device held to 2000 IOPS by a cgroup-v1
--- blkio throttle (so both face the same, steady device on a noisy shared
--- machine), at QD1 with psync and at QD8 with io_uring, 5 s each after a
--- ramp. Root and fio only.
+-- platter measures what the device does, beside fio: 4 KiB random O_DIRECT
+-- reads of a loop device held to 2000 IOPS by a cgroup-v1 blkio throttle (the
+-- ground truth: a steady device on a noisy shared machine), at QD1 with psync
+-- and at QD8 with io_uring, 5 s each after a ramp. platter must be within 3%
+-- of the throttle's rate. fio runs the same job right before and its figure
+-- is printed beside platter's, not asserted: on a loaded machine fio itself
+-- was seen 8% under the limit (the interleaved platter/fio ratios are
+-- bench/agree's, outside CI). Root and fio only.
 --
 -- Why 5 s: the throttle releases I/O once per 100 ms slice, and fio ends its
 -- measured time when its last I/O completes. That I/O, issued just before
@@ -98,17 +101,19 @@ local function agree(engine, qd)
     local f = fio_iops(cg, dev, engine, qd)
     T.sh("sleep 0.25")
     local p = platter_iops(cg, dev, engine, qd)
-    local diff = (p - f) / f * 100
-    print(string.format("  %s QD%d: fio %.1f IOPS, platter %.1f IOPS (%+.2f%%; limit %d)", engine,
-      qd, f, p, diff, LIMIT))
-    T.ok(math.abs(diff) <= 3, string.format("platter %.1f vs fio %.1f IOPS: %+.2f%%", p, f, diff))
+    local diff = (p - LIMIT) / LIMIT * 100
+    print(string.format("  %s QD%d: fio %.1f IOPS, platter %.1f IOPS (%+.2f%% of the limit %d)",
+      engine, qd, f, p, diff, LIMIT))
+    T.ok(f > 0, "fio ran the same job")
+    T.ok(math.abs(diff) <= 3, string.format("platter %.1f IOPS against the throttle's %d: %+.2f%%",
+      p, LIMIT, diff))
   end)
 end
 
-T.test("fio: 4k random O_DIRECT reads at QD1 (psync): platter within 3% of fio", function()
+T.test("fio: 4k random O_DIRECT reads at QD1 (psync): platter within 3% of the throttle, beside fio", function()
   agree("psync", 1)
 end)
 
-T.test("fio: 4k random O_DIRECT reads at QD8 (io_uring): platter within 3% of fio", function()
+T.test("fio: 4k random O_DIRECT reads at QD8 (io_uring): platter within 3% of the throttle, beside fio", function()
   agree("io_uring", 8)
 end)
