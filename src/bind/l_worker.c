@@ -14,6 +14,7 @@
 #include "io.h"
 #include "target.h"
 #include "l_util.h"
+#include "l_file.h"
 #include "l_open.h"
 #include "l_stats.h"
 #include "worker.h"
@@ -146,12 +147,57 @@ static int hook_parallel_protected(lua_State *L)
  * p.parallel(n, fn) -> { [i] = stats | false, merged = stats, first_done = s,
  *                        last_done = s, failed = { {worker, status|signal, error} } }
  */
+/* The files of opts.handoff (argument 3) that are open, checked before any fork. */
+static void check_handoff(lua_State *L)
+{
+    if (lua_isnoneornil(L, 3))
+        return;
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_getfield(L, 3, "handoff");
+    if (!lua_isnil(L, -1)) {
+        luaL_argcheck(L, lua_istable(L, -1), 3, "'handoff' must be a list of files");
+        for (int i = 1;; i++) {
+            lua_rawgeti(L, -1, i);
+            if (lua_isnil(L, -1)) {
+                lua_pop(L, 1);
+                break;
+            }
+            if (lua_toboolean(L, -1) && !luaL_testudata(L, -1, PL_FILE_MT))
+                luaL_argerror(L, 3, "'handoff' must be a list of files");
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
+
+/* Close the caller's copies of the handed-off files: the workers keep theirs,
+   so the last close of such a file is a worker's. */
+static void close_handoff(lua_State *L)
+{
+    if (!lua_istable(L, 3))
+        return;
+    lua_getfield(L, 3, "handoff");
+    for (int i = 1; lua_istable(L, -1); i++) {
+        lua_rawgeti(L, -1, i);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            break;
+        }
+        struct pl_file *f = luaL_testudata(L, -1, PL_FILE_MT);
+        if (f)
+            pl_file_close(f);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
 static int l_parallel(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
     luaL_argcheck(L, n >= 1 && n <= 1024, 1, "worker count must be within 1..1024");
     luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_settop(L, 2);
+    check_handoff(L);
+    lua_settop(L, 3);
     pl_checkintr(L);
     /* the merged phase: the hook sees it start (the cache watch), then end */
     struct pl_phase *merged = pl_phase_new(L, "parallel");
@@ -167,6 +213,7 @@ static int l_parallel(lua_State *L)
             return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
         if (ws.index >= 0)
             run_child(L, &ws, ws.index + 1); /* does not return */
+        close_handoff(L);
         pl_workers_release(&ws);
         pl_workers_collect(&ws);
     } else {
@@ -208,6 +255,8 @@ static int l_parallel(lua_State *L)
             }
         }
     }
+    if (pl_target->flags & PL_TARGET_SERIAL)
+        close_handoff(L); /* one after another: the caller's copies served them all */
     /* Ctrl-C reaches the workers and platter alike: the phase so far is a result */
     int cut = pl_interrupted != 0;
 
