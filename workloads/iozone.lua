@@ -128,7 +128,9 @@ for _, k in ipairs({ "p", "T", "b" }) do
 end
 
 for _, x in ipairs(o.plus) do
-  if x ~= "n" then p.usage_error(NAME, "unsupported option '-+" .. x .. "' (only -+n)") end
+  if x ~= "n" and not (x == "u" and o.t) then
+    p.usage_error(NAME, "unsupported option '-+" .. x .. "' (only -+n" .. (o.t and " and -+u" or "") .. ")")
+  end
 end
 
 -- ---------------------------------------------------------------------------
@@ -145,6 +147,23 @@ local st = {
   cache_size = iz.CACHE_SIZE, line_size = iz.CACHE_LINE_SIZE,
 }
 local splash = {}
+
+-- -+u: iozone's get_rusage_resolution(), the first step of the CPU clock
+-- (p.cpu()) seen by polling it; 0 when it does not move within 200000
+-- readings (as under --sim, where CPU time moves only with the I/O).
+local cputime_res = 0
+local function iz_rusage_resolution()
+  local u, sy = p.cpu()
+  local start = u + sy
+  for _ = 1, 200000 do
+    u, sy = p.cpu()
+    if u + sy ~= start then
+      cputime_res = u + sy - start
+      return cputime_res
+    end
+  end
+  return 0
+end
 local function say(fmt, ...) splash[#splash + 1] = string.format(fmt, ...) end
 
 local function fatal(text, code)
@@ -237,6 +256,10 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
   elseif c == "+" and v == "n" then
     st.noretest = true
     say("\tNo retest option selected\n")
+  elseif c == "+" and v == "u" then
+    st.cpuutil = true
+    say("\tCPU utilization Resolution = %5.3f seconds.\n", iz_rusage_resolution())
+    say("\tCPU utilization Excel chart enabled\n")
   elseif c == "j" then
     st.stride = math.max(0, iz.atoi(v))
   elseif c == "S" then
@@ -278,6 +301,20 @@ if #o > (st.names and #st.names or 0) then
 end
 if #st.r_list > 1 then st.auto, st.rflag, st.nocross = true, false, true end
 if #st.s_list > 1 then st.auto, st.sflag, st.nocross = true, false, true end
+-- what platter's -t provides (iozone's throughput_test() runs more)
+if st.children then
+  for t in pairs(st.include) do
+    if t > 2 then
+      p.usage_error(NAME, string.format("-t runs -i 0, 1 and 2 in platter (not -i %d)", t))
+    end
+  end
+  if not st.include_tflag then
+    p.usage_error(NAME, "-t without -i runs every throughput test; platter provides -i 0, 1 "
+      .. "and 2: name them")
+  end
+  if st.excel then p.usage_error(NAME, "-R with -t (the throughput report) is not provided") end
+  if st.auto then p.usage_error(NAME, "-a with -t is not provided") end
+end
 for t = 9, 10 do
   if st.include[t] and not st.extended then
     p.log("iozone: -i %d runs only with -E, as in iozone", t)
@@ -648,17 +685,6 @@ end
 -- release to the last child's end.
 local function throughput()
   local n = st.children
-  for t in pairs(st.include) do
-    if t > 2 then
-      p.usage_error(NAME, string.format("-t runs -i 0, 1 and 2 in platter (not -i %d)", t))
-    end
-  end
-  if not st.include_tflag then
-    p.usage_error(NAME, "-t without -i runs every throughput test; platter provides -i 0, 1 "
-      .. "and 2: name them")
-  end
-  if st.excel then p.usage_error(NAME, "-R with -t (the throughput report) is not provided") end
-  if st.auto then p.usage_error(NAME, "-a with -t is not provided") end
   local kb = st.sflag and st.kilobytes or iz.THROUGHSIZE
   local reclen = st.reclen
   local numrecs = math.floor(kb * 1024 / reclen)
@@ -683,12 +709,19 @@ local function throughput()
   p.flush()
   local unit = L.kb
 
-  local function child_open(name, opts, text, code)
+  -- iozone's children: a writer prints "Can not open temp file" and
+  -- perror("open"), exit 125; a reader only perror(name), exit 130.
+  local function child_open(name, writing, opts)
     local f, err = p.open(name, opts)
     if not f then
-      p.write(text)
-      perror("open", err)
-      p.exit(code)
+      if writing then
+        p.write(string.format("\nCan not open temp file: %s\n", name))
+        perror("open", err)
+      else
+        perror(name, err)
+      end
+      p.flush()
+      p.exit(writing and 125 or 130)
     end
     return f
   end
@@ -697,9 +730,8 @@ local function throughput()
   local function pass(i, label, op, random)
     local name = names[i]
     local writing = op == "write"
-    local f = child_open(name, writing and { write = true, create = true, direct = st.direct,
-      sync = st.osync } or { direct = st.direct },
-      string.format("\nCan not open temp file: %s\n", name), writing and 125 or 130)
+    local f = child_open(name, writing, writing and { write = true, create = true,
+      direct = st.direct, sync = st.osync } or { direct = st.direct })
     local order
     if random then
       p.seed((p.config and p.config.seed or 1) + i)
@@ -722,17 +754,21 @@ local function throughput()
   local function run(label, fmtn, op, random)
     local res = p.parallel(n, function(i) return pass(i, label, op, random) end)
     if #res.failed > 0 then
-      local e = res.failed[1]
-      p.exit(e.status and e.status ~= 0 and e.status or 1)
+      -- the child said why (on stderr); its exit status does not come back
+      -- through p.parallel, so the run ends with iozone's status for a child
+      -- of this test that could not open its file
+      p.flush()
+      p.exit(op == "write" and 125 or 130)
     end
     local rows = {}
     for i = 1, n do
       local t = iz.elapsed(res[i].seconds)
-      rows[i] = iz.child_result(kb, t)
+      rows[i] = iz.child_result(kb, t, res[i].seconds, res[i].user + res[i].sys)
     end
     local total_time = iz.elapsed(res.last_done)
     p.write("\n")
-    p.write(iz.throughput_report(fmtn, n, rows, total_time, "process", unit))
+    p.write(iz.throughput_report(fmtn, n, rows, total_time, "process", unit,
+      st.cpuutil and { res = cputime_res, first = label == "initial writers" } or nil))
     p.flush()
     p.sleep(2)  -- iozone's sync(); sleep(2) after each test (platter has no sync())
   end

@@ -370,12 +370,14 @@ else
 end
 M.f32 = f32
 
---- child_result(kb, t) -> { throughput = kB/s, actual = kB } of one child
---- that moved kb kB in t seconds (iozone's time less the resolution), as
---- the floats iozone stores: the time, then kB over that float.
-function M.child_result(kb, t)
+--- child_result(kb, t [, wall, cpu]) -> { throughput = kB/s, actual = kB,
+--- walltime, cputime } of one child that moved kb kB in t seconds (iozone's
+--- time less the resolution), as the floats iozone stores: the time, then kB
+--- over that float; wall and cpu (-+u) are its wall and CPU seconds.
+function M.child_result(kb, t, wall, cpu)
   local tf = f32(t)
-  return { throughput = f32(kb / tf), actual = f32(kb) }
+  return { throughput = f32(kb / tf), actual = f32(kb), walltime = f32(wall or 0),
+    cputime = f32(cpu or 0) }
 end
 
 --- throughput_report(label, n, children, total_time, port, unit) -> the
@@ -383,7 +385,11 @@ end
 --- naming the test with its count (such as "%2d initial writers \t");
 --- children is the list of child_result()s; total_time is the parent's
 --- seconds; port "process" and unit "kB" (or "KB", as before 3.424).
-function M.throughput_report(label, n, children, total_time, port, unit)
+--- cpu (-+u), when given, is { res = the CPU timer's resolution, first =
+--- true for the initial writers }: the CPU line follows, the children's CPU
+--- seconds summed over the longest wall time (a wall time under the
+--- resolution counts as 0 except for the writers, a CPU time under it too).
+function M.throughput_report(label, n, children, total_time, port, unit, cpu)
   local total, ptotal, minx, mint, maxt = 0, 0, 0, 0, 0
   for _, c in ipairs(children) do
     total = total + c.throughput
@@ -399,6 +405,23 @@ function M.throughput_report(label, n, children, total_time, port, unit)
     .. fmt("\tMax throughput per %s \t\t\t= %10.2f %s/sec\n", port, maxt, unit)
     .. fmt("\tAvg throughput per %s \t\t\t= %10.2f %s/sec\n", port, total / n, unit)
     .. fmt("\tMin xfer \t\t\t\t\t= %10.2f %s\n", minx, unit)
+    .. (cpu and M.cpu_line(children, cpu) or "")
+end
+
+--- cpu_line(children, cpu) -> iozone's "CPU utilization" line of one
+--- throughput test (see throughput_report).
+function M.cpu_line(children, cpu)
+  local wall, time = 0, 0
+  for _, c in ipairs(children) do
+    time = time + c.cputime
+    local w = c.walltime < c.cputime and c.cputime or c.walltime
+    if w > wall then wall = w end
+  end
+  if not cpu.first and wall < cpu.res then wall = 0 end
+  if time < cpu.res then time = 0 end
+  local f = "\tCPU %s: Wall time %8.3f    CPU time %8.3f    CPU utilization %6.2f %%\n\n"
+  if wall == 0 then return fmt(f, "utilization", wall, time, 0) end
+  return fmt(f, cpu.first and "Utilization" or "utilization", wall, time, 100 * time / wall)
 end
 
 -- ---------------------------------------------------------------------------
