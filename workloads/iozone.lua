@@ -32,8 +32,15 @@
 -- without the memcpy); the random order comes from platter's generator
 -- (--seed) rather than iozone's MT19937-64 with a fixed key; iozone's
 -- sync(); sync() before each row is not done (platter has no sync()); the
--- buffer holds zeros, not iozone's pattern. Throughput mode (-t), mmap,
--- async I/O, -O/-N, -b and -+ options other than -+n are not provided.
+-- buffer holds zeros, not iozone's pattern. mmap, async I/O, -O/-N, -p,
+-- -T, -b and -+ options other than -+n (and -+u with -t) are not provided:
+-- each is an error naming it.
+--
+-- --as VERSION prints as iozone 3.506 (to 3.508), 3.420 (3.308 to 3.420)
+-- or 3.263 (3.152 to 3.303) instead (classic_iozone.lua's LAYOUTS).
+-- Throughput mode (-t N, -F, -+u) runs -i 0, 1 and 2 in N p.parallel
+-- workers, without stonewalling (as iozone -x), the files made by the
+-- parent as holes first (docs/workloads.md, iozone, says why).
 -- Unlike iozone, a -f that exists must be a regular file: the write test
 -- unlinks it, and iozone as root would unlink a device node.
 -- Ctrl-C ends the row being measured with blank cells for the tests it did
@@ -50,7 +57,8 @@ local argv = { ... }
 local spec = {
   name = NAME,
   usage = "[-a] [-s SIZE]... [-r SIZE]... [-i N]... [options]",
-  summary = "iozone 3.489's single-stream file tests and its output, byte for byte.",
+  summary = "iozone 3.489's file tests (single-stream, and -t for tests 0-2) and its output, "
+    .. "byte for byte; --as for other releases.",
   options = {
     { "-a", help = "auto mode: file sizes 64 kB..512 MB, records 4 kB..16 MB, doubling" },
     { "-s", arg = "SIZE", multi = true,

@@ -86,7 +86,7 @@ old blanks for the tests not selected; -R is the same in every release.
 
 --help lists the releases.
 
-  $ platter iozone --help | grep -A4 -e '--as'
+  $ platter iozone --help | grep -A4 -e '^  --as '
     --as VERSION  print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider columns), 3.420 (3.308 to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without the blanks before record rewrite and stride read) (default 3.489)
   
   Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all
