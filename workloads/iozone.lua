@@ -126,10 +126,11 @@ end
 -- Options iozone has that platter accepts but does not provide: an error
 -- that names them, never a silent run without them.
 local unprovided = {
-  p = "-p (purge the processor cache before each record: iozone reads a cache-sized "
-    .. "buffer in C; platter's Lua cannot touch its I/O buffer's cache lines)",
+  p = "-p (purge the processor cache before each record: iozone reads a separate "
+    .. "cache-sized buffer, one byte per cache line; platter has no such buffer)",
   T = "-T (POSIX threads: platter's throughput children are processes, as iozone's default)",
-  b = "-b (iozone writes a binary .xls through libbif; use -R for the same report as text)",
+  b = "-b (iozone writes a binary .xls through libbif, and a platter script writes "
+    .. "no text into files; -R prints the same report)",
 }
 for _, k in ipairs({ "p", "T", "b" }) do
   if o[k] then p.usage_error(NAME, "unsupported option " .. unprovided[k]) end

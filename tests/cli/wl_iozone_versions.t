@@ -214,7 +214,7 @@ without -w they are gone at the end.
 Options iozone has and platter does not provide are errors that name them.
 
   $ platter iozone -p -s 64k
-  platter: iozone: unsupported option -p (purge the processor cache before each record: iozone reads a cache-sized buffer in C; platter's Lua cannot touch its I/O buffer's cache lines)
+  platter: iozone: unsupported option -p (purge the processor cache before each record: iozone reads a separate cache-sized buffer, one byte per cache line; platter has no such buffer)
   Try 'platter iozone --help'.
   [2]
   $ platter iozone -T -t 2 -i 0
@@ -222,7 +222,7 @@ Options iozone has and platter does not provide are errors that name them.
   Try 'platter iozone --help'.
   [2]
   $ platter iozone -b out.xls -s 64k
-  platter: iozone: unsupported option -b (iozone writes a binary .xls through libbif; use -R for the same report as text)
+  platter: iozone: unsupported option -b (iozone writes a binary .xls through libbif, and a platter script writes no text into files; -R prints the same report)
   Try 'platter iozone --help'.
   [2]
 
