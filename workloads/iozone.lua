@@ -36,8 +36,9 @@
 -- -T, -b and -+ options other than -+n (and -+u with -t) are not provided:
 -- each is an error naming it.
 --
--- --as VERSION prints as iozone 3.506 (to 3.508), 3.420 (3.308 to 3.420)
--- or 3.263 (3.152 to 3.303) instead (classic_iozone.lua's LAYOUTS).
+-- --as VERSION prints as iozone 3.506 (to 3.508), 3.429 (3.428 to 3.430),
+-- 3.420 (3.308 to 3.420) or 3.263 (3.152 to 3.303) instead
+-- (classic_iozone.lua's LAYOUTS).
 -- Throughput mode (-t N, -F, -+u) runs -i 0, 1 and 2 in N p.parallel
 -- workers, without stonewalling (as iozone -x), the files made by the
 -- parent as holes first (docs/workloads.md, iozone, says why).
@@ -95,8 +96,9 @@ local spec = {
     { "-b", arg = "FILE", help = "Excel worksheet file (not provided: an error; -R prints the report)" },
     { "--as", arg = "VERSION", choices = iz.AS, default = iz.VERSION,
       help = "print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider "
-        .. "columns), 3.420 (3.308 to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to "
-        .. "3.303: as 3.420 without the blanks before record rewrite and stride read)" },
+        .. "columns), 3.429 (3.428 to 3.430: 3.489's columns, the older blanks), 3.420 (3.308 "
+        .. "to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without "
+        .. "the blanks before record rewrite and stride read)" },
   },
   rest = true,
   epilog = "Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all\n"

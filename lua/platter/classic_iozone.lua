@@ -158,6 +158,12 @@ local L263 = derive(L420, {
   cell = derive(L420.cell, { [4] = { "%8d" }, [5] = { "%8d" } }),
   releases = "3.152 to 3.303",
 })
+-- 3.428 to 3.430: 3.489's header and cells (and kB), 3.420's blanks and
+-- contributors.
+local L429 = derive(L489, {
+  version = "3.429", contributors = L420.contributors, pad = L420.pad,
+  releases = "3.428 to 3.430",
+})
 -- 3.506 to 3.508: 10 columns, the blanks of 3.489 kept.
 local L506 = derive(L489, {
   version = "3.506",
@@ -172,8 +178,9 @@ local L506 = derive(L489, {
   releases = "3.506 to 3.508",
 })
 
-M.LAYOUTS = { ["3.263"] = L263, ["3.420"] = L420, ["3.489"] = L489, ["3.506"] = L506 }
-M.AS = { "3.489", "3.506", "3.420", "3.263" }  -- --as choices, the default first
+M.LAYOUTS = { ["3.263"] = L263, ["3.420"] = L420, ["3.429"] = L429, ["3.489"] = L489,
+  ["3.506"] = L506 }
+M.AS = { "3.489", "3.506", "3.429", "3.420", "3.263" }  -- --as choices, the default first
 
 --- layout(version) -> the text facts of that release (M.LAYOUTS), 3.489 without one.
 function M.layout(version)

@@ -78,6 +78,15 @@ old blanks for the tests not selected; -R is the same in every release.
   
   iozone test complete.
 
+3.429 (3.428 to 3.430): 3.489's columns, 3.420's blanks for the tests not
+selected (a short row).
+
+  $ platter --sim ata-5400-1999 iozone --as 3.429 -s 1m -r 64k -i 0 -i 5 2>/dev/null | sed -n '/reclen/,$p'
+                kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
+              1024      64   240527   240527                                                      239627                                  
+  
+  iozone test complete.
+
 --as 3.489 is the default, byte for byte (and the command line never shows --as).
 
   $ platter --sim ata-5400-1999 iozone -s 1m -r 64k -i 0 -i 1 -R > a 2>&1
@@ -87,7 +96,7 @@ old blanks for the tests not selected; -R is the same in every release.
 --help lists the releases.
 
   $ platter iozone --help | grep -A4 -e '^  --as '
-    --as VERSION  print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider columns), 3.420 (3.308 to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without the blanks before record rewrite and stride read) (default 3.489)
+    --as VERSION  print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider columns), 3.429 (3.428 to 3.430: 3.489's columns, the older blanks), 3.420 (3.308 to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without the blanks before record rewrite and stride read) (default 3.489)
   
   Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all
   tests run (0..7, and 9, 10 with -E). The file is unlinked and created again by
@@ -250,7 +259,7 @@ the -R report, which platter does not print.
   Try 'platter iozone --help'.
   [2]
   $ platter iozone --as 3.999 -s 64k
-  platter: iozone: bad value '3.999' for --as: expected one of 3.489, 3.506, 3.420, 3.263
+  platter: iozone: bad value '3.999' for --as: expected one of 3.489, 3.506, 3.429, 3.420, 3.263
   Try 'platter iozone --help'.
   [2]
   $ platter iozone -s 64k stray

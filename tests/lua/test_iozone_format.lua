@@ -321,6 +321,12 @@ T.test("--as layouts: a row of every test (cells), as each release prints it", f
   T.eq(pads(iz.layout("3.263")), "16,18,16,8,8,8,18,16,0,17,19", "3.263 blanks")
   T.eq(pads(iz.layout("3.420")), "16,18,16,8,8,8,18,16,0,17,19", "3.420 blanks")
   T.eq(pads(iz.layout("3.506")), "18,18,18,9,10,10,18,17,0,18,18", "3.506 blanks")
+  T.eq(pads(iz.layout("3.429")), "16,18,16,8,8,8,18,16,0,17,19", "3.429: the old blanks")
+  T.eq(iz.header(true, iz.layout("3.429")), iz.header(true), "3.429: 3.489's header")
+  local row = ""
+  for t = 0, 7 do row = row .. iz.cell(t, v[t], iz.layout("3.429")) end
+  T.eq(row, "     3087     3144    10337    10375     9761     5743        1         2         3"
+    .. "        4        5        6        7", "3.429: 3.489's cells")
 end)
 
 T.test("--as layouts: KB and Kbytes before 3.424, the contributors of each", function()
