@@ -211,6 +211,20 @@ without -w they are gone at the end.
   iozone.tmp.DUMMY.0: No such file or directory
   iozone.tmp.DUMMY.1: No such file or directory
 
+Ctrl-C in throughput mode (here during the rewriters): the tests done so
+far, then iozone's signal handler lines, and platter's status 130.
+
+  $ PLATTER_SIM_SIGINT=0.05 platter --sim ata-5400-1999 iozone -t 2 -s 1m -r 64k -i 0 -i 1 > out 2>&1
+  [130]
+  $ grep -c 'Children see' out; tail -5 out; rm out
+  1
+  iozone: interrupted
+  
+  exiting iozone
+  
+  platter: interrupted
+  $ ls
+
 -K: every 100th record of a read pass also reads a byte at 0 and at 4096
 (it shows as a slower read under --sim).
 
