@@ -32,8 +32,16 @@
 -- without the memcpy); the random order comes from platter's generator
 -- (--seed) rather than iozone's MT19937-64 with a fixed key; iozone's
 -- sync(); sync() before each row is not done (platter has no sync()); the
--- buffer holds zeros, not iozone's pattern. Throughput mode (-t), mmap,
--- async I/O, -O/-N, -b and -+ options other than -+n are not provided.
+-- buffer holds zeros, not iozone's pattern. mmap, async I/O, -O/-N, -p,
+-- -T, -b and -+ options other than -+n (and -+u with -t) are not provided:
+-- each is an error naming it.
+--
+-- --as VERSION prints as iozone 3.506 (to 3.508), 3.429 (3.428 to 3.430),
+-- 3.420 (3.308 to 3.420) or 3.263 (3.152 to 3.303) instead
+-- (classic_iozone.lua's LAYOUTS).
+-- Throughput mode (-t N, -F, -+u) runs -i 0, 1 and 2 in N p.parallel
+-- workers, without stonewalling (as iozone -x), the files made by the
+-- parent as holes first (docs/workloads.md, iozone, says why).
 -- Unlike iozone, a -f that exists must be a regular file: the write test
 -- unlinks it, and iozone as root would unlink a device node.
 -- Ctrl-C ends the row being measured with blank cells for the tests it did
@@ -50,7 +58,8 @@ local argv = { ... }
 local spec = {
   name = NAME,
   usage = "[-a] [-s SIZE]... [-r SIZE]... [-i N]... [options]",
-  summary = "iozone 3.489's single-stream file tests and its output, byte for byte.",
+  summary = "iozone 3.489's file tests (single-stream, and -t for tests 0-2) and its output, "
+    .. "byte for byte; --as for other releases.",
   options = {
     { "-a", help = "auto mode: file sizes 64 kB..512 MB, records 4 kB..16 MB, doubling" },
     { "-s", arg = "SIZE", multi = true,
@@ -77,16 +86,62 @@ local spec = {
     { "-S", arg = "KB", type = "int", help = "processor cache size, kB (only printed)" },
     { "-L", arg = "BYTES", type = "int", help = "processor cache line size (only printed)" },
     { "-+", arg = "X", multi = true, key = "plus", help = "-+n: no re-tests (their columns print 0)" },
+    { "-t", arg = "N", type = "int",
+      help = "throughput mode: N processes, each on its own file (-i 0, 1 and 2 only)" },
+    { "-F", help = "throughput mode: the N file names follow (after -t N)" },
+    { "-x", help = "throughput mode: no stonewalling (platter never stonewalls; see docs)" },
+    { "-K", help = "disrupted read patterns: every 100th record, a 1-byte read at 0 and at 4096" },
+    { "-p", help = "purge the processor cache (not provided: an error)" },
+    { "-T", help = "POSIX threads for -t (not provided: an error)" },
+    { "-b", arg = "FILE", help = "Excel worksheet file (not provided: an error; -R prints the report)" },
+    { "--as", arg = "VERSION", choices = iz.AS, default = iz.VERSION,
+      help = "print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider "
+        .. "columns), 3.429 (3.428 to 3.430: 3.489's columns, the older blanks), 3.420 (3.308 "
+        .. "to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without "
+        .. "the blanks before record rewrite and stride read)" },
   },
+  rest = true,
   epilog = "Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all\n"
     .. "tests run (0..7, and 9, 10 with -E). The file is unlinked and created again by\n"
     .. "the write test and removed after each row unless -w is given; a FILE that exists\n"
     .. "must be a regular file.",
 }
 local o = p.args(spec, ...)
+local L = iz.layout(o.as)
+
+-- --as is platter's: iozone's own option loop and its "Command line used"
+-- never see it.
+do
+  local kept, i = {}, 1
+  while i <= #argv do
+    local a = argv[i]
+    if a == "--as" then
+      i = i + 1
+    elseif not a:match("^%-%-as=") then
+      kept[#kept + 1] = a
+    end
+    i = i + 1
+  end
+  argv = kept
+end
+
+-- Options iozone has that platter accepts but does not provide: an error
+-- that names them, never a silent run without them.
+local unprovided = {
+  p = "-p (purge the processor cache before each record: iozone reads a separate "
+    .. "cache-sized buffer, one byte per cache line; platter has no such buffer)",
+  T = "-T (POSIX threads: platter's throughput children are processes, as iozone's default)",
+  b = "-b (iozone writes a binary .xls through libbif, and a platter script writes "
+    .. "no text into files; -R prints the same report)",
+}
+for _, k in ipairs({ "p", "T", "b" }) do
+  if o[k] then p.usage_error(NAME, "unsupported option " .. unprovided[k]) end
+end
 
 for _, x in ipairs(o.plus) do
-  if x ~= "n" then p.usage_error(NAME, "unsupported option '-+" .. x .. "' (only -+n)") end
+  if x ~= "n" and not (x == "u" and o.t) then
+    p.usage_error(NAME, "unsupported option '-+" .. x .. "' (only -+n" .. (o.t and " and -+u" or "") .. ")")
+  end
 end
 
 -- ---------------------------------------------------------------------------
@@ -94,7 +149,7 @@ end
 -- ---------------------------------------------------------------------------
 
 local takes = { s = true, r = true, i = true, f = true, n = true, g = true, y = true, q = true,
-  j = true, S = true, L = true, ["+"] = true }
+  j = true, S = true, L = true, ["+"] = true, t = true, b = true, F = "list" }
 local st = {
   kilobytes = iz.KILOBYTES, reclen = 1024,
   min_file = iz.KILOBYTES_START, max_file = iz.KILOBYTES_END,
@@ -103,6 +158,23 @@ local st = {
   cache_size = iz.CACHE_SIZE, line_size = iz.CACHE_LINE_SIZE,
 }
 local splash = {}
+
+-- -+u: iozone's get_rusage_resolution(), the first step of the CPU clock
+-- (p.cpu()) seen by polling it; 0 when it does not move within 200000
+-- readings (as under --sim, where CPU time moves only with the I/O).
+local cputime_res = 0
+local function iz_rusage_resolution()
+  local u, sy = p.cpu()
+  local start = u + sy
+  for _ = 1, 200000 do
+    u, sy = p.cpu()
+    if u + sy ~= start then
+      cputime_res = u + sy - start
+      return cputime_res
+    end
+  end
+  return 0
+end
 local function say(fmt, ...) splash[#splash + 1] = string.format(fmt, ...) end
 
 local function fatal(text, code)
@@ -111,10 +183,11 @@ local function fatal(text, code)
   p.exit(code)
 end
 
+local KB = L.kb  -- "kB", or "KB" before 3.424
 local function max_rec_check(bytes)
   if bytes > iz.MAXBUFFERSIZE then
-    fatal(string.format("Error: maximum record size %d kB is greater than maximum buffer size %d kB\n ",
-      math.floor(bytes / 1024), iz.MAXBUFFERSIZE / 1024), 23)
+    fatal(string.format("Error: maximum record size %d %s is greater than maximum buffer size %d %s\n ",
+      math.floor(bytes / 1024), KB, iz.MAXBUFFERSIZE / 1024, KB), 23)
   end
 end
 
@@ -139,7 +212,7 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
     st.s_list[#st.s_list + 1] = kb
     st.max_file, st.min_file = kb, st.s_list[1]
     st.sflag = true
-    say("\tFile size set to %d kB\n", kb)
+    say("\tFile size set to %d %s\n", kb, KB)
   elseif c == "r" then
     local b = iz.record_bytes(v)
     if b <= 0 then b = 4096 end
@@ -147,7 +220,7 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
     st.r_list[#st.r_list + 1] = b
     st.max_rec, st.min_rec = b, st.r_list[1]
     st.rflag = true
-    say("\tRecord Size %d kB\n", math.floor(b / 1024))
+    say("\tRecord Size %d %s\n", math.floor(b / 1024), KB)
     max_rec_check(st.max_rec)
   elseif c == "R" then
     st.excel = true
@@ -184,16 +257,20 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
     local b = iz.record_bytes(v)
     if b <= 0 then b = iz.RECLEN_START end
     st.min_rec, st.yflag = b, true
-    say("\tUsing Minimum Record Size %d kB\n", math.floor(b / 1024))
+    say("\tUsing Minimum Record Size %d %s\n", math.floor(b / 1024), KB)
   elseif c == "q" then
     local b = iz.record_bytes(v)
     st.max_rec, st.qflag = b, true
     if b <= 0 then st.min_rec = iz.MAXBUFFERSIZE end  -- sic: iozone sets the minimum here
     max_rec_check(b)
-    say("\tUsing Maximum Record Size %d kB\n", math.floor(b / 1024))
+    say("\tUsing Maximum Record Size %d %s\n", math.floor(b / 1024), KB)
   elseif c == "+" and v == "n" then
     st.noretest = true
     say("\tNo retest option selected\n")
+  elseif c == "+" and v == "u" then
+    st.cpuutil = true
+    say("\tCPU utilization Resolution = %5.3f seconds.\n", iz_rusage_resolution())
+    say("\tCPU utilization Excel chart enabled\n")
   elseif c == "j" then
     st.stride = math.max(0, iz.atoi(v))
   elseif c == "S" then
@@ -204,10 +281,51 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
     st.line_size = b ~= 0 and b or iz.CACHE_LINE_SIZE
   elseif c == "E" then
     st.extended = true
+  elseif c == "t" then
+    local n = iz.atoi(v)
+    if n <= 0 then n = 8 end  -- as iozone
+    st.children = n
+  elseif c == "F" then
+    if st.f_given then
+      fatal("invalid options: -f and -F are mutually exclusive\n", 11)
+    end
+    if not st.children then fatal("invalid options: must specify -t N before -F\n", 12) end
+    if #v < st.children then
+      fatal(string.format("invalid options: not enough filenames for %d streams\n", st.children), 13)
+    end
+    if #v > st.children then p.usage_error(NAME, "unexpected argument '" .. v[st.children + 1] .. "'") end
+    st.names = v
+  elseif c == "f" then
+    if st.names then fatal("invalid options: -f and -F are mutually exclusive\n", 11) end
+    st.f_given = true
+  elseif c == "x" then
+    st.nostonewall = true
+    say("\tStonewall disabled\n")
+  elseif c == "K" then
+    st.disrupt = true
+    say("\tDisrupted read patterns selected.\n")
   end
+end
+-- the words p.args left over are the names after -F, and nothing else
+if #o > (st.names and #st.names or 0) then
+  p.usage_error(NAME, "unexpected argument '" .. o[(st.names and #st.names or 0) + 1] .. "'")
 end
 if #st.r_list > 1 then st.auto, st.rflag, st.nocross = true, false, true end
 if #st.s_list > 1 then st.auto, st.sflag, st.nocross = true, false, true end
+-- what platter's -t provides (iozone's throughput_test() runs more)
+if st.children then
+  for t in pairs(st.include) do
+    if t > 2 then
+      p.usage_error(NAME, string.format("-t runs -i 0, 1 and 2 in platter (not -i %d)", t))
+    end
+  end
+  if not st.include_tflag then
+    p.usage_error(NAME, "-t without -i runs every throughput test; platter provides -i 0, 1 "
+      .. "and 2: name them")
+  end
+  if st.excel then p.usage_error(NAME, "-R with -t (the throughput report) is not provided") end
+  if st.auto then p.usage_error(NAME, "-a with -t is not provided") end
+end
 for t = 9, 10 do
   if st.include[t] and not st.extended then
     p.log("iozone: -i %d runs only with -E, as in iozone", t)
@@ -238,18 +356,21 @@ local function began()
   return iz.ctime(os.date("*t"))
 end
 
-p.write(iz.splash_head("platter-" .. p.version, began()))
+p.write(iz.splash_head("platter-" .. p.version, began(), L))
 p.write(table.concat(splash))
 local words = { NAME }
 for _, a in ipairs(argv) do words[#words + 1] = a end
 p.write(iz.command_line(words))
-p.write(iz.OUTPUT_UNITS)
+p.write(iz.output_units(L))
 if st.min_rec > st.max_rec then
-  fatal(string.format("Error: minimum record size %d kB is greater than maximum record size %d kB\n ",
-    math.floor(st.min_rec / 1024), math.floor(st.max_rec / 1024)), 23)
+  fatal(string.format("Error: minimum record size %d %s is greater than maximum record size %d %s\n ",
+    math.floor(st.min_rec / 1024), KB, math.floor(st.max_rec / 1024), KB), 23)
 end
 if not st.auto and not st.rflag then st.max_rec = st.min_rec end
-p.write(iz.splash_tail(st.stride, st.cache_size, st.line_size))
+p.write(iz.splash_tail(st.stride, st.cache_size, st.line_size, L))
+if st.children then
+  p.printf("\tThroughput test with %d %s\n", st.children, st.children > 1 and "processes" or "process")
+end
 if not st.rflag then st.reclen = iz.RECLEN end
 if st.reclen > iz.MAXBUFFERSIZE then
   fatal(string.format("Error: Maximum record length is %d bytes\n", iz.MAXBUFFERSIZE), 21)
@@ -366,6 +487,21 @@ tests[0] = function(kb, reclen, numrecs)  -- write, rewrite
   return rates(times, numrecs * reclen)
 end
 
+-- -K: iozone's disrupt(), before every 100th record of a read pass: a
+-- little read at offset 0 and at one page, then back where it was (a page
+-- each under -I, one byte otherwise).
+local PAGE = 4096
+local function disrupt(f, i)
+  if not st.disrupt or i % 100 ~= 0 then return end
+  local cur = f:seek()
+  local n = st.direct and PAGE or 1
+  f:seek(0)
+  f:read(n)
+  f:seek(PAGE)
+  f:read(n)
+  f:seek(cur)
+end
+
 tests[1] = function(kb, reclen, numrecs)  -- read, reread
   local names, times = iz.TESTS[1], {}
   for j = 1, passes() do
@@ -377,7 +513,10 @@ tests[1] = function(kb, reclen, numrecs)  -- read, reread
     end
     f:seek(0)
     times[j] = timed(f, names[j], kb, reclen, function()
-      for i = 0, numrecs - 1 do record(f, "read", reclen, i, 61) end
+      for i = 0, numrecs - 1 do
+        disrupt(f, i)
+        record(f, "read", reclen, i, 61)
+      end
     end)
   end
   return rates(times, numrecs * reclen)
@@ -546,6 +685,138 @@ tests[10] = function(kb, reclen, numrecs)  -- pread, re-pread
 end
 
 -- ---------------------------------------------------------------------------
+-- Throughput mode (-t N): iozone's throughput_test() for -i 0, 1 and 2
+-- ---------------------------------------------------------------------------
+
+-- Each child is a p.parallel worker on its own file. iozone's children
+-- stonewall (the first to finish stops the others' counts); platter's
+-- workers share nothing while they run (and run one after another under
+-- --sim), so every child moves its whole file, as iozone -x does. A child's
+-- time and rate are iozone's floats; the parent's time runs from the
+-- release to the last child's end.
+local function throughput()
+  local n = st.children
+  local kb = st.sflag and st.kilobytes or iz.THROUGHSIZE
+  local reclen = st.reclen
+  local numrecs = math.floor(kb * 1024 / reclen)
+  local names = st.names or {}
+  if not st.names then
+    for i = 1, n do names[i] = string.format("%s.DUMMY.%d", path, i - 1) end
+  end
+  -- The parent makes each child's file, at its size as a hole, before the
+  -- writers: p.parallel's workers share no file table under --sim, so a file
+  -- a worker made would not be there for the readers. iozone's children
+  -- create their own (O_RDWR|O_CREAT, no truncation).
+  for _, name in ipairs(names) do
+    if not st.keep then p.scratch(name) end
+    if st.include[0] then
+      local f, err = p.open(name, { create = true, write = true, size = kb * 1024, sparse = true })
+      if not f then p.usage_error(NAME, tostring(err)) end
+      f:close()
+    end
+  end
+  p.printf("\tEach process writes a %d %s file in %d %s records\n", kb, L.kbyte,
+    math.floor(reclen / 1024), L.kbyte)
+  p.flush()
+  local unit = L.kb
+
+  -- iozone's children: a writer prints "Can not open temp file" and
+  -- perror("open"), exit 125; a reader only perror(name), exit 130.
+  local function child_open(name, writing, opts)
+    local f, err = p.open(name, opts)
+    if not f then
+      if writing then
+        p.write(string.format("\nCan not open temp file: %s\n", name))
+        perror("open", err)
+      else
+        perror(name, err)
+      end
+      p.flush()
+      p.exit(writing and 125 or 130)
+    end
+    return f
+  end
+
+  -- One child's pass over its file: op "write" or "read", random order or not.
+  local function pass(i, label, op, random)
+    local name = names[i]
+    local writing = op == "write"
+    local f = child_open(name, writing, writing and { write = true, create = true,
+      direct = st.direct, sync = st.osync } or { direct = st.direct })
+    local order
+    if random then
+      p.seed((p.config and p.config.seed or 1) + i)
+      order = iz.shuffle(numrecs, function() return p.random(0, 2147483647) end)
+    end
+    local stats = p.phase(string.format("%s %d %d child %d", label, kb,
+      math.floor(reclen / 1024), i), function()
+      for r = 0, numrecs - 1 do
+        if not writing and not random then disrupt(f, r) end
+        if order then f:seek(order[r] * reclen) end
+        record(f, op, reclen, r, writing and 74 or 61)
+      end
+      if writing and st.include_flush then f:fsync() end
+      if st.include_close then f:close() end
+    end)
+    if not st.include_close then f:close() end
+    return stats
+  end
+
+  local function run(label, fmtn, op, random)
+    local res = p.parallel(n, function(i) return pass(i, label, op, random) end)
+    if #res.failed > 0 then
+      -- the child said why (on stderr); its exit status does not come back
+      -- through p.parallel, so the run ends with iozone's status for a child
+      -- of this test that could not open its file
+      p.flush()
+      p.exit(op == "write" and 125 or 130)
+    end
+    local rows = {}
+    for i = 1, n do
+      local t = iz.elapsed(res[i].seconds)
+      rows[i] = iz.child_result(kb, t, res[i].seconds, res[i].user + res[i].sys)
+    end
+    local total_time = iz.elapsed(res.last_done)
+    p.write("\n")
+    p.write(iz.throughput_report(fmtn, n, rows, total_time, "process", unit,
+      st.cpuutil and { res = cputime_res, first = label == "initial writers" } or nil))
+    p.flush()
+    p.sleep(2)  -- iozone's sync(); sleep(2) after each test (platter has no sync())
+  end
+
+  if st.include[0] then
+    run("initial writers", "%2d initial writers \t", "write")
+    if not st.noretest then run("rewriters", "%2d rewriters \t", "write") end
+  end
+  if st.include[1] then
+    run("readers", "%2d readers \t\t", "read")
+    if not st.noretest then run("re-readers", "%d re-readers \t", "read") end
+  end
+  if st.include[2] then
+    run("random readers", "%d random readers \t", "read", true)
+    run("random writers", "%d random writers \t", "write", true)
+  end
+  p.sleep(2)
+  if not st.keep then
+    for _, name in ipairs(names) do p.remove(name) end
+  end
+  p.write("\niozone test complete.\n")
+  p.flush()
+end
+
+if st.children then
+  local ok, err = classic.protected(throughput)
+  if not ok then
+    if p.interrupted() then
+      p.write("\niozone: interrupted\n\nexiting iozone\n\n")
+      p.flush()
+    end
+    error(err, 0)
+  end
+  return
+end
+
+-- ---------------------------------------------------------------------------
 -- Rows
 -- ---------------------------------------------------------------------------
 
@@ -557,10 +828,10 @@ local row_at  -- the next test of the row being printed, nil between rows
 -- no text column).
 local function cell_or_pad(t, v)
   if not st.include_tflag or st.include[t] then
-    if tests[t] and v then return iz.cell(t, v) end
-    return tests[t] and iz.pad(t) or ""
+    if tests[t] and v then return iz.cell(t, v, L) end
+    return tests[t] and iz.pad(t, L) or ""
   end
-  return iz.pad(t)
+  return iz.pad(t, L)
 end
 
 -- One row of the table: iozone's begin().
@@ -601,7 +872,7 @@ local function begin(kb, reclen)
   p.flush()
 end
 
-p.write(iz.header(st.extended))
+p.write(iz.header(st.extended, L))
 p.flush()
 local rec_header = { st.reclen }
 local ok, err = classic.protected(function()
@@ -610,8 +881,8 @@ local ok, err = classic.protected(function()
     if st.gflag then max_file = st.maximum_file end
     if st.nflag then min_file = st.minimum_file end
     if st.min_rec > min_file * 1024 then
-      fatal(string.format("Error: record length %d is greater than filesize %d kB\n ",
-        st.min_rec, min_file), 23)
+      fatal(string.format("Error: record length %d is greater than filesize %d %s\n ",
+        st.min_rec, min_file, KB), 23)
     end
     local cfg = {
       min_file = min_file, max_file = max_file, min_rec = st.min_rec, max_rec = st.max_rec,
@@ -651,7 +922,7 @@ end
 local function resolution_note()
   if res_prob then
     p.printf("Timer resolution is poor. Some small transfers may have \n"
-      .. "reported inaccurate results. Sizes %d kBytes and below.\n", math.floor(rec_prob / 1024))
+      .. "reported inaccurate results. Sizes %d %s and below.\n", math.floor(rec_prob / 1024), L.kbytes)
   end
 end
 

@@ -33,6 +33,7 @@ M.CACHE_LINE_SIZE = 32
 M.MULTIPLIER = 2
 M.NUM_TESTS = 9            -- tests 0..8 run without -E
 M.NUM_TESTS_E = 11         -- with -E: 9 pwrite/re-pwrite, 10 pread/re-pread
+M.THROUGHSIZE = 512       -- -t: each child's file without -s, kB
 M.MAX_TEST = 11            -- -i above this is "not available" (the func[] size)
 
 -- Test numbers and their names (phase names, help).
@@ -78,28 +79,125 @@ M.PAD = { [0] = 18, 18, 18, 9, 10, 10, 18, 17, 0, 18, 18 }
 -- Splash and headers
 -- ---------------------------------------------------------------------------
 
-local CONTRIBUTORS = {
+-- The contributor lines of each release's splash (iozone.c, main()).
+local CONTRIB_BASE = {
   "\tContributors:William Norcott, Don Capps, Isom Crawford, Kirby Collins\n",
   "\t             Al Slater, Scott Rhine, Mike Wisner, Ken Goss\n",
   "\t             Steve Landherr, Brad Smith, Mark Kelly, Dr. Alain CYR,\n",
-  "\t             Randy Dunlap, Mark Montague, Dan Million, Gavin Brebner,\n",
-  "\t             Jean-Marc Zucconi, Jeff Blomberg, Benny Halevy, Dave Boone,\n",
-  "\t             Erik Habbinga, Kris Strecker, Walter Wong, Joshua Root,\n",
-  "\t             Fabrice Bacchella, Zhenghua Xue, Qin Li, Darren Sawyer,\n",
-  "\t             Vangel Bojaxhi, Ben England, Vikentsi Lapa,\n",
-  "\t             Alexey Skidanov, Sudhir Kumar.\n\n",
+}
+local function contributors(rest)
+  local t = {}
+  for _, l in ipairs(CONTRIB_BASE) do t[#t + 1] = l end
+  for _, l in ipairs(rest) do t[#t + 1] = "\t             " .. l end
+  return t
+end
+local CONTRIB_489 = contributors {
+  "Randy Dunlap, Mark Montague, Dan Million, Gavin Brebner,\n",
+  "Jean-Marc Zucconi, Jeff Blomberg, Benny Halevy, Dave Boone,\n",
+  "Erik Habbinga, Kris Strecker, Walter Wong, Joshua Root,\n",
+  "Fabrice Bacchella, Zhenghua Xue, Qin Li, Darren Sawyer,\n",
+  "Vangel Bojaxhi, Ben England, Vikentsi Lapa,\n",
+  "Alexey Skidanov, Sudhir Kumar.\n\n",
 }
 
---- splash_head(build, began) -> the lines iozone prints before its option
+-- ---------------------------------------------------------------------------
+-- Releases (--as): what differs in the text, read from iozone.c of each
+-- release (the RCS history in luchachen/iozone, 3.22 to 3.471; 3.489 from
+-- mer-tools/iozone; 3.506 from Nanamiiiii/iozone-keystone, 3.508 from
+-- klazarsk/iozone-rh). Each entry stands for the releases whose table is
+-- the same; its splash is the named release's own.
+--   head, head_e: the header widths (CONTROL_STRING3, and the -E columns
+--   of CONTROL_STRING2) of a linux build (HAVE_PREAD, no HAVE_PREADV, %lld);
+--   cell: each test's printf; pad: test_output[], the blanks of a test not
+--   selected; kb, kbytes, kbyte: "kB"/"KB", "kBytes"/"Kbytes", "kByte"/"Kbyte".
+-- ---------------------------------------------------------------------------
+local L489 = {
+  version = "3.489", contributors = CONTRIB_489,
+  head = "%16s%8s%9s%9s%8s%10s%8s %9s%9s %9s %9s%9s%9s%9s%9s", head_e = "%8s%9s%8s%10s",
+  cell = M.CELL, pad = M.PAD,
+  kb = "kB", kbytes = "kBytes", kbyte = "kByte",
+  releases = "3.434 to 3.489",
+}
+local function derive(base, t)
+  local d = {}
+  for k, v in pairs(base) do d[k] = v end
+  for k, v in pairs(t) do d[k] = v end
+  return d
+end
+-- 3.308 to 3.420 (and 3.424, which already says kB): 8 columns, a blank
+-- before record rewrite and stride read.
+local L420 = derive(L489, {
+  version = "3.420",
+  contributors = contributors {
+    "Randy Dunlap, Mark Montague, Dan Million, Gavin Brebner,\n",
+    "Jean-Marc Zucconi, Jeff Blomberg, Benny Halevy, Dave Boone,\n",
+    "Erik Habbinga, Kris Strecker, Walter Wong, Joshua Root,\n",
+    "Fabrice Bacchella, Zhenghua Xue, Qin Li, Darren Sawyer,\n",
+    "Vangel Bojaxhi, Ben England, Vikentsi Lapa.\n\n",
+  },
+  head = "%16s%8s%8s%8s%8s%10s%8s%8s%8s %8s %8s%9s%9s%8s%9s", head_e = "%8s%9s%7s%10s",
+  cell = {
+    [0] = { "%8d", "%8d" }, [1] = { "%9d", "%9d" }, [2] = { "%8d", "%8d" },
+    [3] = { "%8d" }, [4] = { " %8d" }, [5] = { " %8d" },
+    [6] = { "%9d", "%9d" }, [7] = { "%8d", "%9d" }, [8] = {},
+    [9] = { "%8d", "%9d" }, [10] = { "%8d", "%9d" },
+  },
+  pad = { [0] = 16, 18, 16, 8, 8, 8, 18, 16, 0, 17, 19 },
+  kb = "KB", kbytes = "Kbytes", kbyte = "Kbyte",
+  releases = "3.308 to 3.420",
+})
+-- 3.152 to 3.303: the same without the two blanks.
+local L263 = derive(L420, {
+  version = "3.263",
+  contributors = contributors {
+    "Randy Dunlap, Mark Montague, Dan Million, \n",
+    "Jean-Marc Zucconi, Jeff Blomberg,\n",
+    "Erik Habbinga, Kris Strecker, Walter Wong.\n\n",
+  },
+  head = "%16s%8s%8s%8s%8s%10s%8s%8s%8s%8s%8s%9s%9s%8s%9s",
+  cell = derive(L420.cell, { [4] = { "%8d" }, [5] = { "%8d" } }),
+  releases = "3.152 to 3.303",
+})
+-- 3.428 to 3.430: 3.489's header and cells (and kB), 3.420's blanks and
+-- contributors.
+local L429 = derive(L489, {
+  version = "3.429", contributors = L420.contributors, pad = L420.pad,
+  releases = "3.428 to 3.430",
+})
+-- 3.506 to 3.508: 10 columns, the blanks of 3.489 kept.
+local L506 = derive(L489, {
+  version = "3.506",
+  head = "%16s%8s%9s%11s%10s%10s%10s %9s%10s %10s %10s%10s%10s%10s%10s",
+  head_e = "%10s%10s%10s%10s",
+  cell = {
+    [0] = { "%10d", "%10d" }, [1] = { "%10d", "%10d" }, [2] = { "%10d", "%10d" },
+    [3] = { "%10d" }, [4] = { " %10d" }, [5] = { " %10d" },
+    [6] = { "%10d", "%10d" }, [7] = { "%10d", "%10d" }, [8] = {},
+    [9] = { "%10d", "%10d" }, [10] = { "%10d", "%10d" },
+  },
+  releases = "3.506 to 3.508",
+})
+
+M.LAYOUTS = { ["3.263"] = L263, ["3.420"] = L420, ["3.429"] = L429, ["3.489"] = L489,
+  ["3.506"] = L506 }
+M.AS = { "3.489", "3.506", "3.429", "3.420", "3.263" }  -- --as choices, the default first
+
+--- layout(version) -> the text facts of that release (M.LAYOUTS), 3.489 without one.
+function M.layout(version)
+  return M.LAYOUTS[version or M.VERSION] or error("no iozone layout " .. tostring(version))
+end
+
+--- splash_head(build, began [, L]) -> the lines iozone prints before its option
 --- lines: title, version, mode, "Build: <build> ", contributors, and
 --- "Run began: <began>" (began is ctime() text without its newline).
-function M.splash_head(build, began)
+function M.splash_head(build, began, L)
+  L = L or L489
   local t = {
     "\tIozone: Performance Test of File I/O\n",
-    fmt("\t        Version $Revision: %s $\n\t\tCompiled for 64 bit mode.\n", M.VERSION),
+    fmt("\t        Version $Revision: %s $\n\t\tCompiled for 64 bit mode.\n", L.version),
     fmt("\t\tBuild: %s \n\n", build),
   }
-  for _, l in ipairs(CONTRIBUTORS) do t[#t + 1] = l end
+  for _, l in ipairs(L.contributors) do t[#t + 1] = l end
   t[#t + 1] = fmt("\tRun began: %s\n\n", began)
   return table.concat(t)
 end
@@ -124,24 +222,29 @@ end
 
 M.OUTPUT_UNITS = "\tOutput is in kBytes/sec\n"  -- follows the command line
 
+--- output_units([L]) -> OUTPUT_UNITS as the release spells it
+function M.output_units(L)
+  return fmt("\tOutput is in %s/sec\n", (L or L489).kbytes)
+end
+
 --- splash_tail(stride, cache_size, cache_line_size) -> the lines after
 --- OUTPUT_UNITS (and after the record-size checks), up to the table.
-function M.splash_tail(stride, cache_size, line_size)
+function M.splash_tail(stride, cache_size, line_size, L)
   return fmt("\tTime Resolution = %1.6f seconds.\n", M.TIME_RES)
-    .. fmt("\tProcessor cache size set to %d kBytes.\n", floor((cache_size or M.CACHE_SIZE) / 1024))
+    .. fmt("\tProcessor cache size set to %d %s.\n", floor((cache_size or M.CACHE_SIZE) / 1024),
+      (L or L489).kbytes)
     .. fmt("\tProcessor cache line size set to %d bytes.\n", line_size or M.CACHE_LINE_SIZE)
     .. fmt("\tFile stride size set to %d * record size.\n", stride or M.STRIDE)
 end
 
-local HEAD_FMT = "%16s%8s%9s%9s%8s%10s%8s %9s%9s %9s %9s%9s%9s%9s%9s"
-local HEAD_FMT_E = "%8s%9s%8s%10s"
-
---- header(extended) -> the two header rows, each ending in "\n"
+--- header(extended [, L]) -> the two header rows, each ending in "\n"
 --- (extended: -E, which adds pwrite, repwrite, pread, repread).
-function M.header(extended)
+function M.header(extended, L)
+  L = L or L489
+  local HEAD_FMT, HEAD_FMT_E = L.head, L.head_e
   local h1 = fmt(HEAD_FMT, "", "", "", "", "", "", "random", "random", "bkwd", "record",
     "stride", "", "", "", "")
-  local h2 = fmt(HEAD_FMT, "kB", "reclen", "write", "rewrite", "read", "reread", "read",
+  local h2 = fmt(HEAD_FMT, L.kb, "reclen", "write", "rewrite", "read", "reread", "read",
     "write", "read", "rewrite", "read", "fwrite", "frewrite", "fread", "freread")
   if extended then
     h1 = h1 .. fmt(HEAD_FMT_E, "", "", "", "")
@@ -156,16 +259,16 @@ function M.row_start(kb, reclen)
   return fmt("%16d%8d", kb, floor(reclen / 1024))
 end
 
---- cell(test, values) -> the printed values of one test (values[1], values[2])
-function M.cell(test, values)
+--- cell(test, values [, L]) -> the printed values of one test (values[1], values[2])
+function M.cell(test, values, L)
   local t = {}
-  for k, f in ipairs(M.CELL[test]) do t[k] = fmt(f, values[k] or 0) end
+  for k, f in ipairs((L or L489).cell[test]) do t[k] = fmt(f, values[k] or 0) end
   return table.concat(t)
 end
 
---- pad(test) -> the blanks a skipped test prints
-function M.pad(test)
-  return string.rep(" ", M.PAD[test] or 0)
+--- pad(test [, L]) -> the blanks a skipped test prints
+function M.pad(test, L)
+  return string.rep(" ", (L or L489).pad[test] or 0)
 end
 
 -- ---------------------------------------------------------------------------
@@ -221,7 +324,9 @@ end
 
 --- getopt(argv, takes_arg) -> list of { opt, value } in the order getopt()
 --- meets them: "-ab", "-s100", "-s 100" and "-+n" (opt "+", value "n") all
---- work. Words that are not options are skipped; "--" ends the options.
+--- work. An option whose takes_arg entry is "list" (-F) takes the words
+--- that follow it up to the next one that starts with "-", as a list.
+--- Words that are not options are skipped; "--" ends the options.
 function M.getopt(argv, takes_arg)
   local out, i = {}, 1
   while i <= #argv do
@@ -231,7 +336,16 @@ function M.getopt(argv, takes_arg)
       local k = 2
       while k <= #a do
         local c = a:sub(k, k)
-        if takes_arg[c] then
+        if takes_arg[c] == "list" then
+          local v, rest = {}, a:sub(k + 1)
+          if rest ~= "" then v[1] = rest end
+          while argv[i + 1] and argv[i + 1]:sub(1, 1) ~= "-" do
+            i = i + 1
+            v[#v + 1] = argv[i]
+          end
+          out[#out + 1] = { c, v }
+          break
+        elseif takes_arg[c] then
           local v = a:sub(k + 1)
           if v == "" then
             i = i + 1
@@ -247,6 +361,74 @@ function M.getopt(argv, takes_arg)
     i = i + 1
   end
   return out
+end
+
+-- ---------------------------------------------------------------------------
+-- Throughput mode (-t)
+-- ---------------------------------------------------------------------------
+
+-- iozone keeps each child's figures in C floats (struct child_stats).
+local f32
+if string.pack then
+  f32 = function(x) return (string.unpack("f", string.pack("f", x))) end
+else
+  local ffi = require "ffi"
+  f32 = function(x) return tonumber(ffi.new("float", x)) end
+end
+M.f32 = f32
+
+--- child_result(kb, t [, wall, cpu]) -> { throughput = kB/s, actual = kB,
+--- walltime, cputime } of one child that moved kb kB in t seconds (iozone's
+--- time less the resolution), as the floats iozone stores: the time, then kB
+--- over that float; wall and cpu (-+u) are its wall and CPU seconds.
+function M.child_result(kb, t, wall, cpu)
+  local tf = f32(t)
+  return { throughput = f32(kb / tf), actual = f32(kb), walltime = f32(wall or 0),
+    cputime = f32(cpu or 0) }
+end
+
+--- throughput_report(label, n, children, total_time, port, unit) -> the
+--- lines iozone prints after one throughput test: label is the printf text
+--- naming the test with its count (such as "%2d initial writers \t");
+--- children is the list of child_result()s; total_time is the parent's
+--- seconds; port "process" and unit "kB" (or "KB", as before 3.424).
+--- cpu (-+u), when given, is { res = the CPU timer's resolution, first =
+--- true for the initial writers }: the CPU line follows, the children's CPU
+--- seconds summed over the longest wall time (a wall time under the
+--- resolution counts as 0 except for the writers, a CPU time under it too).
+function M.throughput_report(label, n, children, total_time, port, unit, cpu)
+  local total, ptotal, minx, mint, maxt = 0, 0, 0, 0, 0
+  for _, c in ipairs(children) do
+    total = total + c.throughput
+    ptotal = ptotal + c.actual
+    if minx == 0 or c.actual < minx then minx = c.actual end
+    if mint == 0 or c.throughput < mint then mint = c.throughput end
+    if c.throughput > maxt then maxt = c.throughput end
+  end
+  local lab = fmt(label, n)
+  return fmt("\tChildren see throughput for %s= %10.2f %s/sec\n", lab, total, unit)
+    .. fmt("\tParent sees throughput for %s= %10.2f %s/sec\n", lab, ptotal / total_time, unit)
+    .. fmt("\tMin throughput per %s \t\t\t= %10.2f %s/sec \n", port, mint, unit)
+    .. fmt("\tMax throughput per %s \t\t\t= %10.2f %s/sec\n", port, maxt, unit)
+    .. fmt("\tAvg throughput per %s \t\t\t= %10.2f %s/sec\n", port, total / n, unit)
+    .. fmt("\tMin xfer \t\t\t\t\t= %10.2f %s\n", minx, unit)
+    .. (cpu and M.cpu_line(children, cpu) or "")
+end
+
+--- cpu_line(children, cpu) -> iozone's "CPU utilization" line of one
+--- throughput test (see throughput_report).
+function M.cpu_line(children, cpu)
+  local wall, time = 0, 0
+  for _, c in ipairs(children) do
+    time = time + c.cputime
+    local w = c.walltime < c.cputime and c.cputime or c.walltime
+    if w > wall then wall = w end
+  end
+  if not cpu.first and wall < cpu.res then wall = 0 end
+  if time < cpu.res then time = 0 end
+  local f = "\tCPU %s: Wall time %8.3f    CPU time %8.3f    CPU utilization %6.2f %%\n\n"
+  if wall == 0 then return fmt(f, "utilization", wall, time, 0) end
+  return fmt(f, cpu.first and "Utilization" or "utilization", wall, time, 100 * time / wall)
 end
 
 -- ---------------------------------------------------------------------------

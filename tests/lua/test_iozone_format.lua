@@ -259,3 +259,126 @@ T.test("stdio: glibc's read(2) calls for fread", function()
   r = iz.stdio_reader(4096, function() return 0 end)
   T.eq(r.fread(4096), 0, "end of file")
 end)
+
+-- The releases of --as. Every expected string below is what C's printf makes
+-- of the format strings copied from that release's iozone.c (CONTROL_STRING3,
+-- CONTROL_STRING2 of a linux build; each test's printf), not of the tables in
+-- classic_iozone.lua.
+T.test("--as layouts: header rows of 3.263, 3.420 and 3.506", function()
+  local want = {
+    ["3.263"] = {
+      rep(" ", 60) .. "random  random    bkwd  record  stride" .. rep(" ", 35) .. "\n",
+      "              KB  reclen   write rewrite    read    reread    read   write    read rewrite"
+        .. "    read   fwrite frewrite   fread  freread\n",
+      "  pwrite repwrite  pread   repread\n",
+    },
+    ["3.420"] = {
+      rep(" ", 60) .. "random  random    bkwd   record   stride" .. rep(" ", 35) .. "\n",
+      "              KB  reclen   write rewrite    read    reread    read   write    read  rewrite"
+        .. "     read   fwrite frewrite   fread  freread\n",
+      "  pwrite repwrite  pread   repread\n",
+    },
+    ["3.506"] = {
+      rep(" ", 68) .. "random    random      bkwd     record     stride" .. rep(" ", 40) .. "\n",
+      "              kB  reclen    write    rewrite      read    reread      read     write      read"
+        .. "    rewrite       read    fwrite  frewrite     fread   freread\n",
+      "    pwrite  repwrite     pread   repread\n",
+    },
+  }
+  for v, w in pairs(want) do
+    local L = iz.layout(v)
+    T.eq(iz.header(false, L), w[1] .. w[2], v .. " header")
+    local _, e2 = iz.header(true, L):match("^(.-)\n(.-)\n$")
+    T.eq(e2 .. "\n", w[2]:sub(1, -2) .. w[3], v .. " header -E")
+  end
+  T.eq(iz.header(false), iz.header(false, iz.layout("3.489")), "3.489 is the default")
+  T.eq(iz.layout(), iz.layout("3.489"), "layout() is 3.489's")
+end)
+
+T.test("--as layouts: a row of every test (cells), as each release prints it", function()
+  local v = { [0] = { 3087, 3144 }, { 10337, 10375 }, { 9761, 5743 }, { 1 }, { 2 }, { 3 },
+    { 4, 5 }, { 6, 7 } }
+  local want = {
+    ["3.263"] = "          102400       4    3087    3144    10337    10375    9761    5743       1"
+      .. "       2       3        4        5       6        7",
+    ["3.420"] = "          102400       4    3087    3144    10337    10375    9761    5743       1"
+      .. "        2        3        4        5       6        7",
+    ["3.506"] = "          102400       4      3087      3144     10337     10375      9761      5743"
+      .. "         1          2          3         4         5         6         7",
+  }
+  for ver, w in pairs(want) do
+    local L = iz.layout(ver)
+    local row = iz.row_start(102400, 4096)
+    for t = 0, 7 do row = row .. iz.cell(t, v[t], L) end
+    T.eq(row, w, ver .. " row")
+  end
+  -- test_output[] of each era: 3.152-3.430 and 3.434 on (3.506 kept 3.489's)
+  local function pads(L)
+    local t = {}
+    for k = 0, 10 do t[#t + 1] = #iz.pad(k, L) end
+    return table.concat(t, ",")
+  end
+  T.eq(pads(iz.layout("3.263")), "16,18,16,8,8,8,18,16,0,17,19", "3.263 blanks")
+  T.eq(pads(iz.layout("3.420")), "16,18,16,8,8,8,18,16,0,17,19", "3.420 blanks")
+  T.eq(pads(iz.layout("3.506")), "18,18,18,9,10,10,18,17,0,18,18", "3.506 blanks")
+  T.eq(pads(iz.layout("3.429")), "16,18,16,8,8,8,18,16,0,17,19", "3.429: the old blanks")
+  T.eq(iz.header(true, iz.layout("3.429")), iz.header(true), "3.429: 3.489's header")
+  local row = ""
+  for t = 0, 7 do row = row .. iz.cell(t, v[t], iz.layout("3.429")) end
+  T.eq(row, "     3087     3144    10337    10375     9761     5743        1         2         3"
+    .. "        4        5        6        7", "3.429: 3.489's cells")
+end)
+
+T.test("--as layouts: KB and Kbytes before 3.424, the contributors of each", function()
+  T.eq(iz.output_units(iz.layout("3.420")), "\tOutput is in Kbytes/sec\n", "3.420 units")
+  T.eq(iz.output_units(iz.layout("3.506")), "\tOutput is in kBytes/sec\n", "3.506 units")
+  T.eq(iz.output_units(), iz.OUTPUT_UNITS, "default units")
+  T.eq(iz.splash_tail(nil, nil, nil, iz.layout("3.263")):match("cache size set to 1024 (%a+)%."),
+    "Kbytes", "3.263 cache line")
+  local h = iz.splash_head("b", "d", iz.layout("3.263"))
+  T.ok(h:find("\t             Randy Dunlap, Mark Montague, Dan Million, \n"
+    .. "\t             Jean-Marc Zucconi, Jeff Blomberg,\n"
+    .. "\t             Erik Habbinga, Kris Strecker, Walter Wong.\n\n\tRun began: d\n\n", 1, true),
+    "3.263 contributors")
+  T.ok(h:find("Version $Revision: 3.263 $", 1, true), "3.263 version")
+  h = iz.splash_head("b", "d", iz.layout("3.420"))
+  T.ok(h:find("Vangel Bojaxhi, Ben England, Vikentsi Lapa.\n\n\tRun began", 1, true), "3.420 ends there")
+  T.eq(iz.splash_head("b", "d", iz.layout("3.506")):gsub("3%.506", "3.489"), iz.splash_head("b", "d"),
+    "3.506: 3.489's contributors")
+end)
+
+T.test("throughput: the child's floats and the report (printf of iozone's lines)", function()
+  -- two children: 512 kB in 0.5 s and in 0.75 s; the parent waited 1.25 s
+  local a = iz.child_result(512, 0.5 - iz.TIME_RES)
+  local b = iz.child_result(512, 0.75 - iz.TIME_RES)
+  T.eq(string.format("%.10f", a.throughput), "1024.0020751953", "float time, float rate")
+  T.eq(string.format("%.10f", b.throughput), "682.6676025391", "float rate")
+  T.eq(string.format("%.10f", iz.child_result(512, 1 / 3 - iz.TIME_RES).throughput),
+    "1536.0046386719", "a third of a second")
+  local want = "\tChildren see throughput for  2 initial writers \t=    1706.67 kB/sec\n"
+    .. "\tParent sees throughput for  2 initial writers \t=     819.20 kB/sec\n"
+    .. "\tMin throughput per process \t\t\t=     682.67 kB/sec \n"
+    .. "\tMax throughput per process \t\t\t=    1024.00 kB/sec\n"
+    .. "\tAvg throughput per process \t\t\t=     853.33 kB/sec\n"
+    .. "\tMin xfer \t\t\t\t\t=     512.00 kB\n"
+  T.eq(iz.throughput_report("%2d initial writers \t", 2, { a, b }, 1.25 - iz.TIME_RES, "process", "kB"),
+    want, "report")
+  local c = iz.child_result(100, 1, 1, 0.5)
+  local d = iz.child_result(100, 1, 2, 0.5)
+  T.eq(iz.cpu_line({ c, d }, { res = 0.001, first = true }),
+    "\tCPU Utilization: Wall time    2.000    CPU time    1.000    CPU utilization  50.00 %\n\n",
+    "writers: capital U, the longest wall time, CPU summed")
+  T.eq(iz.cpu_line({ c, d }, { res = 0.001 }):sub(1, 17), "\tCPU utilization:", "others")
+  T.eq(iz.cpu_line({ iz.child_result(1, 1, 0, 0) }, { res = 0.001 }),
+    "\tCPU utilization: Wall time    0.000    CPU time    0.000    CPU utilization   0.00 %\n\n",
+    "no wall time")
+end)
+
+T.test("getopt: -F takes the names that follow it", function()
+  local got = iz.getopt({ "-t", "2", "-F", "a", "b", "-i", "0" }, { t = true, i = true, F = "list" })
+  T.eq(#got, 3, "three options")
+  T.eq(table.concat(got[2][2], ","), "a,b", "-F a b")
+  T.eq(got[3][1] .. got[3][2], "i0", "then -i 0")
+  got = iz.getopt({ "-Fx", "y" }, { F = "list" })
+  T.eq(table.concat(got[1][2], ","), "x,y", "-Fx y")
+end)

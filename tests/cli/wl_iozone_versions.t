@@ -1,0 +1,299 @@
+iozone --as VERSION: the layouts of the releases other than 3.489, each
+read from iozone.c of that release (docs/workloads.md, iozone). Under
+--sim every number repeats. The cache warning on stderr is dropped.
+
+3.263 (3.152 to 3.303): "KB", "Kbytes", eight-column cells, the shorter
+contributor list.
+
+  $ platter --sim ata-5400-1999 iozone --as 3.263 -s 1m -r 64k 2>/dev/null
+  \tIozone: Performance Test of File I/O (esc)
+  \t        Version $Revision: 3.263 $ (esc)
+  \t\tCompiled for 64 bit mode. (esc)
+  \t\tBuild: platter-0.1.0  (esc)
+  
+  \tContributors:William Norcott, Don Capps, Isom Crawford, Kirby Collins (esc)
+  \t             Al Slater, Scott Rhine, Mike Wisner, Ken Goss (esc)
+  \t             Steve Landherr, Brad Smith, Mark Kelly, Dr. Alain CYR, (esc)
+  \t             Randy Dunlap, Mark Montague, Dan Million,  (esc)
+  \t             Jean-Marc Zucconi, Jeff Blomberg, (esc)
+  \t             Erik Habbinga, Kris Strecker, Walter Wong. (esc)
+  
+  \tRun began: Thu Jan  1 00:00:00 1970 (esc)
+  
+  \tFile size set to 1024 KB (esc)
+  \tRecord Size 64 KB (esc)
+  \tCommand line used: iozone -s 1m -r 64k (esc)
+  \tOutput is in Kbytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 Kbytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+                                                              random  random    bkwd  record  stride                                   
+                KB  reclen   write rewrite    read    reread    read   write    read rewrite    read   fwrite frewrite   fread  freread
+              1024      64  240527  240527   240527   240527  239627  239627  239627  239627  239627   256567   256567  240527   240527
+  
+  iozone test complete.
+
+3.420 (3.308 to 3.420): a blank before record rewrite and stride read; the
+old blanks for the tests not selected; -R is the same in every release.
+
+  $ platter --sim ata-5400-1999 iozone --as=3.420 -s 1m -r 64k -i 0 -i 5 -R 2>/dev/null | sed -n '/Command line/,$p'
+  \tCommand line used: iozone -s 1m -r 64k -i 0 -i 5 -R (esc)
+  \tOutput is in Kbytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 Kbytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+                                                              random  random    bkwd   record   stride                                   
+                KB  reclen   write rewrite    read    reread    read   write    read  rewrite     read   fwrite frewrite   fread  freread
+              1024      64  240527  240527                                                     239627                                  
+  
+  iozone test complete.
+  Excel output is below:
+  
+  "Writer report"
+          "64"
+  "1024"   240527 
+  
+  "Re-writer report"
+          "64"
+  "1024"   240527 
+  
+  "Stride read report"
+          "64"
+  "1024"   239627 
+
+3.506 (3.506 to 3.508): ten-column cells and header, with -E.
+
+  $ platter --sim ata-5400-1999 iozone --as 3.506 -s 1m -r 64k -E -i 0 -i 9 -i 10 2>/dev/null | sed -n '/Command line/,$p'
+  \tCommand line used: iozone -s 1m -r 64k -E -i 0 -i 9 -i 10 (esc)
+  \tOutput is in kBytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 kBytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+                                                                      random    random      bkwd     record     stride                                                                                
+                kB  reclen    write    rewrite      read    reread      read     write      read    rewrite       read    fwrite  frewrite     fread   freread    pwrite  repwrite     pread   repread
+              1024      64    240527    240527                                                                                                        240527    240527    240527    240527
+  
+  iozone test complete.
+
+3.429 (3.428 to 3.430): 3.489's columns, 3.420's blanks for the tests not
+selected (a short row).
+
+  $ platter --sim ata-5400-1999 iozone --as 3.429 -s 1m -r 64k -i 0 -i 5 2>/dev/null | sed -n '/reclen/,$p'
+                kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
+              1024      64   240527   240527                                                      239627                                  
+  
+  iozone test complete.
+
+--as 3.489 is the default, byte for byte (and the command line never shows --as).
+
+  $ platter --sim ata-5400-1999 iozone -s 1m -r 64k -i 0 -i 1 -R > a 2>&1
+  $ platter --sim ata-5400-1999 iozone --as 3.489 -s 1m -r 64k -i 0 -i 1 -R > b 2>&1
+  $ cmp a b && rm a b
+
+--help lists the releases.
+
+  $ platter iozone --help | grep -A4 -e '^  --as '
+    --as VERSION  print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider columns), 3.429 (3.428 to 3.430: 3.489's columns, the older blanks), 3.420 (3.308 to 3.420: KB, Kbytes, narrower columns), 3.263 (3.152 to 3.303: as 3.420 without the blanks before record rewrite and stride read) (default 3.489)
+  
+  Sizes follow iozone: a bare number is kB; -s 100M is 102400 kB. Without -i all
+  tests run (0..7, and 9, 10 with -E). The file is unlinked and created again by
+  the write test and removed after each row unless -w is given; a FILE that exists
+
+Throughput mode: -t 2, two processes on iozone.tmp.DUMMY.0 and .1 (under
+--sim one after another, so the parent sees half of what the children see).
+
+  $ platter --sim ata-5400-1999 iozone -t 2 -s 256k -r 64k -i 0 -i 1 -i 2 2>/dev/null | sed -n '/Command line/,$p'
+  \tCommand line used: iozone -t 2 -s 256k -r 64k -i 0 -i 1 -i 2 (esc)
+  \tOutput is in kBytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 kBytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+  \tThroughput test with 2 processes (esc)
+  \tEach process writes a 256 kByte file in 64 kByte records (esc)
+  
+  \tChildren see throughput for  2 initial writers \t=  481394.84 kB/sec (esc)
+  \tParent sees throughput for  2 initial writers \t=  239683.32 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  240697.42 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  \tChildren see throughput for  2 rewriters \t=  481394.84 kB/sec (esc)
+  \tParent sees throughput for  2 rewriters \t=  239683.32 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  240697.42 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  \tChildren see throughput for  2 readers \t\t=   20365.12 kB/sec (esc)
+  \tParent sees throughput for  2 readers \t\t=   10179.12 kB/sec (esc)
+  \tMin throughput per process \t\t\t=   10054.33 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=   10310.79 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=   10182.56 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  \tChildren see throughput for 2 re-readers \t=   23547.34 kB/sec (esc)
+  \tParent sees throughput for 2 re-readers \t=   11520.26 kB/sec (esc)
+  \tMin throughput per process \t\t\t=   10054.33 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=   13493.01 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=   11773.67 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  \tChildren see throughput for 2 random readers \t=   12161.13 kB/sec (esc)
+  \tParent sees throughput for 2 random readers \t=    6076.98 kB/sec (esc)
+  \tMin throughput per process \t\t\t=    5946.93 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=    6214.19 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=    6080.56 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  \tChildren see throughput for 2 random writers \t=  479591.16 kB/sec (esc)
+  \tParent sees throughput for 2 random writers \t=  238789.04 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  239795.58 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  239795.58 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  239795.58 kB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
+  
+  iozone test complete.
+  $ ls
+
+Named files with -F, the 3.420 units, -+n and -+u's CPU lines, -x.
+
+  $ platter --sim ata-5400-1999 iozone --as 3.420 -t 3 -F one two three -s 128k -r 32k -i 0 -i 1 -+n -+u -x 2>/dev/null | sed -n '/Stonewall/,$p'
+  \tStonewall disabled (esc)
+  \tCommand line used: iozone -t 3 -F one two three -s 128k -r 32k -i 0 -i 1 -+n -+u -x (esc)
+  \tOutput is in Kbytes/sec (esc)
+  \tTime Resolution = 0.000001 seconds. (esc)
+  \tProcessor cache size set to 1024 Kbytes. (esc)
+  \tProcessor cache line size set to 32 bytes. (esc)
+  \tFile stride size set to 17 * record size. (esc)
+  \tThroughput test with 3 processes (esc)
+  \tEach process writes a 128 Kbyte file in 32 Kbyte records (esc)
+  
+  \tChildren see throughput for  3 initial writers \t=  712050.00 KB/sec (esc)
+  \tParent sees throughput for  3 initial writers \t=  235313.73 KB/sec (esc)
+  \tMin throughput per process \t\t\t=  237350.00 KB/sec  (esc)
+  \tMax throughput per process \t\t\t=  237350.00 KB/sec (esc)
+  \tAvg throughput per process \t\t\t=  237350.00 KB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     128.00 KB (esc)
+  \tCPU Utilization: Wall time    0.001    CPU time    0.002    CPU utilization 300.00 % (esc)
+  
+  
+  \tChildren see throughput for  3 readers \t\t=   24816.93 KB/sec (esc)
+  \tParent sees throughput for  3 readers \t\t=    8160.90 KB/sec (esc)
+  \tMin throughput per process \t\t\t=    6982.92 KB/sec  (esc)
+  \tMax throughput per process \t\t\t=    8919.88 KB/sec (esc)
+  \tAvg throughput per process \t\t\t=    8272.31 KB/sec (esc)
+  \tMin xfer \t\t\t\t\t=     128.00 KB (esc)
+  \tCPU utilization: Wall time    0.018    CPU time    0.002    CPU utilization   8.84 % (esc)
+  
+  
+  iozone test complete.
+  $ ls
+
+On the machine, -w keeps the children's files, and a later -i 1 reads them;
+without -w they are gone at the end.
+
+  $ platter iozone -t 2 -F x y -s 128k -r 64k -i 0 -w 2>/dev/null | grep -c 'Children see'
+  2
+  $ ls
+  x
+  y
+  $ platter iozone -t 2 -F x y -s 128k -r 64k -i 1 2>/dev/null | grep -c 'Children see'
+  2
+  $ ls
+  $ platter --sim ata-5400-1999 iozone -t 2 -s 128k -r 64k -i 1 > out 2>&1
+  [130]
+  $ tail -2 out && rm out
+  iozone.tmp.DUMMY.0: No such file or directory
+  iozone.tmp.DUMMY.1: No such file or directory
+
+Ctrl-C in throughput mode (here during the rewriters): the tests done so
+far, then iozone's signal handler lines, and platter's status 130.
+
+  $ PLATTER_SIM_SIGINT=0.05 platter --sim ata-5400-1999 iozone -t 2 -s 1m -r 64k -i 0 -i 1 > out 2>&1
+  [130]
+  $ grep -c 'Children see' out; tail -5 out; rm out
+  1
+  iozone: interrupted
+  
+  exiting iozone
+  
+  platter: interrupted
+  $ ls
+
+-K: every 100th record of a read pass also reads a byte at 0 and at 4096
+(it shows as a slower read under --sim).
+
+  $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 -K 2>/dev/null | sed -n -e '/Disrupted/p' -e '/^ *1024/p'
+  \tDisrupted read patterns selected. (esc)
+              1024       4   196269   196269   194924   194924                                                                                  
+  $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 2>/dev/null | sed -n -e '/^ *1024/p'
+              1024       4   196269   196269   196269   196269                                                                                  
+
+Options iozone has and platter does not provide are errors that name them.
+
+  $ platter iozone -p -s 64k
+  platter: iozone: unsupported option -p (purge the processor cache before each record: iozone reads a separate cache-sized buffer, one byte per cache line; platter has no such buffer)
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -T -t 2 -i 0
+  platter: iozone: unsupported option -T (POSIX threads: platter's throughput children are processes, as iozone's default)
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -b out.xls -s 64k
+  platter: iozone: unsupported option -b (iozone writes a binary .xls through libbif, and a platter script writes no text into files; -R prints the same report)
+  Try 'platter iozone --help'.
+  [2]
+
+-+u is provided with -t only: without -t, iozone's -+u adds CPU blocks to
+the -R report, which platter does not print.
+
+  $ platter iozone -+u -s 64k
+  platter: iozone: unsupported option '-+u' (only -+n)
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -t 2 -i 0 -+m clients
+  platter: iozone: unsupported option '-+m' (only -+n and -+u)
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -t 2
+  platter: iozone: -t without -i runs every throughput test; platter provides -i 0, 1 and 2: name them
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -t 2 -i 0 -i 3
+  platter: iozone: -t runs -i 0, 1 and 2 in platter (not -i 3)
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -t 2 -i 0 -R
+  platter: iozone: -R with -t (the throughput report) is not provided
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone --as 3.999 -s 64k
+  platter: iozone: bad value '3.999' for --as: expected one of 3.489, 3.506, 3.429, 3.420, 3.263
+  Try 'platter iozone --help'.
+  [2]
+  $ platter iozone -s 64k stray
+  platter: iozone: unexpected argument 'stray'
+  Try 'platter iozone --help'.
+  [2]
+
+iozone's own checks of -F, with its messages and exit statuses.
+
+  $ platter iozone -F a b -t 2 -i 0
+  invalid options: must specify -t N before -F
+  [12]
+  $ platter iozone -t 3 -i 0 -F a b
+  invalid options: not enough filenames for 3 streams
+  [13]
+  $ platter iozone -f z -t 2 -i 0 -F a b
+  invalid options: -f and -F are mutually exclusive
+  [11]
+  $ platter iozone -t 2 -i 0 -F a b c
+  platter: iozone: unexpected argument 'c'
+  Try 'platter iozone --help'.
+  [2]
+  $ ls
