@@ -91,7 +91,7 @@ local spec = {
     { "-F", help = "throughput mode: the N file names follow (after -t N)" },
     { "-x", help = "throughput mode: no stonewalling (platter never stonewalls; see docs)" },
     { "-K", help = "disrupted read patterns: every 100th record, a 1-byte read at 0 and at 4096" },
-    { "-p", help = "purge the processor cache (not provided: an error)" },
+    { "-p", help = "purge the processor cache before each record (iozone's purgeit: -S/-L set it up)" },
     { "-T", help = "POSIX threads for -t (not provided: an error)" },
     { "-b", arg = "FILE", help = "Excel worksheet file (not provided: an error; -R prints the report)" },
     { "--as", arg = "VERSION", choices = iz.AS, default = iz.VERSION,
@@ -128,13 +128,11 @@ end
 -- Options iozone has that platter accepts but does not provide: an error
 -- that names them, never a silent run without them.
 local unprovided = {
-  p = "-p (purge the processor cache before each record: iozone reads a separate "
-    .. "cache-sized buffer, one byte per cache line; platter has no such buffer)",
   T = "-T (POSIX threads: platter's throughput children are processes, as iozone's default)",
   b = "-b (iozone writes a binary .xls through libbif, and a platter script writes "
     .. "no text into files; -R prints the same report)",
 }
-for _, k in ipairs({ "p", "T", "b" }) do
+for _, k in ipairs({ "T", "b" }) do
   if o[k] then p.usage_error(NAME, "unsupported option " .. unprovided[k]) end
 end
 
@@ -304,6 +302,9 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
   elseif c == "K" then
     st.disrupt = true
     say("\tDisrupted read patterns selected.\n")
+  elseif c == "p" then
+    st.purge = true
+    say("\tPurge Mode On\n")
   end
 end
 -- the words p.args left over are the names after -F, and nothing else
@@ -436,9 +437,23 @@ end
 
 local function passes() return st.noretest and 1 or 2 end
 
+-- -p: iozone's purgeit() before every record, inside the timing: one byte of
+-- each cache line of a separate buffer that maps to the same cache sets as
+-- the record's buffer (f:evict). iozone masks with cache_size - 1, so a -S
+-- that is not a power of 2 acts as the power of 2 below it.
+local function pow2_below(n)
+  local v = 64
+  while v * 2 <= n do v = v * 2 end
+  return v
+end
+local function purge(f, reclen)
+  if st.purge then f:evict(reclen, pow2_below(st.cache_size), st.line_size) end
+end
+
 -- Record i of a test: f:read or f:write of reclen bytes at the current
 -- position, or iozone's message and exit code when it comes up short.
 local function record(f, op, reclen, i, code)
+  purge(f, reclen)
   local n, err
   if op == "write" then n, err = f:write(reclen) else n, err = f:read(reclen) end
   if n ~= reclen then
@@ -533,6 +548,7 @@ tests[2] = function(kb, reclen, numrecs)  -- random read, random write
     times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
         local off = order[i] * reclen
+        purge(f, reclen)
         f:seek(off)
         local n, err
         if writing then n, err = f:write(reclen) else n, err = f:read(reclen) end
@@ -609,6 +625,7 @@ tests[6] = function(kb, reclen, numrecs)  -- fwrite, frewrite: stdio, reclen-siz
     end
     times[j] = itime(phase(names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
+        purge(f, reclen)
         stream.fwrite(reclen)
         if failed then io_fail(string.format("\nError fwriting block %d\n", i), "fwrite", failed, 74) end
       end
@@ -638,6 +655,7 @@ tests[7] = function(kb, reclen, numrecs)  -- fread, freread
     local stream = iz.stdio_reader(reclen, function(len) return f:read(len) end)
     times[j] = itime(phase(names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
+        purge(f, reclen)
         if stream.fread(reclen) ~= reclen then
           io_fail(string.format("\nError freading block %d\n", i), "read", nil, 54)
         end
@@ -657,6 +675,7 @@ tests[9] = function(kb, reclen, numrecs)  -- pwrite, re-pwrite
     f:fsync()
     times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
+        purge(f, reclen)
         local n, err = f:pwrite(i * reclen, reclen)
         if n ~= reclen then
           io_fail(string.format("\nError pwriting block %d\n", i), "pwrite", err, 74)
@@ -674,6 +693,7 @@ tests[10] = function(kb, reclen, numrecs)  -- pread, re-pread
       string.format("\nCan not open temporary file %s for read\n", path), 101)
     times[j] = timed(f, names[j], kb, reclen, function()
       for i = 0, numrecs - 1 do
+        purge(f, reclen)
         local n, err = f:pread(i * reclen, reclen)
         if n ~= reclen then
           io_fail(string.format("\nError reading block %d\n", i), "pread", err, 103)

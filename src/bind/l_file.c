@@ -4,6 +4,8 @@
  * raises; OS failures return nil, "op path: strerror", errno.
  */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -483,6 +485,43 @@ static int l_file_fill(lua_State *L)
     return 1;
 }
 
+/*
+ * f:evict(n [, cache [, line]]) -> f: iozone -p's purgeit(): read one byte of
+ * each line (32 bytes) of a separate buffer, min(n, cache (1 MiB)) bytes of it,
+ * from where it maps to the same cache sets as f's buffer, so that what the
+ * CPU cache held of f's buffer is pushed out. No I/O; a phase's time includes
+ * it, as iozone's does (it runs before every record inside the timing).
+ */
+static int l_file_evict(lua_State *L)
+{
+    static unsigned char *pbuf;
+    static size_t pcache;
+    struct pl_file *f = tofile_any(L);
+    uint64_t n = pl_checkoffset(L, 2, "length");
+    uint64_t cache = pl_optoffset(L, 3, "cache size", 1u << 20);
+    uint64_t line = pl_optoffset(L, 4, "line size", 32);
+    luaL_argcheck(L, cache >= 64 && (cache & (cache - 1)) == 0 && cache <= (1u << 30), 3,
+                  "the cache size must be a power of 2 from 64 bytes to 1 GiB");
+    luaL_argcheck(L, line >= 1 && line <= cache, 4,
+                  "the line size must be from 1 to the cache size");
+    if (pcache != cache) {
+        free(pbuf);
+        pbuf = NULL;
+        if (posix_memalign((void **)&pbuf, (size_t)cache, (size_t)(2 * cache)) != 0)
+            return luaL_error(L, "evict: not enough memory");
+        memset(pbuf, 0, (size_t)(2 * cache));
+        pcache = (size_t)cache;
+    }
+    volatile unsigned char *where = pbuf + ((uintptr_t)f->buf & (cache - 1));
+    uint64_t lines = (n < cache ? n : cache) / line;
+    unsigned char x = 0;
+    for (uint64_t i = 0; i < lines; i++, where += line)
+        x ^= *where;
+    (void)x;
+    lua_settop(L, 1);
+    return 1;
+}
+
 /* f:touch(n [, stride]) -> f: read-modify-write one byte of every stride (512)
    of the first n bytes of f's buffer, in C (hdparm's check that a read fully
    completed, which -T and -t time with the read) */
@@ -715,6 +754,7 @@ static const luaL_Reg file_methods[] = {
     {"resident", l_file_resident},
     {"seek", l_file_seek},
     {"size", l_file_size},
+    {"evict", l_file_evict},
     {"stage", l_file_stage},
     {"touch", l_file_touch},
     {"truncate", l_file_truncate},

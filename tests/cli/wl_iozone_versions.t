@@ -234,12 +234,20 @@ far, then iozone's signal handler lines, and platter's status 130.
   $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 2>/dev/null | sed -n -e '/^ *1024/p'
               1024       4   196269   196269   196269   196269                                                                                  
 
+-p: iozone's purgeit() before every record, inside the timing (f:evict:
+one byte of each -L line of a separate buffer mapped to the same cache sets
+as the record's buffer, -S of it at most). Its splash line comes in
+command-line order; under --sim the CPU work costs no virtual time, so the
+row is the same.
+
+  $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 -p -S 512 -L 64 2>/dev/null | sed -n -e '/Purge/p' -e '/cache size\|line size/p' -e '/^ *1024/p'
+  \tPurge Mode On (esc)
+  \tProcessor cache size set to 512 kBytes. (esc)
+  \tProcessor cache line size set to 64 bytes. (esc)
+              1024       4   196269   196269   196269   196269                                                                                  
+
 Options iozone has and platter does not provide are errors that name them.
 
-  $ platter iozone -p -s 64k
-  platter: iozone: unsupported option -p (purge the processor cache before each record: iozone reads a separate cache-sized buffer, one byte per cache line; platter has no such buffer)
-  Try 'platter iozone --help'.
-  [2]
   $ platter iozone -T -t 2 -i 0
   platter: iozone: unsupported option -T (POSIX threads: platter's throughput children are processes, as iozone's default)
   Try 'platter iozone --help'.
