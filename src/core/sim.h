@@ -29,12 +29,20 @@ struct pl_sim_preset {
     uint32_t track_buffer_kb;         /* drive read-ahead after each read; 0 = none */
     double iface_rate;                /* bytes/s from the drive's buffer to the host */
     double overhead_us;               /* controller + driver time per request */
+    double track_switch_ms;           /* lost at each track boundary inside a transfer (head
+                                         switch or cylinder step; the format skews each
+                                         track by as much); 0 = none */
     double ssd_read_us, ssd_write_us; /* solid state: access time per request */
     double write_rate;                /* solid state write bytes/s (0 = media rate) */
     /* the host */
     uint64_t ram;          /* bytes, what p.ram() says */
     uint64_t page_cache;   /* bytes of page cache for buffered ("cooked") I/O */
     uint32_t readahead_kb; /* kernel readahead on sequential buffered reads */
+    uint32_t cache_block;  /* 0: a page cache of 4 KiB pages that reads runs of missing pages as
+                              one request plus readahead_kb; else a System V buffer cache of
+                              blocks of this size: one disk request per missing block, and one
+                              block read ahead (readahead_kb > 0) when a block follows the
+                              last one read (bread/breada) */
     double syscall_us;     /* CPU (sys) per I/O system call */
     double copy_rate;      /* bytes/s memcpy between page cache and user (sys CPU) */
     double char_ns;        /* user CPU per putc/getc */

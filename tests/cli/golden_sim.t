@@ -9,38 +9,38 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Random
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t34.5805\t17705\t45.6743\t23385 (esc)
-  1024\t32.4105\t33188\t42.5503\t43571 (esc)
-  2048\t32.0794\t65698\t42.2715\t86572 (esc)
-  4096\t27.0158\t110656\t33.0406\t135334 (esc)
-  8192\t19.0062\t155698\t25.8827\t212030 (esc)
-  16384\t15.0319\t246282\t17.7377\t290614 (esc)
-  32768\t9.91572\t324918\t12.2431\t401181 (esc)
-  65536\t5.27665\t345810\t7.88444\t516714 (esc)
+  512\t47.9733\t24562\t49.6933\t25442 (esc)
+  1024\t17.1384\t17549\t38.7448\t39674 (esc)
+  2048\t11.308\t23158\t39.2315\t80346 (esc)
+  4096\t5.97196\t24461\t29.6025\t121251 (esc)
+  8192\t3.32096\t27205\t22.5148\t184441 (esc)
+  16384\t1.7011\t27870\t15.7156\t257483 (esc)
+  32768\t0.858243\t28122\t9.5276\t312200 (esc)
+  65536\t0.438039\t28707\t5.1956\t340498 (esc)
   
   Reread
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t1247.61\t638777\t354.711\t181611 (esc)
-  1024\t937.126\t959616\t274.846\t281442 (esc)
-  2048\t626.485\t1283042\t189.509\t388114 (esc)
-  4096\t377.14\t1544765\t116.91\t478862 (esc)
-  8192\t208.503\t1708060\t66.1936\t542257 (esc)
-  16384\t106.953\t1752312\t35.4429\t580696 (esc)
-  32768\t49.118\t1609497\t18.3726\t602034 (esc)
-  65536\t21.4968\t1408811\t9.35825\t613302 (esc)
+  512\t945.209\t483947\t59.6892\t30560 (esc)
+  1024\t525.243\t537848\t60.0152\t61455 (esc)
+  2048\t267.985\t548832\t59.8155\t122502 (esc)
+  4096\t118.61\t485826\t60.2716\t246872 (esc)
+  8192\t37.4003\t306383\t30.0318\t246020 (esc)
+  16384\t1.68214\t27560\t19.6022\t321162 (esc)
+  32768\t0.865819\t28371\t9.9074\t324645 (esc)
+  65536\t0.43618\t28585\t5.51749\t361594 (esc)
   
   Linear
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t313.634\t160580\t55.8947\t28618 (esc)
-  1024\t155.59\t159323\t53.5406\t54825 (esc)
-  2048\t80.033\t163907\t48.4926\t99312 (esc)
-  4096\t40.5237\t165985\t40.8148\t167177 (esc)
-  8192\t30.5808\t250518\t31.2213\t255764 (esc)
-  16384\t20.5553\t336777\t20.9507\t343256 (esc)
-  32768\t10.3343\t338634\t12.435\t407469 (esc)
-  65536\t5.77453\t378439\t6.94498\t455146 (esc)
+  512\t55.9283\t28635\t58.0394\t29716 (esc)
+  1024\t27.9956\t28667\t53.8141\t55105 (esc)
+  2048\t14.0387\t28751\t48.0596\t98426 (esc)
+  4096\t6.67939\t27358\t37.7684\t154699 (esc)
+  8192\t3.32183\t27212\t26.3429\t215800 (esc)
+  16384\t1.67815\t27494\t16.8394\t275896 (esc)
+  32768\t0.85911\t28151\t9.75951\t319799 (esc)
+  65536\t0.43764\t28681\t5.44096\t356579 (esc)
   $ platter --sim ata-5400-1999 bonnie -s 300 -m sim1999 2>&1
   File './Bonnie.4242', size: 314572800
   Writing with putc()...done
@@ -322,15 +322,15 @@ says "from", counts the first request, times in microseconds and has no
   $ platter --sim hitachi-85mb-1988 readahead 2>&1
   readahead: making scratch file platter-readahead.4242.dat (32 MiB)
   readahead probe of platter-readahead.4242.dat (simfs on sim0, read_ahead_kb 1)
-  one 2 KiB read at offset 0 after dropping the cache brought in 4 KiB
-  during 256 consecutive 2 KiB reads it read ahead up to 4 KiB at a time and kept up to 2 KiB ahead of the reader
-  effective readahead window: 4 KiB
+  one 2 KiB read at offset 0 after dropping the cache brought in 2560 B
+  during 256 consecutive 2 KiB reads it read ahead up to 2560 B at a time and kept up to 512 B ahead of the reader
+  effective readahead window: 2 KiB
   
   request  readahead as set       readahead off (POSIX_FADV_RANDOM)
-  2 KiB    12.30 ms  162.6 KiB/s  12.31 ms  162.4 KiB/s
-  8 KiB    32.41 ms  246.9 KiB/s  32.41 ms  246.9 KiB/s
+  2 KiB     68.16 ms  29.3 KiB/s   68.16 ms  29.3 KiB/s
+  8 KiB    273.44 ms  29.3 KiB/s  273.44 ms  29.3 KiB/s
   
-  readahead is NOT working: a 2 KiB read brings in only 4 KiB, so each short consecutive read waits for the device: 12.30 ms each (162.6 KiB/s), against 12.31 ms without readahead
+  readahead is working: the kernel reads up to 2 KiB ahead; consecutive 2 KiB reads take 68.16 ms each with it and 68.16 ms without (1.0x)
   $ platter --sim nvme sweep -s 4m -d 0.2 --max 16k -m raw 2>&1
   sweep: making scratch file platter-sweep.4242.dat (4 MiB)
   Random
