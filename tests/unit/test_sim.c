@@ -270,6 +270,30 @@ static void test_1988(void **state)
     pl_file_close(&f);
 }
 
+/*
+ * The flusher (scsi-7200-1999's flush_lag_ms): evicted dirty pages are written
+ * while the writer goes on copying, so writing 4 times the page cache takes
+ * about the longer of the two, not their sum; an fsync then waits for the disk.
+ */
+static void test_flusher(void **state)
+{
+    (void)state;
+    assert_int_equal(start_sim("scsi-7200-1999"), 0);
+    const struct pl_sim_preset *p = pl_sim_find("scsi-7200-1999");
+    struct pl_file f = open_sim("wb.dat", 0, 0);
+    uint64_t ns, n = 4 * p->page_cache, t0 = pl_clock_ns();
+    for (uint64_t off = 0; off < n; off += 1u << 20)
+        assert_int_equal(pwrite_ns(&f, off, 1u << 20, &ns), 1 << 20);
+    double took = (double)(pl_clock_ns() - t0) * 1e-9;
+    double copy = (double)n / p->write_copy_rate;
+    double disk = (double)(n - p->page_cache) / p->rate_outer;
+    assert_true(took >= copy && took >= disk * 0.9);
+    assert_true(took < (copy + disk) * 0.8);
+    assert_int_equal(fsync_ns(&f, &ns), 0);
+    assert_true(ns > 500000000ull); /* the cache's dirty 16 MiB, at ~12 MB/s */
+    pl_file_close(&f);
+}
+
 /* The same I/O gives the same times, run after run. */
 static void test_deterministic(void **state)
 {
@@ -350,7 +374,7 @@ int main(void)
         cmocka_unit_test(test_page_cache),    cmocka_unit_test(test_readahead),
         cmocka_unit_test(test_write_back),    cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_namespace),     cmocka_unit_test(test_many_files),
-        cmocka_unit_test(test_1988),
+        cmocka_unit_test(test_1988),          cmocka_unit_test(test_flusher),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
