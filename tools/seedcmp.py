@@ -98,7 +98,6 @@ SEED002 = [
 KNOWN_OFF = {
     "000 Reread 32768 req/sec cooked", "000 Reread 32768 bw cooked",
     "001 root rewrite %CPU", "001 root block read %CPU",
-    "002 hdparm -T, MB/s (hde1)", "002 hdparm -T, MB/s (hde3)",
 }
 BEGIN, END = "<!-- seedcmp:%s:begin -->", "<!-- seedcmp:%s:end -->"
 

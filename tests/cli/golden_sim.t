@@ -52,7 +52,7 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
                 -------Sequential Output-------- ---Sequential Input-- --Random--
                 -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
   Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
-  sim1999   300 10134 46.7 17907  7.8  6371  5.6  9078 41.8 14643  6.4 147.5  1.1
+  sim1999   300  9990 50.4 17462 15.3  6341 11.2  8739 44.1 14642 12.9 145.4  2.3
   $ platter --sim ata-5400-1999 bonnie++ -s 300 -r 128 -n 1 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -69,14 +69,14 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim            300M   239  98 12811   5  6649   6   241  99 25807  11 139.0   0
-  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  sim            300M   239  98 12583  11  6631  12   241  99 23156  20 138.4   1
+  Latency             32833us   73742us   89053us   48400us    2556us    1544ms
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.97,1.97,sim,1,1,300M,,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  1.97,1.97,sim,1,1,300M,,239,98,12583,11,6631,12,241,99,23156,20,138.4,1,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,73742us,89053us,48400us,2556us,1544ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300 -r 128 -n 1 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -93,22 +93,22 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
-  sim            300M  239k  98 12.5m   5 6649k   6  241k  99 25.2m  11 139.0   0
-  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  sim            300M  239k  98 12.3m  11 6631k  12  241k  99 22.6m  20 138.4   1
+  Latency             32833us   73742us   89053us   48400us    2556us    1544ms
   Version 2.00a       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.98,2.00a,sim,1,1,300M,,8192,5,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  1.98,2.00a,sim,1,1,300M,,8192,5,239,98,12583,11,6631,12,241,99,23156,20,138.4,1,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,73742us,89053us,48400us,2556us,1544ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300:16k:1000:3 -c 2 -r 128 -f -n 0 -m sim -q 2>&1
   Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
-  sim 300M:16k:2:1000           12.5m   5 6649k   5           14.3m   6 130.5   1
-  Latency                       78540us   90538us             16454us     374ms
+  sim 300M:16k:2:1000           12.3m  11 6625k  11           14.3m  12 128.6   2
+  Latency                       74067us   89970us             16525us     380ms
   
-  1.98,2.00a,sim,2,1,300M,,1000,3,,,12823,5,6649,5,,,14640,6,130.5,1,,,,,,,,,,,,,,,,,,,78540us,90538us,,16454us,374ms,,,,,,
+  1.98,2.00a,sim,2,1,300M,,1000,3,,,12595,11,6625,11,,,14640,12,128.6,2,,,,,,,,,,,,,,,,,,,74067us,89970us,,16525us,380ms,,,,,,
   $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 300 -r 128 -n 1 -m sim 2>&1
   Writing with putc()...done
   Writing intelligently...done
@@ -125,12 +125,12 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.03       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim            300M 10134  46 17881   8  6373   5  9079  41 14644   6 156.2   0
+  sim            300M  9990  50 17441  15  6346  11  8738  44 14642  13 155.2   1
                       ------Sequential Create------ --------Random Create--------
                       -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
-  sim,300M,10134,46,17881,8,6373,5,9079,41,14644,6,156.2,0,1,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++
+  sim,300M,9990,50,17441,15,6346,11,8738,44,14642,13,155.2,1,1,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++
   $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 1100 -r 0 -f -n 0 -x 2 -m sim 2>&1
   name,file_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu
   Writing intelligently...done
@@ -138,12 +138,12 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   platter: warning: phase 'Rewriting' used ./Bonnie.4242.001 (76 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
   Reading intelligently...done
   start 'em...done...done...done...
-  sim,1100M,,,13076,6,6212,5,,,12915,5,98.1,0,,,,,,,,,,,,,
+  sim,1100M,,,12922,11,6190,11,,,12915,11,97.6,0,,,,,,,,,,,,,
   Writing intelligently...done
   Rewriting...done
   Reading intelligently...done
   start 'em...done...done...done...
-  sim,1100M,,,12912,5,5838,5,,,12070,5,99.5,0,,,,,,,,,,,,,
+  sim,1100M,,,11905,10,5821,10,,,12068,10,99.0,0,,,,,,,,,,,,,
   $ platter --sim ata-5400-1999 bonnie++ -s 10 -r 0 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -161,14 +161,14 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim             10M   239  98 13545   6 12800  11   243 100 +++++ +++  2357   9
-  Latency             32800us      36us      74us   32800us      36us     672ms
+  sim             10M   239  98 12792  11 11520  20   243 100 +++++ +++  2152  17
+  Latency             32833us      72us     145us   32833us      72us     672ms
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                    16 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,243,100,+++++,+++,2357,9,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,36us,74us,32800us,36us,672ms,4us,4us,4us,4us,4us,4us
+  1.97,1.97,sim,1,1,10M,,239,98,12792,11,11520,20,243,100,+++++,+++,2152,17,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,72us,145us,32833us,72us,672ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 iozone -s 64m -r 64k -i 0 -i 1 -i 2 2>&1
   \tIozone: Performance Test of File I/O (esc)
   \t        Version $Revision: 3.489 $ (esc)
@@ -197,22 +197,22 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   \tFile stride size set to 17 * record size. (esc)
                                                                 random    random     bkwd    record    stride                                    
                 kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
-             65536      64   240472   240472   240472   240472   239572   239572                                                                
+             65536      64   116335   116335   116335   116335   116124   116124                                                                
   platter: warning: phase 'rewrite 65536 64' used iozone.tmp (64 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
   
   iozone test complete.
   $ platter --sim ata-5400-1999 dd if=/dev/zero of=big.dat bs=1M count=64 conv=fdatasync 2>&1
   64+0 records in
   64+0 records out
-  67108864 bytes (67 MB, 64 MiB) copied, 5.01836 s, 13.4 MB/s
+  67108864 bytes (67 MB, 64 MiB) copied, 5.59614 s, 12.0 MB/s
   $ platter --sim ata-5400-1999 dd if=/dev/hda of=/dev/null bs=32k count=1000 2>&1
   1000+0 records in
   1000+0 records out
-  32768000 bytes (33 MB, 31 MiB) copied, 2.20027 s, 14.9 MB/s
+  32768000 bytes (33 MB, 31 MiB) copied, 2.20056 s, 14.9 MB/s
   $ platter --sim ata-5400-1999 hdparm -tT /dev/hda 2>&1
   
   /dev/hda:
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
 
 hdparm's releases (--as): 8.x to 9.28 put two spaces after the -t label;
@@ -221,16 +221,16 @@ before 8.x -T's first read is followed by a sync() instead of a cache flush
 figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
 
   $ for v in 8.6 7.1 5.8 5.5; do platter --sim ata-5400-1999 hdparm -tT -q --as $v /dev/hda; done
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
-   Timing cached reads:   478 MB in  2.01 seconds = 238.30 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
-   Timing cached reads:   956 MB in  2.01 seconds = 476.61 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
-   Timing buffer-cache reads:   956 MB in  2.01 seconds = 476.61 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
+   Timing cached reads:   230 MB in  2.01 seconds = 114.41 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
+   Timing cached reads:   460 MB in  2.01 seconds = 228.83 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
+   Timing buffer-cache reads:   460 MB in  2.01 seconds = 228.83 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
   $ platter --sim ata-5400-1999 hdparm -tT -q --style 6 /dev/hda
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
   $ platter --sim ata-5400-1999 hdparm -t --as 5.5 --direct /dev/hda
   platter: hdparm: --direct needs --as 5.8 or later (it came with hdparm 5.8)
@@ -245,7 +245,7 @@ figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   4 requests completed in 38.9 ms, 16 KiB read, 102 iops, 410.9 KiB/s
-  generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.1 KiB/s
+  generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.0 KiB/s
   min/avg/max/mdev = 6.88 ms / 9.74 ms / 12.1 ms / 1.90 ms
 
 ioping's releases (--as, from ioping.c of each tag): 1.0 to 1.2 mark a
@@ -266,7 +266,7 @@ says "from", counts the first request, times in microseconds and has no
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
-  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  generated 8 requests in 109.9 ms, 32 KiB, 72 iops, 291.3 KiB/s
   min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
@@ -279,7 +279,7 @@ says "from", counts the first request, times in microseconds and has no
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
-  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  generated 8 requests in 109.9 ms, 32 KiB, 72 iops, 291.3 KiB/s
   min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
   4 KiB from /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms
   4 KiB from /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
@@ -291,8 +291,8 @@ says "from", counts the first request, times in microseconds and has no
   4 KiB from /dev/hda (block device 5.96 GiB): request=8 time=21.4 ms
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
-  8 requests completed in 109.8 ms, 72 iops, 291.4 KiB/s
-  min/avg/max/mdev = 6.88 ms / 13.7 ms / 24.5 ms / 5.84 ms
+  8 requests completed in 109.9 ms, 72 iops, 291.4 KiB/s
+  min/avg/max/mdev = 6.88 ms / 13.7 ms / 24.5 ms / 5.85 ms
   $ platter --sim ata-5400-1999 ioping -c 2 -i 0 --as 1.0 . 2>&1 | head -1
   4 KiB <<< . (simfs /dev/sim0): request=1 time=12.6 ms (warmup)
   $ platter --sim ata-5400-1999 ioping -c 2 -i 0 . 2>&1 | head -1
