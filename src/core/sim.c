@@ -20,7 +20,7 @@
 #include "file.h"
 #include "target.h"
 
-#define PAGE 4096u
+#define PAGE 4096u           /* the page cache's block unless a preset sets cache_block */
 #define MAX_FILES (1u << 24) /* file ids are the high bits of a page key (id << 40) */
 #define STDIO_BUF 4096u      /* stdio's buffer: putc/getc reach the kernel this often */
 #define CLOCK_ORIGIN 1000000000ull
@@ -48,11 +48,13 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .track_buffer_kb = 0,
         .iface_rate = 625000.0,
         .overhead_us = 1500.0,
+        .track_switch_ms = 6.0, /* the track-to-track seek */
         .ram = 4ull << 20,
-        .page_cache = 96ull << 10, /* the post's "UNIX buffer cache filled up" past 64 KiB */
+        .page_cache = 96ull << 10, /* 192 buffers: "buffer cache filled up" past 64 KiB */
+        .cache_block = 512,
         .readahead_kb = 1,
-        .syscall_us = 400.0,
-        .copy_rate = 2.0e6,
+        .syscall_us = 260.0,
+        .copy_rate = 740.0e3,
         .char_ns = 9000.0,
     },
     {
@@ -74,8 +76,33 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .page_cache = 96ull << 20,
         .readahead_kb = 64,
         .syscall_us = 4.0,
-        .copy_rate = 250.0e6,
+        .copy_rate = 120.0e6, /* the post's hdparm -T: 114-128 MB/s */
         .char_ns = 40.0,
+    },
+    {
+        .name = "scsi-7200-1999",
+        .imitates = "an IBM 7200-RPM SCSI disk on a narrow Ultra SCSI adapter in a K6-233 with "
+                    "64 MB of RAM under Linux 2.2, the machine of the Bonnie rows of seed 001",
+        .model = "IBM 7200rpm SCSI 9.1GB (simulated)",
+        .capacity = 9100ull * 1000 * 1000, /* the post's df: 2.9 + 5.6 GB and the rest */
+        .sector = 512,
+        .rpm = 7200,
+        .seek_track_ms = 1.0,
+        .seek_avg_ms = 9.0,
+        .rate_outer = 12.5e6, /* the post's block read: 10.6 MB/s through ext2 */
+        .rate_inner = 8.0e6,
+        .track_buffer_kb = 512,
+        .iface_rate = 20.0e6, /* narrow Ultra SCSI */
+        .overhead_us = 300.0,
+        .ram = 64ull << 20,
+        .page_cache = 16ull << 20, /* what X, Netscape and the kernel leave of 64 MB */
+        .readahead_kb = 72,        /* Linux 2.2: at most 18 pages */
+        .flush_lag_ms = 1000.0,    /* bdflush writes dirty buffers behind the writer */
+        .syscall_us = 3.0,
+        .copy_rate = 56.0e6,       /* the post's %CPU of block reads and seeks */
+        .write_copy_rate = 28.0e6, /* ... of block writes: ext2 allocates as it copies */
+        .char_ns = 1050.0,         /* the post's putc: 86.9% CPU at 849 K/s */
+        .getc_ns = 440.0,          /* ... getc: 81.6% at 1863 K/s */
     },
     {
         .name = "nvme",
@@ -131,6 +158,7 @@ struct pl_sim_file {
     uint64_t extent;   /* where the file starts on the disk */
     uint64_t pos;      /* the descriptor's position */
     uint64_t last_end; /* end of the previous read: detects sequential reads */
+    uint64_t next_blk; /* buffer cache: the block after the last one read (i_lastr + 1) */
     int special;       /* 1 /dev/null, 2 /dev/zero: character devices, no disk */
     int refs;          /* open descriptors */
     int gone;          /* removed while open: freed at its last close */
@@ -169,6 +197,8 @@ static struct {
     int32_t *names;
     uint32_t nnames, nlive;
     uint32_t readahead_kb;
+    uint32_t blk;       /* bytes per cached block: PAGE, or the preset's cache_block */
+    uint64_t disk_busy; /* the flusher keeps the disk busy until then (flush_lag_ms) */
 } S;
 
 /* A Ctrl-C at a virtual instant, for tests: SIGINT is raised once, inside the
@@ -222,7 +252,8 @@ int pl_sim_start(const char *name)
     S.p = p;
     /* E[sqrt(|x-y|)] over uniform pairs is 8/15: pick the full stroke that gives seek_avg */
     S.full_seek_ms = p->seek_track_ms + (p->seek_avg_ms - p->seek_track_ms) * 15.0 / 8.0;
-    S.max_pages = (uint32_t)(p->page_cache / PAGE);
+    S.blk = p->cache_block ? p->cache_block : PAGE;
+    S.max_pages = (uint32_t)(p->page_cache / S.blk);
     S.lru_head = S.lru_tail = S.free_list = -1;
     S.readahead_kb = p->readahead_kb;
     S.trace = getenv("PLATTER_SIM_TRACE") != NULL;
@@ -311,12 +342,34 @@ static uint64_t avail_at(uint64_t x)
     return S.stream_t + (uint64_t)((double)(x - S.stream_lo) / media_rate(S.stream_lo) * 1e9);
 }
 
+/* Where off's sector is in the revolution, as a fraction of a turn from the index: each
+   track is skewed by the track switch time, so a transfer that crosses into the next
+   track finds its first sector there just as the switch is done. */
+static double angle_of(uint64_t off)
+{
+    uint64_t tb = track_bytes(off);
+    double a = (double)(off % tb) / (double)tb;
+    if (S.p->track_switch_ms > 0)
+        a = fmod(a + (double)(off / tb) * S.p->track_switch_ms * 1e6 / rev_ns(), 1.0);
+    return a;
+}
+
 static double rotation_wait(double now, uint64_t off)
 {
     double rev = rev_ns();
-    uint64_t tb = track_bytes(off);
-    double wait = (double)(off % tb) / (double)tb - fmod(now, rev) / rev;
+    double wait = angle_of(off) - fmod(now, rev) / rev;
     return (wait < 0 ? wait + 1.0 : wait) * rev;
+}
+
+/* The media time of n bytes at off: the bytes at the media rate, and the track switches. */
+static double transfer_ns(uint64_t off, uint64_t n)
+{
+    double t = (double)n / media_rate(off) * 1e9;
+    if (S.p->track_switch_ms > 0 && n) {
+        uint64_t tb = track_bytes(off);
+        t += (double)((off + n - 1) / tb - off / tb) * S.p->track_switch_ms * 1e6;
+    }
+    return t;
 }
 
 /* Time the drive spends on a request of n bytes at disk offset off. */
@@ -331,7 +384,8 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
         return (uint64_t)llround(t);
     }
     double now = (double)sim_clock + t;
-    if (!write && S.streaming && off >= S.buf_lo && off <= S.buf_hi) {
+    /* a drive with no buffer holds nothing: every read, a reread too, waits for its sector */
+    if (!write && ra && S.streaming && off >= S.buf_lo && off <= S.buf_hi) {
         double done;
         if (end <= S.buf_hi || (double)avail_at(S.buf_hi) >= now) {
             /* in the buffer, or the drive is still reading towards it: no seek */
@@ -357,7 +411,7 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
     S.streaming = !write;
     S.stream_lo = off;
     S.stream_t = sim_clock + (uint64_t)t;
-    t += (double)n / media_rate(off) * 1e9;
+    t += transfer_ns(off, n);
     S.buf_lo = off;
     S.buf_hi = write ? end : (end + ra > p->capacity ? p->capacity : end + ra);
     S.head = write ? end : S.buf_hi;
@@ -366,10 +420,33 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
 
 static void disk_io(int write, uint64_t off, uint64_t n)
 {
+    if (sim_clock < S.disk_busy) /* the flusher is still writing: wait for the disk */
+        sim_clock = S.disk_busy;
     if (S.trace)
         fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)off,
                 (unsigned long long)n, (unsigned long long)sim_clock);
     sim_clock += disk_request(write, off, n);
+    passed();
+}
+
+/*
+ * A write of evicted dirty pages by the kernel's flusher (a preset with
+ * flush_lag_ms): the disk does it after what it is doing, while the process
+ * goes on; the process waits only when the disk is more than flush_lag_ms
+ * behind (too many dirty pages), and before its own next disk request.
+ */
+static void disk_flush(uint64_t off, uint64_t n)
+{
+    uint64_t now = sim_clock, start = S.disk_busy > now ? S.disk_busy : now;
+    if (S.trace)
+        fprintf(stderr, "T 1 %llu %llu %llu\n", (unsigned long long)off, (unsigned long long)n,
+                (unsigned long long)start);
+    sim_clock = start; /* the disk's own time line */
+    S.disk_busy = start + disk_request(1, off, n);
+    sim_clock = now;
+    uint64_t lag = (uint64_t)llround(S.p->flush_lag_ms * 1e6);
+    if (S.disk_busy > sim_clock + lag)
+        sim_clock = S.disk_busy - lag;
     passed();
 }
 
@@ -478,8 +555,10 @@ static void write_back(int32_t i)
         clean(k);
         hi++;
     }
-    if (sf)
-        disk_io(1, disk_offset(sf, lo * PAGE), (hi - lo + 1) * PAGE);
+    if (sf && S.p->flush_lag_ms > 0)
+        disk_flush(disk_offset(sf, lo * S.blk), (hi - lo + 1) * S.blk);
+    else if (sf)
+        disk_io(1, disk_offset(sf, lo * S.blk), (hi - lo + 1) * S.blk);
 }
 
 static int grow_cache(void)
@@ -563,7 +642,7 @@ static void flush_file(struct pl_sim_file *sf)
 {
     if (!S.ndirty)
         return;
-    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t pages = (sf->size + S.blk - 1) / S.blk;
     uint64_t run_start = 0, run_len = 0;
     for (uint64_t pg = 0; pg <= pages; pg++) {
         int32_t i = pg < pages ? lookup(key_of(sf, pg)) : -1;
@@ -576,7 +655,7 @@ static void flush_file(struct pl_sim_file *sf)
             continue;
         }
         if (run_len)
-            disk_io(1, disk_offset(sf, run_start * PAGE), run_len * PAGE);
+            disk_io(1, disk_offset(sf, run_start * S.blk), run_len * S.blk);
         run_len = 0;
     }
 }
@@ -667,7 +746,7 @@ static int file_add(struct pl_sim_file *sf)
 /* Drop a removed file whose last descriptor is closed: its pages, its id. */
 static void file_free(struct pl_sim_file *sf)
 {
-    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t pages = (sf->size + S.blk - 1) / S.blk;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
         if (i >= 0)
@@ -814,7 +893,7 @@ static int sim_remove(const char *path, char *why, size_t n)
     struct pl_sim_file *sf = find_file(path);
     if (!sf || sf->block || sf->special)
         return -ENOENT;
-    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t pages = (sf->size + S.blk - 1) / S.blk;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
         if (i >= 0)
@@ -858,13 +937,41 @@ static int64_t sim_seek(struct pl_file *f, int64_t off, int whence)
     return (int64_t)sf->pos;
 }
 
+/*
+ * A read through a System V buffer cache (the preset's cache_block): block by
+ * block, bread of each one, a disk request per missing block; a block that
+ * follows the last one read (i_lastr + 1) goes through breada, which also reads
+ * the next block if it is not cached.
+ */
+static void bread_blocks(struct pl_sim_file *sf, uint64_t off, uint64_t n)
+{
+    uint64_t nblk = (sf->size + S.blk - 1) / S.blk;
+    for (uint64_t b = off / S.blk; b <= (off + n - 1) / S.blk; b++) {
+        int ahead = b == sf->next_blk && S.readahead_kb > 0 && b + 1 < nblk;
+        if (lookup(key_of(sf, b)) < 0)
+            disk_io(0, disk_offset(sf, b * S.blk), S.blk);
+        insert(key_of(sf, b), 0);
+        if (ahead && lookup(key_of(sf, b + 1)) < 0) {
+            disk_io(0, disk_offset(sf, (b + 1) * S.blk), S.blk);
+            insert(key_of(sf, b + 1), 0);
+        }
+        sf->next_blk = b + 1;
+    }
+    spend_sys((double)n / S.p->copy_rate);
+    sf->last_end = off + n;
+}
+
 /* A buffered read: cache hits are copies; misses become disk requests with readahead. */
 static void cooked_read(struct pl_sim_file *sf, uint64_t off, uint64_t n)
 {
-    uint64_t first = off / PAGE, last = (off + n - 1) / PAGE;
+    if (S.p->cache_block) {
+        bread_blocks(sf, off, n);
+        return;
+    }
+    uint64_t first = off / S.blk, last = (off + n - 1) / S.blk;
     int sequential = off == sf->last_end || off == 0;
-    uint64_t ra_pages = sequential ? (uint64_t)S.readahead_kb * 1024 / PAGE : 0;
-    uint64_t file_pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t ra_pages = sequential ? (uint64_t)S.readahead_kb * 1024 / S.blk : 0;
+    uint64_t file_pages = (sf->size + S.blk - 1) / S.blk;
     uint64_t pg = first;
     while (pg <= last) {
         if (lookup(key_of(sf, pg)) >= 0) {
@@ -880,7 +987,7 @@ static void cooked_read(struct pl_sim_file *sf, uint64_t off, uint64_t n)
             ra_end = file_pages ? file_pages - 1 : 0;
         if (ra_end < end)
             ra_end = end;
-        disk_io(0, disk_offset(sf, pg * PAGE), (ra_end - pg + 1) * PAGE);
+        disk_io(0, disk_offset(sf, pg * S.blk), (ra_end - pg + 1) * S.blk);
         for (uint64_t k = pg; k <= ra_end; k++)
             insert(key_of(sf, k), 0);
         pg = end + 1;
@@ -891,16 +998,16 @@ static void cooked_read(struct pl_sim_file *sf, uint64_t off, uint64_t n)
 
 static void cooked_write(struct pl_sim_file *sf, uint64_t off, uint64_t n)
 {
-    uint64_t first = off / PAGE, last = (off + n - 1) / PAGE;
+    uint64_t first = off / S.blk, last = (off + n - 1) / S.blk;
     for (uint64_t pg = first; pg <= last; pg++) {
         /* a partial page not in the cache has to be read first */
         int partial =
-            (pg == first && off % PAGE) || (pg == last && (off + n) % PAGE && off + n < sf->size);
-        if (partial && lookup(key_of(sf, pg)) < 0 && pg * PAGE < sf->size)
-            disk_io(0, disk_offset(sf, pg * PAGE), PAGE);
+            (pg == first && off % S.blk) || (pg == last && (off + n) % S.blk && off + n < sf->size);
+        if (partial && lookup(key_of(sf, pg)) < 0 && pg * S.blk < sf->size)
+            disk_io(0, disk_offset(sf, pg * S.blk), S.blk);
         insert(key_of(sf, pg), 1);
     }
-    spend_sys((double)n / S.p->copy_rate);
+    spend_sys((double)n / (S.p->write_copy_rate > 0 ? S.p->write_copy_rate : S.p->copy_rate));
 }
 
 static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n)
@@ -982,7 +1089,8 @@ static int64_t sim_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, u
             if (r < 0)
                 return done ? (int64_t)done : r;
         }
-        spend_user((double)k * S.p->char_ns * 1e-9);
+        double per = op == PL_OP_READ && S.p->getc_ns > 0 ? S.p->getc_ns : S.p->char_ns;
+        spend_user((double)k * per * 1e-9);
         sf->pos += k;
         done += k;
         if (pl_interrupted)
@@ -1005,7 +1113,7 @@ static int sim_drop(struct pl_file *f, struct pl_error *e)
     (void)e;
     struct pl_sim_file *sf = SF(f);
     flush_file(sf);
-    uint64_t pages = (sf->size + PAGE - 1) / PAGE;
+    uint64_t pages = (sf->size + S.blk - 1) / S.blk;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
         if (i >= 0)
@@ -1026,7 +1134,7 @@ static int sim_resident(struct pl_file *f, uint64_t off, uint64_t len, uint64_t 
         return 0;
     if (!len || len > sf->size - off)
         len = sf->size - off;
-    for (uint64_t pg = off / PAGE; pg <= (off + len - 1) / PAGE; pg++) {
+    for (uint64_t pg = off / S.blk; pg <= (off + len - 1) / S.blk; pg++) {
         (*total)++;
         if (lookup(key_of(sf, pg)) >= 0)
             (*res)++;
@@ -1057,7 +1165,7 @@ static int sim_advise(struct pl_file *f, int advice, uint64_t off, uint64_t len,
         return 0;
     if (!len || len > sf->size - off)
         len = sf->size - off;
-    for (uint64_t pg = off / PAGE; pg <= (off + len - 1) / PAGE && S.used; pg++) {
+    for (uint64_t pg = off / S.blk; pg <= (off + len - 1) / S.blk && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
         if (i >= 0 && !S.nodes[i].dirty)
             forget(i);

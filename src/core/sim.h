@@ -29,15 +29,29 @@ struct pl_sim_preset {
     uint32_t track_buffer_kb;         /* drive read-ahead after each read; 0 = none */
     double iface_rate;                /* bytes/s from the drive's buffer to the host */
     double overhead_us;               /* controller + driver time per request */
+    double track_switch_ms;           /* lost at each track boundary inside a transfer (head
+                                         switch or cylinder step; the format skews each
+                                         track by as much); 0 = none */
     double ssd_read_us, ssd_write_us; /* solid state: access time per request */
     double write_rate;                /* solid state write bytes/s (0 = media rate) */
     /* the host */
-    uint64_t ram;          /* bytes, what p.ram() says */
-    uint64_t page_cache;   /* bytes of page cache for buffered ("cooked") I/O */
-    uint32_t readahead_kb; /* kernel readahead on sequential buffered reads */
-    double syscall_us;     /* CPU (sys) per I/O system call */
-    double copy_rate;      /* bytes/s memcpy between page cache and user (sys CPU) */
-    double char_ns;        /* user CPU per putc/getc */
+    uint64_t ram;           /* bytes, what p.ram() says */
+    uint64_t page_cache;    /* bytes of page cache for buffered ("cooked") I/O */
+    uint32_t readahead_kb;  /* kernel readahead on sequential buffered reads */
+    double flush_lag_ms;    /* 0: evicted dirty pages are written at once, the process waiting;
+                              else by a flusher in the background, the process waiting only
+                              when the disk is this far behind or for its own next request */
+    uint32_t cache_block;   /* 0: a page cache of 4 KiB pages that reads runs of missing pages as
+                              one request plus readahead_kb; else a System V buffer cache of
+                              blocks of this size: one disk request per missing block, and one
+                              block read ahead (readahead_kb > 0) when a block follows the
+                              last one read (bread/breada) */
+    double syscall_us;      /* CPU (sys) per I/O system call */
+    double copy_rate;       /* bytes/s memcpy between page cache and user (sys CPU) */
+    double char_ns;         /* user CPU per putc/getc */
+    double getc_ns;         /* user CPU per getc, if not char_ns (0) */
+    double write_copy_rate; /* bytes/s of sys CPU for buffered writes, if not copy_rate (0):
+                               a file system's block allocation on top of the copy */
 };
 
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */

@@ -32,7 +32,7 @@ Installed, moved elsewhere, without the build tree's PLATTER_LUA_DIR:
   $ PLATTER_LUA_DIR= ./platter --sim ata-5400-1999 hdparm -t /dev/hda
   
   /dev/hda:
-   Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
+   Timing buffered disk reads:  44 MB in  3.11 seconds =  14.15 MB/sec
 
 The installed completion is the one cmd_complete.t tests:
 

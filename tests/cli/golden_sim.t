@@ -9,38 +9,38 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Random
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t34.5805\t17705\t45.6743\t23385 (esc)
-  1024\t32.4105\t33188\t42.5503\t43571 (esc)
-  2048\t32.0794\t65698\t42.2715\t86572 (esc)
-  4096\t27.0158\t110656\t33.0406\t135334 (esc)
-  8192\t19.0062\t155698\t25.8827\t212030 (esc)
-  16384\t15.0319\t246282\t17.7377\t290614 (esc)
-  32768\t9.91572\t324918\t12.2431\t401181 (esc)
-  65536\t5.27665\t345810\t7.88444\t516714 (esc)
+  512\t47.9733\t24562\t49.6933\t25442 (esc)
+  1024\t17.1384\t17549\t38.7448\t39674 (esc)
+  2048\t11.308\t23158\t39.2315\t80346 (esc)
+  4096\t5.97196\t24461\t29.6025\t121251 (esc)
+  8192\t3.32096\t27205\t22.5148\t184441 (esc)
+  16384\t1.7011\t27870\t15.7156\t257483 (esc)
+  32768\t0.858243\t28122\t9.5276\t312200 (esc)
+  65536\t0.438039\t28707\t5.1956\t340498 (esc)
   
   Reread
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t1247.61\t638777\t354.711\t181611 (esc)
-  1024\t937.126\t959616\t274.846\t281442 (esc)
-  2048\t626.485\t1283042\t189.509\t388114 (esc)
-  4096\t377.14\t1544765\t116.91\t478862 (esc)
-  8192\t208.503\t1708060\t66.1936\t542257 (esc)
-  16384\t106.953\t1752312\t35.4429\t580696 (esc)
-  32768\t49.118\t1609497\t18.3726\t602034 (esc)
-  65536\t21.4968\t1408811\t9.35825\t613302 (esc)
+  512\t945.209\t483947\t59.6892\t30560 (esc)
+  1024\t525.243\t537848\t60.0152\t61455 (esc)
+  2048\t267.985\t548832\t59.8155\t122502 (esc)
+  4096\t118.61\t485826\t60.2716\t246872 (esc)
+  8192\t37.4003\t306383\t30.0318\t246020 (esc)
+  16384\t1.68214\t27560\t19.6022\t321162 (esc)
+  32768\t0.865819\t28371\t9.9074\t324645 (esc)
+  65536\t0.43618\t28585\t5.51749\t361594 (esc)
   
   Linear
   bsize\treq/sec\tbw\treq/sec\tbw (esc)
   \tcooked\tcooked\traw\traw (esc)
-  512\t313.634\t160580\t55.8947\t28618 (esc)
-  1024\t155.59\t159323\t53.5406\t54825 (esc)
-  2048\t80.033\t163907\t48.4926\t99312 (esc)
-  4096\t40.5237\t165985\t40.8148\t167177 (esc)
-  8192\t30.5808\t250518\t31.2213\t255764 (esc)
-  16384\t20.5553\t336777\t20.9507\t343256 (esc)
-  32768\t10.3343\t338634\t12.435\t407469 (esc)
-  65536\t5.77453\t378439\t6.94498\t455146 (esc)
+  512\t55.9283\t28635\t58.0394\t29716 (esc)
+  1024\t27.9956\t28667\t53.8141\t55105 (esc)
+  2048\t14.0387\t28751\t48.0596\t98426 (esc)
+  4096\t6.67939\t27358\t37.7684\t154699 (esc)
+  8192\t3.32183\t27212\t26.3429\t215800 (esc)
+  16384\t1.67815\t27494\t16.8394\t275896 (esc)
+  32768\t0.85911\t28151\t9.75951\t319799 (esc)
+  65536\t0.43764\t28681\t5.44096\t356579 (esc)
   $ platter --sim ata-5400-1999 bonnie -s 300 -m sim1999 2>&1
   File './Bonnie.4242', size: 314572800
   Writing with putc()...done
@@ -52,7 +52,7 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
                 -------Sequential Output-------- ---Sequential Input-- --Random--
                 -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
   Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
-  sim1999   300 10134 46.7 17907  7.8  6371  5.6  9078 41.8 14643  6.4 147.5  1.1
+  sim1999   300  9990 50.4 17462 15.3  6341 11.2  8739 44.1 14642 12.9 145.4  2.3
   $ platter --sim ata-5400-1999 bonnie++ -s 300 -r 128 -n 1 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -69,14 +69,14 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim            300M   239  98 12811   5  6649   6   241  99 25807  11 139.0   0
-  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  sim            300M   239  98 12583  11  6631  12   241  99 23156  20 138.4   1
+  Latency             32833us   73742us   89053us   48400us    2556us    1544ms
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.97,1.97,sim,1,1,300M,,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  1.97,1.97,sim,1,1,300M,,239,98,12583,11,6631,12,241,99,23156,20,138.4,1,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,73742us,89053us,48400us,2556us,1544ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300 -r 128 -n 1 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -93,22 +93,22 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
-  sim            300M  239k  98 12.5m   5 6649k   6  241k  99 25.2m  11 139.0   0
-  Latency             32800us   78251us   89621us   48367us    2520us    1544ms
+  sim            300M  239k  98 12.3m  11 6631k  12  241k  99 22.6m  20 138.4   1
+  Latency             32833us   73742us   89053us   48400us    2556us    1544ms
   Version 2.00a       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.98,2.00a,sim,1,1,300M,,8192,5,239,98,12811,5,6649,6,241,99,25807,11,139.0,0,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,78251us,89621us,48367us,2520us,1544ms,4us,4us,4us,4us,4us,4us
+  1.98,2.00a,sim,1,1,300M,,8192,5,239,98,12583,11,6631,12,241,99,23156,20,138.4,1,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,73742us,89053us,48400us,2556us,1544ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 bonnie++ --as 2.00a -s 300:16k:1000:3 -c 2 -r 128 -f -n 0 -m sim -q 2>&1
   Version 2.00a       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
-  sim 300M:16k:2:1000           12.5m   5 6649k   5           14.3m   6 130.5   1
-  Latency                       78540us   90538us             16454us     374ms
+  sim 300M:16k:2:1000           12.3m  11 6625k  11           14.3m  12 128.6   2
+  Latency                       74067us   89970us             16525us     380ms
   
-  1.98,2.00a,sim,2,1,300M,,1000,3,,,12823,5,6649,5,,,14640,6,130.5,1,,,,,,,,,,,,,,,,,,,78540us,90538us,,16454us,374ms,,,,,,
+  1.98,2.00a,sim,2,1,300M,,1000,3,,,12595,11,6625,11,,,14640,12,128.6,2,,,,,,,,,,,,,,,,,,,74067us,89970us,,16525us,380ms,,,,,,
   $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 300 -r 128 -n 1 -m sim 2>&1
   Writing with putc()...done
   Writing intelligently...done
@@ -125,12 +125,12 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.03       ------Sequential Output------ --Sequential Input- --Random-
                       -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim            300M 10134  46 17881   8  6373   5  9079  41 14644   6 156.2   0
+  sim            300M  9990  50 17441  15  6346  11  8738  44 14642  13 155.2   1
                       ------Sequential Create------ --------Random Create--------
                       -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
-  sim,300M,10134,46,17881,8,6373,5,9079,41,14644,6,156.2,0,1,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++
+  sim,300M,9990,50,17441,15,6346,11,8738,44,14642,13,155.2,1,1,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++
   $ platter --sim ata-5400-1999 bonnie++ --as 1.03 -s 1100 -r 0 -f -n 0 -x 2 -m sim 2>&1
   name,file_size,putc,putc_cpu,put_block,put_block_cpu,rewrite,rewrite_cpu,getc,getc_cpu,get_block,get_block_cpu,seeks,seeks_cpu,num_files,seq_create,seq_create_cpu,seq_stat,seq_stat_cpu,seq_del,seq_del_cpu,ran_create,ran_create_cpu,ran_stat,ran_stat_cpu,ran_del,ran_del_cpu
   Writing intelligently...done
@@ -138,12 +138,12 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   platter: warning: phase 'Rewriting' used ./Bonnie.4242.001 (76 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
   Reading intelligently...done
   start 'em...done...done...done...
-  sim,1100M,,,13076,6,6212,5,,,12915,5,98.1,0,,,,,,,,,,,,,
+  sim,1100M,,,12922,11,6190,11,,,12915,11,97.6,0,,,,,,,,,,,,,
   Writing intelligently...done
   Rewriting...done
   Reading intelligently...done
   start 'em...done...done...done...
-  sim,1100M,,,12912,5,5838,5,,,12070,5,99.5,0,,,,,,,,,,,,,
+  sim,1100M,,,11905,10,5821,10,,,12068,10,99.0,0,,,,,,,,,,,,,
   $ platter --sim ata-5400-1999 bonnie++ -s 10 -r 0 -m sim 2>&1
   Writing a byte at a time...done
   Writing intelligently...done
@@ -161,14 +161,14 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim             10M   239  98 13545   6 12800  11   243 100 +++++ +++  2357   9
-  Latency             32800us      36us      74us   32800us      36us     672ms
+  sim             10M   239  98 12792  11 11520  20   243 100 +++++ +++  2152  17
+  Latency             32833us      72us     145us   32833us      72us     672ms
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                    16 +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++ +++++ +++
   Latency                 4us       4us       4us       4us       4us       4us
-  1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,243,100,+++++,+++,2357,9,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32800us,36us,74us,32800us,36us,672ms,4us,4us,4us,4us,4us,4us
+  1.97,1.97,sim,1,1,10M,,239,98,12792,11,11520,20,243,100,+++++,+++,2152,17,16,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,+++++,+++,32833us,72us,145us,32833us,72us,672ms,4us,4us,4us,4us,4us,4us
   $ platter --sim ata-5400-1999 iozone -s 64m -r 64k -i 0 -i 1 -i 2 2>&1
   \tIozone: Performance Test of File I/O (esc)
   \t        Version $Revision: 3.489 $ (esc)
@@ -197,22 +197,22 @@ cram3 -i -y tests/cli/golden_sim.t (platter on PATH, PLATTER_LUA_DIR set).
   \tFile stride size set to 17 * record size. (esc)
                                                                 random    random     bkwd    record    stride                                    
                 kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
-             65536      64   240472   240472   240472   240472   239572   239572                                                                
+             65536      64   116335   116335   116335   116335   116124   116124                                                                
   platter: warning: phase 'rewrite 65536 64' used iozone.tmp (64 MiB) through the page cache with 128 MiB of RAM, and 100% of it was in the page cache at the start: the cache may be answering (drop it with f:drop_cache() first, open it with direct = true, or use a data set over twice RAM)
   
   iozone test complete.
   $ platter --sim ata-5400-1999 dd if=/dev/zero of=big.dat bs=1M count=64 conv=fdatasync 2>&1
   64+0 records in
   64+0 records out
-  67108864 bytes (67 MB, 64 MiB) copied, 5.01836 s, 13.4 MB/s
+  67108864 bytes (67 MB, 64 MiB) copied, 5.59614 s, 12.0 MB/s
   $ platter --sim ata-5400-1999 dd if=/dev/hda of=/dev/null bs=32k count=1000 2>&1
   1000+0 records in
   1000+0 records out
-  32768000 bytes (33 MB, 31 MiB) copied, 2.20027 s, 14.9 MB/s
+  32768000 bytes (33 MB, 31 MiB) copied, 2.20056 s, 14.9 MB/s
   $ platter --sim ata-5400-1999 hdparm -tT /dev/hda 2>&1
   
   /dev/hda:
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:  44 MB in  3.10 seconds =  14.19 MB/sec
 
 hdparm's releases (--as): 8.x to 9.28 put two spaces after the -t label;
@@ -221,16 +221,16 @@ before 8.x -T's first read is followed by a sync() instead of a cache flush
 figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
 
   $ for v in 8.6 7.1 5.8 5.5; do platter --sim ata-5400-1999 hdparm -tT -q --as $v /dev/hda; done
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
-   Timing cached reads:   478 MB in  2.01 seconds = 238.30 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
-   Timing cached reads:   956 MB in  2.01 seconds = 476.61 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
-   Timing buffer-cache reads:   956 MB in  2.01 seconds = 476.61 MB/sec
-   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.21 MB/sec
+   Timing cached reads:   230 MB in  2.01 seconds = 114.41 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
+   Timing cached reads:   460 MB in  2.01 seconds = 228.83 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
+   Timing buffer-cache reads:   460 MB in  2.01 seconds = 228.83 MB/sec
+   Timing buffered disk reads:   44 MB in  3.10 seconds =  14.18 MB/sec
   $ platter --sim ata-5400-1999 hdparm -tT -q --style 6 /dev/hda
-   Timing cached reads:   442 MB in  2.00 seconds = 220.79 MB/sec
+   Timing cached reads:   212 MB in  2.00 seconds = 105.89 MB/sec
    Timing buffered disk reads:   44 MB in  3.10 seconds =  14.19 MB/sec
   $ platter --sim ata-5400-1999 hdparm -t --as 5.5 --direct /dev/hda
   platter: hdparm: --direct needs --as 5.8 or later (it came with hdparm 5.8)
@@ -245,7 +245,7 @@ figures (BUFCACHE_FACTOR); 5.5 says "buffer-cache"; --style 6 is --as 8.6.
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   4 requests completed in 38.9 ms, 16 KiB read, 102 iops, 410.9 KiB/s
-  generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.1 KiB/s
+  generated 5 requests in 63.5 ms, 20 KiB, 78 iops, 315.0 KiB/s
   min/avg/max/mdev = 6.88 ms / 9.74 ms / 12.1 ms / 1.90 ms
 
 ioping's releases (--as, from ioping.c of each tag): 1.0 to 1.2 mark a
@@ -266,7 +266,7 @@ says "from", counts the first request, times in microseconds and has no
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
-  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  generated 8 requests in 109.9 ms, 32 KiB, 72 iops, 291.3 KiB/s
   min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms (warmup)
   4 KiB <<< /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
@@ -279,7 +279,7 @@ says "from", counts the first request, times in microseconds and has no
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
   7 requests completed in 85.3 ms, 28 KiB read, 82 iops, 328.2 KiB/s
-  generated 8 requests in 109.8 ms, 32 KiB, 72 iops, 291.3 KiB/s
+  generated 8 requests in 109.9 ms, 32 KiB, 72 iops, 291.3 KiB/s
   min/avg/max/mdev = 6.88 ms / 12.2 ms / 21.4 ms / 4.48 ms
   4 KiB from /dev/hda (block device 5.96 GiB): request=1 time=24.5 ms
   4 KiB from /dev/hda (block device 5.96 GiB): request=2 time=9.39 ms
@@ -291,8 +291,8 @@ says "from", counts the first request, times in microseconds and has no
   4 KiB from /dev/hda (block device 5.96 GiB): request=8 time=21.4 ms
   
   --- /dev/hda (block device 5.96 GiB) ioping statistics ---
-  8 requests completed in 109.8 ms, 72 iops, 291.4 KiB/s
-  min/avg/max/mdev = 6.88 ms / 13.7 ms / 24.5 ms / 5.84 ms
+  8 requests completed in 109.9 ms, 72 iops, 291.4 KiB/s
+  min/avg/max/mdev = 6.88 ms / 13.7 ms / 24.5 ms / 5.85 ms
   $ platter --sim ata-5400-1999 ioping -c 2 -i 0 --as 1.0 . 2>&1 | head -1
   4 KiB <<< . (simfs /dev/sim0): request=1 time=12.6 ms (warmup)
   $ platter --sim ata-5400-1999 ioping -c 2 -i 0 . 2>&1 | head -1
@@ -322,15 +322,15 @@ says "from", counts the first request, times in microseconds and has no
   $ platter --sim hitachi-85mb-1988 readahead 2>&1
   readahead: making scratch file platter-readahead.4242.dat (32 MiB)
   readahead probe of platter-readahead.4242.dat (simfs on sim0, read_ahead_kb 1)
-  one 2 KiB read at offset 0 after dropping the cache brought in 4 KiB
-  during 256 consecutive 2 KiB reads it read ahead up to 4 KiB at a time and kept up to 2 KiB ahead of the reader
-  effective readahead window: 4 KiB
+  one 2 KiB read at offset 0 after dropping the cache brought in 2560 B
+  during 256 consecutive 2 KiB reads it read ahead up to 2560 B at a time and kept up to 512 B ahead of the reader
+  effective readahead window: 2 KiB
   
   request  readahead as set       readahead off (POSIX_FADV_RANDOM)
-  2 KiB    12.30 ms  162.6 KiB/s  12.31 ms  162.4 KiB/s
-  8 KiB    32.41 ms  246.9 KiB/s  32.41 ms  246.9 KiB/s
+  2 KiB     68.16 ms  29.3 KiB/s   68.16 ms  29.3 KiB/s
+  8 KiB    273.44 ms  29.3 KiB/s  273.44 ms  29.3 KiB/s
   
-  readahead is NOT working: a 2 KiB read brings in only 4 KiB, so each short consecutive read waits for the device: 12.30 ms each (162.6 KiB/s), against 12.31 ms without readahead
+  readahead is working: the kernel reads up to 2 KiB ahead; consecutive 2 KiB reads take 68.16 ms each with it and 68.16 ms without (1.0x)
   $ platter --sim nvme sweep -s 4m -d 0.2 --max 16k -m raw 2>&1
   sweep: making scratch file platter-sweep.4242.dat (4 MiB)
   Random

@@ -16,7 +16,7 @@ others are blank cells of the same width, as bonnie++ prints a skipped
 test (the 1996 release itself always ran every test and printed nothing
 when stopped). The unfinished progress line on stderr is ended first.
 
-  $ PLATTER_SIM_SIGINT=0.58 platter --sim ata-5400-1999 bonnie -s 10 2>&1 | nowarn
+  $ PLATTER_SIM_SIGINT=0.717 platter --sim ata-5400-1999 bonnie -s 10 2>&1 | nowarn
   File './Bonnie.4242', size: 10485760
   Writing with putc()...done
   Rewriting...done
@@ -24,35 +24,35 @@ when stopped). The unfinished progress line on stderr is ended first.
                 -------Sequential Output-------- ---Sequential Input-- --Random--
                 -Per Char- --Block--- -Rewrite-- -Per Char- --Block--- --Seeks---
   Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
-             10 21712 100.0            114221 100.0                                 
+             10 19804 100.0            56723 100.0                                 
   platter: interrupted
-  platter: interrupted phase 'FastWrite' after 0.0188 s: 270 ops, 4.42 MB (14381 IOPS, 236 MB/s), latency \xc2\xb5s: mean 69.5, p50 69.5, p99 69.5, max 69.5 (esc)
+  platter: interrupted phase 'FastWrite' after 0.0195 s: 139 ops, 2.28 MB (7116 IOPS, 117 MB/s), latency \xc2\xb5s: mean 141, p50 141, p99 141, max 141 (esc)
   [130]
   $ ls
 
 -html: empty cells.
 
-  $ PLATTER_SIM_SIGINT=0.58 platter --sim ata-5400-1999 bonnie -s 10 -html 2>/dev/null
-  <TR><TD></TD><TD>10</TD><TD>21712</TD><TD>100.0</TD><TD></TD><TD></TD><TD>114221</TD><TD>100.0</TD><TD></TD><TD></TD><TD></TD><TD></TD><TD></TD><TD></TD></TR>
+  $ PLATTER_SIM_SIGINT=0.717 platter --sim ata-5400-1999 bonnie -s 10 -html 2>/dev/null
+  <TR><TD></TD><TD>10</TD><TD>19804</TD><TD>100.0</TD><TD></TD><TD></TD><TD>56723</TD><TD>100.0</TD><TD></TD><TD></TD><TD></TD><TD></TD><TD></TD><TD></TD></TR>
   [130]
 
 The phase is in --json and --csv after the finished ones, with
 interrupted = true.
 
-  $ PLATTER_SIM_SIGINT=0.58 platter --sim ata-5400-1999 --json r.json --csv r.csv bonnie -s 10 > /dev/null 2>&1
+  $ PLATTER_SIM_SIGINT=0.717 platter --sim ata-5400-1999 --json r.json --csv r.csv bonnie -s 10 > /dev/null 2>&1
   [130]
   $ cut -d, -f3,4,6,24,27 r.csv
   kind,name,ops,stopped,interrupted
   "phase","Putc",1,,false
   "phase","ReWrite",1281,,false
-  "phase","FastWrite",270,"interrupted",true
+  "phase","FastWrite",139,"interrupted",true
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
   > local r = doc.phases[#doc.phases]
   > local d = function(x) return string.format("%d", x) end
   > print(d(doc.status.exit), doc.status.interrupted, r.name, r.interrupted, d(r.ops), d(r.bytes),
   >   d(r.lat_ns.p99))'
-  130\ttrue\tFastWrite\ttrue\t270\t4423680\t69536 (esc)
+  130\ttrue\tFastWrite\ttrue\t139\t2277376\t140533 (esc)
   $ rm r.json r.csv
 
 Cut while writing a character at a time: f:putc(n) stops at the end of a
@@ -61,18 +61,18 @@ when the 10 MiB are written.
 
   $ PLATTER_SIM_SIGINT=0.2 platter --sim ata-5400-1999 bonnie -s 10 2>&1 | nowarn | tail -2
   platter: interrupted
-  platter: interrupted phase 'Putc' after 0.2 s: 1 ops, 4.45 MB (5.00 IOPS, 22.2 MB/s), latency \xc2\xb5s: mean 200067, p50 200067, p99 200067, max 200067 (esc)
+  platter: interrupted phase 'Putc' after 0.2 s: 1 ops, 4.06 MB (5.00 IOPS, 20.3 MB/s), latency \xc2\xb5s: mean 200155, p50 200155, p99 200155, max 200155 (esc)
   [130]
 
 Cut while the three seekers run (p.parallel): every other column is
 there, the seeks are blank, and the seekers' merged phase so far is
 reported and recorded as interrupted.
 
-  $ PLATTER_SIM_SIGINT=1.25 platter --sim ata-5400-1999 --json r.json bonnie -s 10 2>&1 | nowarn | tail -4
+  $ PLATTER_SIM_SIGINT=1.523 platter --sim ata-5400-1999 --json r.json bonnie -s 10 2>&1 | nowarn | tail -4
   Machine    MB K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU K/sec %CPU  /sec %CPU
-             10 21712 100.0 230096 100.0 114221 100.0 21712 100.0 230075 100.0           
+             10 19804 100.0 113852 100.0 56723 100.0 19804 100.0 113847 100.0           
   platter: interrupted
-  platter: interrupted p.parallel after 0.128 s: 1816 ops, 29.8 MB (14177 IOPS, 232 MB/s), latency \xc2\xb5s: mean 69.5, p50 69.5, p99 69.5, max 69.5 (esc)
+  platter: interrupted p.parallel after 0.129 s: 908 ops, 14.9 MB (7065 IOPS, 116 MB/s), latency \xc2\xb5s: mean 141, p50 141, p99 141, max 141 (esc)
   [130]
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
@@ -96,27 +96,27 @@ empty fields, bonnie++'s own mark of a test that did not run (as for -f or
   Version  1.97       ------Sequential Output------ --Sequential Input- --Random-
   Concurrency   1     -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--
   Machine        Size K/sec %CP K/sec %CP K/sec %CP K/sec %CP K/sec %CP  /sec %CP
-  sim             10M   239  98 13545   6 12800  11                              
-  Latency             32800us      36us      74us                              
+  sim             10M   239  98 12792  11 11520  20                              
+  Latency             32833us      72us     145us                              
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1                                                            
   Latency                                                                      
-  1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,,,,,,,1,,,,,,,,,,,,,,,,,32800us,36us,74us,,,,,,,,,
+  1.97,1.97,sim,1,1,10M,,239,98,12792,11,11520,20,,,,,,,1,,,,,,,,,,,,,,,,,32833us,72us,145us,,,,,,,,,
   platter: interrupted
-  platter: interrupted phase 'Reading a byte at a time' after 1.64 s: 50 ops, 0.41 MB (30.5 IOPS, 0.25 MB/s), latency \xc2\xb5s: mean 32801, p50 32801, p99 32801, max 32801 (esc)
+  platter: interrupted phase 'Reading a byte at a time' after 1.49 s: 46 ops, 0.373 MB (30.8 IOPS, 0.25 MB/s), latency \xc2\xb5s: mean 32477, p50 32834, p99 32834, max 32834 (esc)
   [130]
 
 Cut in the file tests: the I/O tests are all there, and four file tests.
 
-  $ PLATTER_SIM_SIGINT=30.5 platter --sim ata-5400-1999 bonnie++ -s 10 -n 1 -r 0 2>/dev/null | tail -6
+  $ PLATTER_SIM_SIGINT=31.035 platter --sim ata-5400-1999 bonnie++ -s 10 -n 1 -r 0 2>/dev/null | tail -6
   Version  1.97       ------Sequential Create------ --------Random Create--------
   sim                 -Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--
                 files  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP
                     1 +++++ +++ +++++ +++ +++++ +++ +++++ +++                    
   Latency                 4us       4us       4us       4us                    
-  1.97,1.97,sim,1,1,10M,,239,98,13545,6,12800,11,243,100,+++++,+++,2357,9,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,32800us,36us,74us,32800us,36us,672ms,4us,4us,4us,4us,,
+  1.97,1.97,sim,1,1,10M,,239,98,12792,11,11520,20,243,100,+++++,+++,2152,17,1,,,,,+++++,+++,+++++,+++,+++++,+++,+++++,+++,,,,,32833us,72us,145us,32833us,72us,672ms,4us,4us,4us,4us,,
   [130]
   $ ls
 
