@@ -30,7 +30,7 @@ contributor list.
   \tFile stride size set to 17 * record size. (esc)
                                                               random  random    bkwd  record  stride                                   
                 KB  reclen   write rewrite    read    reread    read   write    read rewrite    read   fwrite frewrite   fread  freread
-              1024      64  240527  240527   240527   240527  239627  239627  239627  239627  239627   256567   256567  240527   240527
+              1024      64  116348  116348   116348   116348  116137  116137  116137  116137  116137   124106   124106  116348   116348
   
   iozone test complete.
 
@@ -46,22 +46,22 @@ old blanks for the tests not selected; -R is the same in every release.
   \tFile stride size set to 17 * record size. (esc)
                                                               random  random    bkwd   record   stride                                   
                 KB  reclen   write rewrite    read    reread    read   write    read  rewrite     read   fwrite frewrite   fread  freread
-              1024      64  240527  240527                                                     239627                                  
+              1024      64  116348  116348                                                     116137                                  
   
   iozone test complete.
   Excel output is below:
   
   "Writer report"
           "64"
-  "1024"   240527 
+  "1024"   116348 
   
   "Re-writer report"
           "64"
-  "1024"   240527 
+  "1024"   116348 
   
   "Stride read report"
           "64"
-  "1024"   239627 
+  "1024"   116137 
 
 3.506 (3.506 to 3.508): ten-column cells and header, with -E.
 
@@ -74,7 +74,7 @@ old blanks for the tests not selected; -R is the same in every release.
   \tFile stride size set to 17 * record size. (esc)
                                                                       random    random      bkwd     record     stride                                                                                
                 kB  reclen    write    rewrite      read    reread      read     write      read    rewrite       read    fwrite  frewrite     fread   freread    pwrite  repwrite     pread   repread
-              1024      64    240527    240527                                                                                                        240527    240527    240527    240527
+              1024      64    116348    116348                                                                                                        116348    116348    116348    116348
   
   iozone test complete.
 
@@ -83,7 +83,7 @@ selected (a short row).
 
   $ platter --sim ata-5400-1999 iozone --as 3.429 -s 1m -r 64k -i 0 -i 5 2>/dev/null | sed -n '/reclen/,$p'
                 kB  reclen    write  rewrite    read    reread    read     write     read   rewrite      read   fwrite frewrite    fread  freread
-              1024      64   240527   240527                                                      239627                                  
+              1024      64   116348   116348                                                      116137                                  
   
   iozone test complete.
 
@@ -115,25 +115,25 @@ Throughput mode: -t 2, two processes on iozone.tmp.DUMMY.0 and .1 (under
   \tThroughput test with 2 processes (esc)
   \tEach process writes a 256 kByte file in 64 kByte records (esc)
   
-  \tChildren see throughput for  2 initial writers \t=  481394.84 kB/sec (esc)
-  \tParent sees throughput for  2 initial writers \t=  239683.32 kB/sec (esc)
-  \tMin throughput per process \t\t\t=  240697.42 kB/sec  (esc)
-  \tMax throughput per process \t\t\t=  240697.42 kB/sec (esc)
-  \tAvg throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tChildren see throughput for  2 initial writers \t=  232776.80 kB/sec (esc)
+  \tParent sees throughput for  2 initial writers \t=  116150.76 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  116388.40 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  116388.40 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  116388.40 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
-  \tChildren see throughput for  2 rewriters \t=  481394.84 kB/sec (esc)
-  \tParent sees throughput for  2 rewriters \t=  239683.32 kB/sec (esc)
-  \tMin throughput per process \t\t\t=  240697.42 kB/sec  (esc)
-  \tMax throughput per process \t\t\t=  240697.42 kB/sec (esc)
-  \tAvg throughput per process \t\t\t=  240697.42 kB/sec (esc)
+  \tChildren see throughput for  2 rewriters \t=  232776.80 kB/sec (esc)
+  \tParent sees throughput for  2 rewriters \t=  116150.76 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  116388.40 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  116388.40 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  116388.40 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
-  \tChildren see throughput for  2 readers \t\t=   20365.12 kB/sec (esc)
-  \tParent sees throughput for  2 readers \t\t=   10179.12 kB/sec (esc)
+  \tChildren see throughput for  2 readers \t\t=   22331.03 kB/sec (esc)
+  \tParent sees throughput for  2 readers \t\t=   11052.78 kB/sec (esc)
   \tMin throughput per process \t\t\t=   10054.33 kB/sec  (esc)
-  \tMax throughput per process \t\t\t=   10310.79 kB/sec (esc)
-  \tAvg throughput per process \t\t\t=   10182.56 kB/sec (esc)
+  \tMax throughput per process \t\t\t=   12276.70 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=   11165.51 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
   \tChildren see throughput for 2 re-readers \t=   23547.34 kB/sec (esc)
@@ -143,18 +143,18 @@ Throughput mode: -t 2, two processes on iozone.tmp.DUMMY.0 and .1 (under
   \tAvg throughput per process \t\t\t=   11773.67 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
-  \tChildren see throughput for 2 random readers \t=   12161.13 kB/sec (esc)
-  \tParent sees throughput for 2 random readers \t=    6076.98 kB/sec (esc)
-  \tMin throughput per process \t\t\t=    5946.93 kB/sec  (esc)
+  \tChildren see throughput for 2 random readers \t=   12200.62 kB/sec (esc)
+  \tParent sees throughput for 2 random readers \t=    6097.53 kB/sec (esc)
+  \tMin throughput per process \t\t\t=    5986.43 kB/sec  (esc)
   \tMax throughput per process \t\t\t=    6214.19 kB/sec (esc)
-  \tAvg throughput per process \t\t\t=    6080.56 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=    6100.31 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
-  \tChildren see throughput for 2 random writers \t=  479591.16 kB/sec (esc)
-  \tParent sees throughput for 2 random writers \t=  238789.04 kB/sec (esc)
-  \tMin throughput per process \t\t\t=  239795.58 kB/sec  (esc)
-  \tMax throughput per process \t\t\t=  239795.58 kB/sec (esc)
-  \tAvg throughput per process \t\t\t=  239795.58 kB/sec (esc)
+  \tChildren see throughput for 2 random writers \t=  232354.23 kB/sec (esc)
+  \tParent sees throughput for 2 random writers \t=  115940.35 kB/sec (esc)
+  \tMin throughput per process \t\t\t=  116177.12 kB/sec  (esc)
+  \tMax throughput per process \t\t\t=  116177.12 kB/sec (esc)
+  \tAvg throughput per process \t\t\t=  116177.12 kB/sec (esc)
   \tMin xfer \t\t\t\t\t=     256.00 kB (esc)
   
   iozone test complete.
@@ -173,22 +173,22 @@ Named files with -F, the 3.420 units, -+n and -+u's CPU lines, -x.
   \tThroughput test with 3 processes (esc)
   \tEach process writes a 128 Kbyte file in 32 Kbyte records (esc)
   
-  \tChildren see throughput for  3 initial writers \t=  712050.00 KB/sec (esc)
-  \tParent sees throughput for  3 initial writers \t=  235313.73 KB/sec (esc)
-  \tMin throughput per process \t\t\t=  237350.00 KB/sec  (esc)
-  \tMax throughput per process \t\t\t=  237350.00 KB/sec (esc)
-  \tAvg throughput per process \t\t\t=  237350.00 KB/sec (esc)
+  \tChildren see throughput for  3 initial writers \t=  346799.51 KB/sec (esc)
+  \tParent sees throughput for  3 initial writers \t=  115114.68 KB/sec (esc)
+  \tMin throughput per process \t\t\t=  115599.84 KB/sec  (esc)
+  \tMax throughput per process \t\t\t=  115599.84 KB/sec (esc)
+  \tAvg throughput per process \t\t\t=  115599.84 KB/sec (esc)
   \tMin xfer \t\t\t\t\t=     128.00 KB (esc)
-  \tCPU Utilization: Wall time    0.001    CPU time    0.002    CPU utilization 300.00 % (esc)
+  \tCPU Utilization: Wall time    0.001    CPU time    0.003    CPU utilization 300.00 % (esc)
   
   
-  \tChildren see throughput for  3 readers \t\t=   24816.93 KB/sec (esc)
-  \tParent sees throughput for  3 readers \t\t=    8160.90 KB/sec (esc)
-  \tMin throughput per process \t\t\t=    6982.92 KB/sec  (esc)
+  \tChildren see throughput for  3 readers \t\t=   25467.37 KB/sec (esc)
+  \tParent sees throughput for  3 readers \t\t=    8441.10 KB/sec (esc)
+  \tMin throughput per process \t\t\t=    7633.36 KB/sec  (esc)
   \tMax throughput per process \t\t\t=    8919.88 KB/sec (esc)
-  \tAvg throughput per process \t\t\t=    8272.31 KB/sec (esc)
+  \tAvg throughput per process \t\t\t=    8489.12 KB/sec (esc)
   \tMin xfer \t\t\t\t\t=     128.00 KB (esc)
-  \tCPU utilization: Wall time    0.018    CPU time    0.002    CPU utilization   8.84 % (esc)
+  \tCPU utilization: Wall time    0.017    CPU time    0.003    CPU utilization  19.83 % (esc)
   
   
   iozone test complete.
@@ -230,9 +230,9 @@ far, then iozone's signal handler lines, and platter's status 130.
 
   $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 -K 2>/dev/null | sed -n -e '/Disrupted/p' -e '/^ *1024/p'
   \tDisrupted read patterns selected. (esc)
-              1024       4   196269   196269   194924   194924                                                                                  
+              1024       4   104906   104906   104520   104520                                                                                  
   $ platter --sim ata-5400-1999 iozone -s 1m -r 4k -i 0 -i 1 2>/dev/null | sed -n -e '/^ *1024/p'
-              1024       4   196269   196269   196269   196269                                                                                  
+              1024       4   104906   104906   104906   104906                                                                                  
 
 -p: iozone's purgeit() before every record, inside the timing (f:evict:
 one byte of each -L line of a separate buffer mapped to the same cache sets
@@ -244,7 +244,7 @@ row is the same.
   \tPurge Mode On (esc)
   \tProcessor cache size set to 512 kBytes. (esc)
   \tProcessor cache line size set to 64 bytes. (esc)
-              1024       4   196269   196269   196269   196269                                                                                  
+              1024       4   104906   104906   104906   104906                                                                                  
 
 Options iozone has and platter does not provide are errors that name them.
 
