@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
 #include <stdio.h>
@@ -478,11 +477,18 @@ static int l_decimal_point(lua_State *L)
 {
     static char dp[8];
     if (!dp[0]) {
-        locale_t loc = newlocale(LC_NUMERIC_MASK, "", (locale_t)0);
-        const char *s = loc ? nl_langinfo_l(RADIXCHAR, loc) : NULL;
+        /* the process's LC_NUMERIC stays "C" (what Lua's formatting relies on):
+           the environment's is loaded for the look, then put back */
+        const char *was = setlocale(LC_NUMERIC, NULL);
+        char saved[64];
+        snprintf(saved, sizeof saved, "%s", was ? was : "C");
+        const char *s = NULL;
+        if (setlocale(LC_NUMERIC, "")) {
+            const struct lconv *lc = localeconv();
+            s = lc ? lc->decimal_point : NULL;
+        }
         snprintf(dp, sizeof dp, "%s", s && *s ? s : ".");
-        if (loc)
-            freelocale(loc);
+        setlocale(LC_NUMERIC, saved);
     }
     lua_pushstring(L, dp);
     return 1;
