@@ -168,3 +168,21 @@ count as a pid.
   > end'
   $ platter compare old-b1.json old-b2.json | sed -n 4p
   No differences in platter, script, options, machine or files.
+
+The clock overhead is measured at start-up, so a loaded machine moves it:
+within 3x, or both under 60 ns, it is the same clock; beyond, a
+difference.
+
+  $ platter --trust -e '
+  > local cjson = require "cjson"
+  > local doc = cjson.decode(assert(io.open(arg[1])):read("*a"))
+  > for _, v in ipairs({ 20, 45, 300 }) do
+  >   doc.environment.clock.overhead_ns = v
+  >   local f = assert(io.open("clk" .. v .. ".json", "w")); f:write(cjson.encode(doc)); f:close()
+  > end' res_a.json
+  $ platter compare clk20.json clk45.json | grep -c 'clock overhead'
+  0
+  [1]
+  $ platter compare clk45.json clk300.json | grep 'clock overhead' | sed 's/  */ /g'
+   clock overhead A 45.0 ns B 300.0 ns
+  $ rm clk*.json
