@@ -224,6 +224,14 @@ local time_next = time_now
 local request, woffset, notice = 0, 0, nil
 local slots = math.floor(wsize / size)
 
+-- -L: the next request follows this one, wrapping at the working set's end
+local function next_offset()
+  if not randomize then
+    woffset = woffset + size
+    if woffset + size > wsize then woffset = 0 end
+  end
+end
+
 local function one_request()
   request = request + 1
   if randomize then woffset = p.random(0, slots - 1) * size end
@@ -267,10 +275,7 @@ local function one_request()
       part09 = stats09()
       period_deadline = time_now + period_time
     end
-    if not randomize then
-      woffset = woffset + size
-      if woffset + size > wsize then woffset = 0 end
-    end
+    next_offset()
     return
   end
 
@@ -295,10 +300,7 @@ local function one_request()
     period_deadline = time_now + period_time
   end
 
-  if not randomize then
-    woffset = woffset + size
-    if woffset + size > wsize then woffset = 0 end
-  end
+  next_offset()
 end
 
 -- The request lines are ioping's live output: no progress line over them (-q has none).

@@ -67,7 +67,7 @@ local function add_entry(w, f, info)
   else
     e.info = info
   end
-  w.open[f] = e
+  if f then w.open[f] = e end
   return e
 end
 
@@ -111,13 +111,7 @@ end
 
 -- the entry of a buffered file known by its path only (opened and closed in a phase)
 local function entry_of_path(w, path)
-  local e = w.by_key[path]
-  if e then return e end
-  local abs = w.core._resolve and w.core._resolve(path) or nil
-  e = { id = #w.files + 1, info = { path = path }, direct = false, path = path, abs_path = abs }
-  w.files[#w.files + 1] = e
-  w.by_key[path] = e
-  return e
+  return w.by_key[path] or add_entry(w, nil, { path = path })
 end
 
 -- at most this many files opened and closed inside one phase are looked at
