@@ -377,6 +377,169 @@ static int l_stat(lua_State *L)
     return 1;
 }
 
+/* p.read_text(path [, max]) -> string | nil, msg, errno: a whole regular file as text
+   (a job file), at most max bytes (1 MiB by default); through the path rules */
+static int l_read_text(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer max = luaL_optinteger(L, 2, 1 << 20);
+    char why[1024];
+    luaL_argcheck(L, max >= 0 && max <= (1 << 30), 2, "max must be 0 to 1 GiB");
+    int fd = pl_fs_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, why, sizeof why);
+    if (fd < 0)
+        return fs_fail(L, "read_text", path, fd, why);
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        return pl_pusherror(L, "read_text", path, err, NULL);
+    }
+    if (st.st_size > max) {
+        close(fd);
+        lua_pushnil(L);
+        lua_pushfstring(L, "read_text %s: larger than %d bytes", path, (int)max);
+        lua_pushinteger(L, EFBIG);
+        return 3;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    char chunk[8192];
+    size_t total = 0;
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            close(fd);
+            return pl_pusherror(L, "read_text", path, err, NULL);
+        }
+        if (n == 0 || (total += (size_t)n) > (size_t)max)
+            break;
+        luaL_addlstring(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    luaL_pushresult(&b);
+    return 1;
+}
+
+/* p.getenv(name) -> string | nil: an environment variable (fio job files expand them) */
+static int l_getenv(lua_State *L)
+{
+    const char *v = getenv(luaL_checkstring(L, 1));
+    if (v)
+        lua_pushstring(L, v);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* ---- p.output_file: text output to a file named on the command line ---- */
+
+#define OUTPUT_MT "platter.output"
+
+struct output {
+    int fd; /* -1 once closed */
+    char path[256];
+};
+
+static struct output *check_output(lua_State *L)
+{
+    struct output *o = luaL_checkudata(L, 1, OUTPUT_MT);
+    if (o->fd < 0)
+        luaL_error(L, "attempt to use a closed output file");
+    return o;
+}
+
+/* p.output_file(path) -> writer | nil, msg, errno */
+static int l_output_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char why[1024];
+    int fd = pl_fs_open_output(path, why, sizeof why);
+    if (fd < 0)
+        return fs_fail(L, "output_file", path, fd, why);
+    struct output *o = lua_newuserdata(L, sizeof *o);
+    o->fd = fd;
+    snprintf(o->path, sizeof o->path, "%s", path);
+    luaL_getmetatable(L, OUTPUT_MT);
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+/* w:write(...) -> w | nil, msg, errno: strings and numbers, no separators */
+static int l_output_write(lua_State *L)
+{
+    struct output *o = check_output(L);
+    int n = lua_gettop(L);
+    for (int i = 2; i <= n; i++) {
+        size_t len;
+        const char *s = luaL_checklstring(L, i, &len);
+        while (len > 0) {
+            ssize_t w = write(o->fd, s, len);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0)
+                return pl_pusherror(L, "write", o->path, errno, NULL);
+            s += w;
+            len -= (size_t)w;
+        }
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* w:close() -> true | nil, msg, errno */
+static int l_output_close(lua_State *L)
+{
+    struct output *o = check_output(L);
+    int rc = close(o->fd);
+    o->fd = -1;
+    if (rc < 0)
+        return pl_pusherror(L, "close", o->path, errno, NULL);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int l_output_gc(lua_State *L)
+{
+    struct output *o = luaL_checkudata(L, 1, OUTPUT_MT);
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+    return 0;
+}
+
+static int l_output_tostring(lua_State *L)
+{
+    struct output *o = luaL_checkudata(L, 1, OUTPUT_MT);
+    lua_pushfstring(L, "platter.output (%s%s)", o->path, o->fd < 0 ? ", closed" : "");
+    return 1;
+}
+
+static void output_metatable(lua_State *L)
+{
+    static const luaL_Reg methods[] = {
+        {"write", l_output_write},
+        {"close", l_output_close},
+        {NULL, NULL},
+    };
+    luaL_newmetatable(L, OUTPUT_MT);
+    lua_newtable(L);
+    for (const luaL_Reg *m = methods; m->name; m++) {
+        lua_pushcfunction(L, m->func);
+        lua_setfield(L, -2, m->name);
+    }
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, l_output_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, l_output_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, OUTPUT_MT);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 1);
+}
+
 /* p.sandbox() -> "kernel", "checks-only" or "off": how the sandbox holds this run */
 static int l_sandbox(lua_State *L)
 {
@@ -755,11 +918,13 @@ static const luaL_Reg core_funcs[] = {
     {"ewrite", l_ewrite},
     {"exit", l_exit},
     {"flush", l_flush},
+    {"getenv", l_getenv},
     {"hostname", l_hostname},
     {"decimal_point", l_decimal_point},
     {"ids", l_ids},
     {"interrupted", l_interrupted},
     {"now", l_now},
+    {"output_file", l_output_file},
     {"parse_size", l_parse_size},
     {"parse_time", l_parse_time},
     {"pid", l_pid},
@@ -767,6 +932,7 @@ static const luaL_Reg core_funcs[] = {
     {"ram", l_ram},
     {"mkdir", l_mkdir},
     {"random", l_random},
+    {"read_text", l_read_text},
     {"readdir", l_readdir},
     {"remove", l_remove},
     {"rmdir", l_rmdir},
@@ -796,6 +962,7 @@ static void absorb(lua_State *L, int t)
 int luaopen_platter_core(lua_State *L)
 {
     pl_rng_process_reseed(pl_cfg.seed);
+    output_metatable(L);
     luaL_newlib(L, core_funcs);
     int t = lua_gettop(L);
     luaopen_platter_file(L);

@@ -642,6 +642,61 @@ int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len
     return resolve(path, 1, 0, flags, mode, NULL, NULL, why, len);
 }
 
+/*
+ * Text output (a report a workload writes, such as fio's --output): only to a
+ * file named on the command line itself, an existing regular file or a new
+ * name, never to any other path under a root. A script chooses the text, so
+ * it must not be able to plant a file the user did not name (a shell start-up
+ * file in the current directory, say).
+ */
+int pl_fs_open_output(const char *path, char *why, size_t len)
+{
+    int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, fd;
+    if (!allow_on) {
+        fd = open(path, flags, 0644);
+        if (fd < 0)
+            return -errno;
+    } else {
+        char p[PATH_MAX];
+        int rc = normalize(path, p);
+        if (rc < 0) {
+            snprintf(why, len, "%s: %s", path, strerror(-rc));
+            return PL_FS_REFUSED;
+        }
+        const struct root *r = NULL;
+        for (int i = 0; i < nroots && !r; i++)
+            for (int k = 0; k < 2 && !r; k++)
+                if (!roots[i].tree && roots[i].name[k] && strcmp(p, roots[i].name[k]) == 0)
+                    r = &roots[i];
+        if (!r) {
+            snprintf(why, len,
+                     "%s is not a file named on the command line: a script writes text "
+                     "only to a file named there (run with --trust to lift the sandbox)",
+                     path);
+            return PL_FS_REFUSED;
+        }
+        fd = open_beneath(r, r->base, flags, 0644);
+        if (fd == -EXDEV) {
+            refuse_escape(path, r, why, len);
+            return PL_FS_REFUSED;
+        }
+        if (fd < 0)
+            return fd;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        snprintf(why, len, "%s is not a regular file (text output goes only to one)", path);
+        return PL_FS_REFUSED;
+    }
+    if (ftruncate(fd, 0) < 0 || fcntl(fd, F_SETFL, 0) < 0) {
+        int err = errno;
+        close(fd);
+        return -err;
+    }
+    return fd;
+}
+
 int pl_fs_reopen(int fd, int flags)
 {
     char link[64];

@@ -99,6 +99,12 @@ int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud
 #define PL_FS_NOTFILE (-4097) /* pl_fs_remove_file: not a regular file or symlink */
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len);
+/*
+ * Open a file for text output (truncated, mode 0644): in the sandbox only a
+ * path named on the command line itself (an existing regular file or a new
+ * name), never another path beneath a root; never a device or FIFO.
+ */
+int pl_fs_open_output(const char *path, char *why, size_t len);
 /* Open the file a descriptor refers to again, with other flags (same inode). */
 int pl_fs_reopen(int fd, int flags);
 int pl_fs_stat(const char *path, struct stat *st, char *why, size_t len);

@@ -1,0 +1,79 @@
+Text in and out of a sandboxed script. p.read_text reads a whole file under
+the path rules (fio's job files). p.output_file writes text a script chose,
+so it takes only a file named on the command line itself, never another
+path beneath a root: a script must not plant a file nobody named.
+
+  $ cat > w.lua <<'LUA'
+  > local p = require "platter"
+  > local w = assert(p.output_file((...)))
+  > w:write("report ", 42, "\n")
+  > assert(w:close())
+  > print(pcall(w.write, w, "x"))
+  > LUA
+
+A file named on the command line (as a word, as key=value, or as --opt=value)
+can be written, whether it exists or not; it is truncated first.
+
+  $ platter w.lua report.txt
+  false\tattempt to use a closed output file (esc)
+  $ cat report.txt
+  report 42
+  $ echo "old old old old old" > old.txt
+  $ platter -e 'assert(platter.output_file("old.txt")):write("new\n")' --output=old.txt
+  $ cat old.txt
+  new
+
+Anything else under the current directory is refused, a dotfile included,
+and nothing is created.
+
+  $ platter -e 'platter.output_file(".bashrc")'
+  platter: \(command line\):1: output_file: .bashrc is not a file named on the command line: a script writes text only to a file named there \(run with --trust to lift the sandbox\) (re)
+  [1]
+  $ platter -e 'platter.output_file("sub/x.txt")' sub
+  platter: \(command line\):1: output_file: sub/x.txt is not a file named on the command line.* (re)
+  [1]
+  $ ls -a
+  .
+  ..
+  old.txt
+  report.txt
+  w.lua
+
+A named file that is not a regular file is refused, and so is a named file
+replaced by a symlink after platter started.
+
+  $ platter -e 'platter.output_file("/dev/null")' /dev/null
+  platter: \(command line\):1: output_file: /dev/null is not a regular file \(text output goes only to one\) (re)
+  [1]
+  $ mkdir d && platter -e 'platter.output_file("d")' d
+  platter: \(command line\):1: output_file: d is not a file named on the command line.* (re)
+  [1]
+  $ echo secret > target
+  $ cat > swap.lua <<'LUA'
+  > local p = require "platter"
+  > p.sleep(0.5)
+  > print(pcall(p.output_file, "named.txt"))
+  > LUA
+  $ touch named.txt; (sleep 0.2; rm named.txt; ln -s target named.txt) & platter swap.lua named.txt; wait
+  false\toutput_file: named.txt is no longer the file named on the command line (it is a symlink now; refused in the sandbox) (esc)
+  $ cat target
+  secret
+
+p.read_text reads under the same roots as p.open, up to a limit, and fails
+with the errno text.
+
+  $ printf '[job]\nrw=read\n' > job.fio
+  $ platter -e 'io = nil; local t = platter.read_text("job.fio"); print(#t, t:match("rw=%w+"))'
+  14\trw=read (esc)
+  $ platter -e 'print(platter.read_text("nope.fio"))'
+  nil\tread_text nope.fio: No such file or directory\t2 (esc)
+  $ platter -e 'print(platter.read_text("job.fio", 4))'
+  nil\tread_text job.fio: larger than 4 bytes\t27 (esc)
+  $ platter -e 'platter.read_text("/etc/passwd")'
+  platter: \(command line\):1: read_text: /etc/passwd is outside the current directory, \$TMPDIR and the paths named on the command line \(run with --trust to lift the sandbox\) (re)
+  [1]
+
+p.getenv reads the environment (fio job files expand $VAR).
+
+  $ FOO=bar platter -e 'print(platter.getenv("FOO"), platter.getenv("PLATTER_NOT_SET"))'
+  bar\tnil (esc)
