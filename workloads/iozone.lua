@@ -93,7 +93,7 @@ local spec = {
     { "-K", help = "disrupted read patterns: every 100th record, a 1-byte read at 0 and at 4096" },
     { "-p", help = "purge the processor cache before each record (iozone's purgeit: -S/-L set it up)" },
     { "-T", help = "POSIX threads for -t (not provided: an error)" },
-    { "-b", arg = "FILE", help = "Excel worksheet file (not provided: an error; -R prints the report)" },
+    { "-b", arg = "FILE", help = "also write the -R report as an Excel (BIFF 2) worksheet to FILE" },
     { "--as", arg = "VERSION", choices = iz.AS, default = iz.VERSION,
       help = "print as this iozone: 3.489 (3.434 to 3.489), 3.506 (3.506 to 3.508, wider "
         .. "columns), 3.429 (3.428 to 3.430: 3.489's columns, the older blanks), 3.420 (3.308 "
@@ -129,12 +129,8 @@ end
 -- that names them, never a silent run without them.
 local unprovided = {
   T = "-T (POSIX threads: platter's throughput children are processes, as iozone's default)",
-  b = "-b (iozone writes a binary .xls through libbif, and a platter script writes "
-    .. "no text into files; -R prints the same report)",
 }
-for _, k in ipairs({ "T", "b" }) do
-  if o[k] then p.usage_error(NAME, "unsupported option " .. unprovided[k]) end
-end
+if o.T then p.usage_error(NAME, "unsupported option " .. unprovided.T) end
 
 for _, x in ipairs(o.plus) do
   if x ~= "n" and not (x == "u" and o.t) then
@@ -223,6 +219,9 @@ for _, ov in ipairs(iz.getopt(argv, takes)) do
   elseif c == "R" then
     st.excel = true
     say("\tExcel chart generation enabled\n")
+  elseif c == "b" then  -- the worksheet; -b implies -R's report, silently
+    st.excel = true
+    st.bif = v
   elseif c == "o" then
     st.osync = true
     say("\tSYNC Mode. \n")
@@ -937,6 +936,11 @@ local function excel_report()
     end
   end
   p.write(iz.excel(selected, rec_header, rows))
+  if st.bif then  -- -b: the same tables as a BIFF worksheet (iozone's libbif)
+    local w = assert(p.output_file(st.bif))
+    assert(w:write(iz.biff(table.concat(words, " "), selected, rec_header, rows)))
+    assert(w:close())
+  end
 end
 
 local function resolution_note()

@@ -15,6 +15,7 @@
 local M = {}
 
 local floor, fmt = math.floor, string.format
+local unpack = table.unpack or unpack
 
 M.VERSION = "3.489"
 M.TIME_RES = 0.000001      -- gettimeofday's resolution as iozone measures it
@@ -526,6 +527,84 @@ function M.excel(tests, rec_header, rows)
       end
     end
   end
+  return table.concat(out)
+end
+
+-- The -b worksheet's block titles (libbif labels, spelt apart from -R's).
+M.BIF_TITLES = {
+  [0] = { "Writer Report", "Re-writer Report" },
+  [1] = { "Reader Report", "Re-reader Report" },
+  [2] = { "Random Read Report", "Random Write Report" },
+  [3] = { "Backward Read Report" },
+  [4] = { "Record Rewrite Report" },
+  [5] = { "Stride Read Report" },
+  [6] = { "Fwrite Report", "Re-fwrite Report" },
+  [7] = { "Fread Report", "Re-fread Report" },
+  [9] = { "Pwrite Report", "Re-pwrite Report" },
+  [10] = { "Pread Report", "Re-pread Report" },
+}
+
+-- An IEEE 754 double as 8 little-endian bytes (string.pack where the Lua has
+-- it; LuaJIT has not, and the values here are whole numbers or zero).
+local function double_le(v)
+  if string.pack then return string.pack("<d", v) end
+  if v == 0 then return ("\0"):rep(8) end
+  local sign = v < 0 and 128 or 0
+  local m, e = math.frexp(math.abs(v))       -- v = m * 2^e, 0.5 <= m < 1
+  local frac = (m * 2 - 1) * 2 ^ 52          -- the 52 stored bits, exact
+  local bytes = {}
+  for i = 1, 6 do
+    bytes[i] = frac % 256
+    frac = floor(frac / 256)
+  end
+  local ex = e - 1 + 1023
+  bytes[7] = frac + (ex % 16) * 16
+  bytes[8] = sign + floor(ex / 16)
+  return string.char(unpack(bytes))
+end
+
+local function le16(n) return string.char(n % 256, floor(n / 256) % 256) end
+
+--- biff(command_line, tests, rec_header, rows) -> iozone's -b worksheet: the
+--- BIFF 2 records libbif writes (BOF; a LABEL per text cell, 264 bytes of
+--- record with the text in a zero-filled 256-byte field; a NUMBER per value;
+--- EOF), laid out as iozone lays them: the command line, a blank line and a
+--- note, then per selected report its title, the record sizes (kB) from the
+--- second column, and a row per file size. Arguments as for excel().
+function M.biff(command_line, tests, rec_header, rows)
+  local out, row = { "\9\0\4\0\2\0\16\0" }, 0
+  local function label(text)
+    local len = #text
+    if len > 255 then text = text:sub(1, 254) end  -- libbif cuts it, after taking the length
+    out[#out + 1] = "\4\0\8\1" .. le16(row) .. le16(0) .. "\0\0\0" .. string.char(len % 256)
+      .. text .. ("\0"):rep(256 - #text)
+    row = row + 1
+  end
+  local function number(v, col)
+    out[#out + 1] = "\3\0\15\0" .. le16(row) .. le16(col) .. "\0\0\0" .. double_le(v)
+  end
+  label(command_line)
+  label(" ")
+  label("The top row is records sizes, the left column is file sizes")
+  for _, test in ipairs(tests) do
+    for k, title in ipairs(M.BIF_TITLES[test] or {}) do
+      label(title)
+      for c, r in ipairs(rec_header) do number(floor(r / 1024), c) end
+      row = row + 1
+      local i = 1
+      while i <= #rows do
+        local kb, col = rows[i][1], 1
+        number(kb, 0)
+        while i <= #rows and rows[i][1] == kb do
+          local v = rows[i].values and rows[i].values[test]
+          number(v and v[k] or 0, col)
+          col, i = col + 1, i + 1
+        end
+        row = row + 1
+      end
+    end
+  end
+  out[#out + 1] = "\10\0\0\0"
   return table.concat(out)
 end
 

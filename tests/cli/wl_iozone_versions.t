@@ -252,10 +252,55 @@ Options iozone has and platter does not provide are errors that name them.
   platter: iozone: unsupported option -T (POSIX threads: platter's throughput children are processes, as iozone's default)
   Try 'platter iozone --help'.
   [2]
-  $ platter iozone -b out.xls -s 64k
-  platter: iozone: unsupported option -b (iozone writes a binary .xls through libbif, and a platter script writes no text into files; -R prints the same report)
-  Try 'platter iozone --help'.
-  [2]
+
+-b FILE writes the -R report's tables as iozone's libbif does: a BIFF 2
+worksheet (BOF, 264-byte LABEL records, 15-byte NUMBER records, EOF), and
+prints the -R report too, without -R's "Excel chart generation" line.
+
+  $ platter --sim ata-5400-1999 iozone -s 64k -r 4k -i 0 -b out.xls > out.txt 2>/dev/null
+  $ grep -c "Excel chart generation" out.txt
+  0
+  [1]
+  $ grep -A3 '"Writer report"' out.txt
+  "Writer report"
+          "4"
+  "64"   .* (re)
+  
+  $ python3 - out.xls <<'PY'
+  > import struct, sys
+  > s = open(sys.argv[1], "rb").read()
+  > pos, title = 0, -1
+  > while pos < len(s):
+  >     op, ln = struct.unpack_from("<HH", s, pos)
+  >     body = s[pos + 4:pos + 4 + ln]
+  >     if op == 4:
+  >         title = struct.unpack_from("<HH", body)[0]
+  >         print("label", title, body[8:8 + body[7]].decode())
+  >     elif op == 3:
+  >         row, col = struct.unpack_from("<HH", body)
+  >         v = struct.unpack_from("<d", body, 7)[0]
+  >         print("number", row, col, "#" if row > title + 1 and col > 0 else v)  # measured
+  >     else:
+  >         print("record", hex(op), ln)
+  >     pos += 4 + ln
+  > PY
+  record 0x9 4
+  label 0 iozone -s 64k -r 4k -i 0 -b out.xls
+  label 1  
+  label 2 The top row is records sizes, the left column is file sizes
+  label 3 Writer Report
+  number 4 1 4.0
+  number 5 0 64.0
+  number 5 1 #
+  label 6 Re-writer Report
+  number 7 1 4.0
+  number 8 0 64.0
+  number 8 1 #
+  record 0xa 0
+  $ rm out.xls out.txt
+
+The worksheet goes only to the file named after -b, like any text a script
+writes (see sandbox_text.t).
 
 -+u is provided with -t only: without -t, iozone's -+u adds CPU blocks to
 the -R report, which platter does not print.

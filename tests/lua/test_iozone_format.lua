@@ -382,3 +382,63 @@ T.test("getopt: -F takes the names that follow it", function()
   got = iz.getopt({ "-Fx", "y" }, { F = "list" })
   T.eq(table.concat(got[1][2], ","), "x,y", "-Fx y")
 end)
+
+-- Reads the BIFF 2 records back: { op, row, col, value or text } in order.
+local function biff_records(s)
+  local recs, pos = {}, 1
+  local function u16(at) return s:byte(at) + 256 * s:byte(at + 1) end
+  while pos <= #s do
+    local op, len = u16(pos), u16(pos + 2)
+    local body = s:sub(pos + 4, pos + 3 + len)
+    local r = { op = op, len = len }
+    if op == 3 or op == 4 then r.row, r.col = u16(pos + 4), u16(pos + 6) end
+    if op == 4 then r.text = body:sub(9, 8 + body:byte(8)) end
+    if op == 3 then r.bytes = body:sub(8, 15) end
+    recs[#recs + 1] = r
+    pos = pos + 4 + len
+  end
+  return recs
+end
+
+T.test("biff: -b's worksheet is libbif's records in iozone's layout", function()
+  local rows = {
+    { 64, 4096, values = { [0] = { 100, 200 } } },
+    { 64, 8192, values = { [0] = { 300, 12345 } } },
+    { 128, 4096, values = { [0] = { 1, 0 } } },
+  }
+  local s = iz.biff("iozone -a -b x.xls", { 0 }, { 4096, 8192 }, rows)
+  T.eq(s:sub(1, 8), "\9\0\4\0\2\0\16\0", "BOF: BIFF 2 worksheet")
+  T.eq(s:sub(-4), "\10\0\0\0", "EOF")
+  local r = biff_records(s)
+  T.eq(r[2].op, 4, "a label first")
+  T.eq(r[2].len, 264, "labels are 264-byte records, as libbif writes them")
+  T.eq(r[2].text, "iozone -a -b x.xls", "the command line")
+  T.eq(r[3].text, " ", "a blank line")
+  T.eq(r[4].text, "The top row is records sizes, the left column is file sizes", "the note")
+  T.eq(r[5].text, "Writer Report", "libbif's title")
+  T.eq(r[5].row, 3, "titles follow the note")
+  -- header: record sizes in kB from column 1 on the row after the title
+  T.eq(r[6].op, 3, "a number")
+  T.eq(r[6].len, 15, "numbers are 15-byte records")
+  T.eq(r[6].row .. ":" .. r[6].col, "4:1", "first record size at row 4, column 1")
+  T.eq(r[6].bytes, "\0\0\0\0\0\0\16\64", "4.0 as a little-endian IEEE double")
+  T.eq(r[7].bytes, "\0\0\0\0\0\0\32\64", "8.0")
+  -- first data row: file size in column 0, then the values
+  T.eq(r[8].row .. ":" .. r[8].col, "5:0", "file size in column 0")
+  T.eq(r[8].bytes, "\0\0\0\0\0\0\80\64", "64.0")
+  T.eq(r[9].bytes, "\0\0\0\0\0\0\89\64", "100.0")
+  T.eq(r[10].bytes, "\0\0\0\0\0\192\114\64", "300.0")
+  T.eq(r[11].row .. ":" .. r[11].col, "6:0", "next file size on the next row")
+  T.eq(r[13].text, "Re-writer Report", "the second report right after the last row")
+  T.eq(r[13].row, 7, "no blank row between reports")
+  local last = r[#r - 1]
+  T.eq(last.bytes, "\0\0\0\0\0\0\0\0", "0 is all zero bytes")
+  local re = r[#r - 3]  -- 64 kB at 8 KiB in the re-writer report
+  T.eq(re.bytes, "\0\0\0\0\128\28\200\64", "12345.0")
+end)
+
+T.test("biff: a command line over 255 bytes keeps libbif's length byte and is cut at 254", function()
+  local long = string.rep("x", 300)
+  local r = biff_records(iz.biff(long, {}, {}, {}))
+  T.eq(r[2].len, 264, "still one 264-byte record")
+end)
