@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Run each job file of a corpus under the real fio and under `platter fio`
+and compare what they print, with the numbers masked: the normal report's
+layout line by line, the terse lines field by field (text fields exact,
+numbers masked) and the set of JSON key paths with the type of each value.
+
+usage: layout.py PLATTER FIO JOBDIR [NAME ...]
+Exit status 0 when every job matches, 1 otherwise, 77 (skipped) without fio.
+Each tool runs in a fresh directory of its own (so both lay out their files),
+with --output-format=json,terse,normal, whose parts fio prints in the order
+terse, json, normal after the start-up lines.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ENV = dict(os.environ, FIO_TEST_BS="8k", LC_ALL="C")
+
+UNIT = re.compile(r"\((nsec|usec|msec|sec)\)")
+# a number with fio's scaling suffixes or a size/rate unit glued to it
+NUM = re.compile(r"[ \t]*-?\d+(\.\d+)?(e[+-]?\d+)?((KiB|MiB|GiB|TiB|PiB|kB|MB|GB|TB|PB|B)(?![a-zA-Z])|[kMGTP](?![a-zA-Z]))?")
+LATDIST = re.compile(r"^\s+lat \((nsec|usec|msec|sec)\)\s*:")
+PCT = re.compile(r"(\d+\.\d+)th=\[\s*\d+\]")
+HEAD = re.compile(r"^(\S+): \(groupid=(\d+), jobs=(\d+)\): err=\s*(\d+): pid=\d+: .*$")
+
+
+def run(cmd, cwd):
+    p = subprocess.run(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=120)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def split(out):
+    """(start-up and normal lines, terse lines, json text)"""
+    lines = out.split("\n")
+    normal, terse, js, depth = [], [], [], 0
+    for ln in lines:
+        if depth == 0 and re.match(r"^\d;fio-", ln):
+            terse.append(ln)
+        elif depth > 0 or ln == "{":
+            js.append(ln)
+            depth += ln.count("{") - ln.count("}") + ln.count("[") - ln.count("]")
+        else:
+            normal.append(ln)
+    return normal, terse, "\n".join(js)
+
+
+def mask_normal(lines):
+    out = []
+    for ln in lines:
+        m = HEAD.match(ln)
+        if m:
+            out.append("%s: (groupid=%s, jobs=%s): err=%s: pid=#: DATE" % m.groups())
+            continue
+        if LATDIST.match(ln):
+            if not out or out[-1] != "  lat (T) : buckets":
+                out.append("  lat (T) : buckets")
+            continue
+        if ln.startswith("     |"):
+            labels = ",".join(PCT.findall(ln))
+            if out and out[-1].startswith("     | pct:"):
+                out[-1] += "," + labels
+            else:
+                out.append("     | pct:" + labels)
+            continue
+        ln = UNIT.sub("(T)", ln)
+        out.append(NUM.sub("#", ln))
+    return out
+
+
+def mask_terse(lines):
+    out = []
+    for ln in lines:
+        fields = ln.split(";")
+        out.append(";".join(f if not re.search(r"\d", f) or f.startswith("fio-")
+                            else re.sub(r"\d+(\.\d+)?", "#", f) for f in fields))
+    return out
+
+
+def keypaths(v, path="", acc=None):
+    acc = {} if acc is None else acc
+    if isinstance(v, dict):
+        acc[path] = "object"
+        for k, x in v.items():
+            # the percentile and bin keys are numbers whose set depends on the data
+            kk = "#" if re.match(r"^[\d.]+$", k) or re.match(r"^>=\d+$", k) else k
+            keypaths(x, path + "/" + kk, acc)
+    elif isinstance(v, list):
+        acc[path] = "list"
+        for x in v:
+            keypaths(x, path + "[]", acc)
+    else:
+        acc[path] = "number" if isinstance(v, (int, float)) and not isinstance(v, bool) else type(v).__name__
+    return acc
+
+
+def compare(name, a, b, what):
+    """a: fio's, b: platter's (lists of lines)"""
+    if a == b:
+        return []
+    import difflib
+    return ["%s: %s differs (fio --- / platter +++):" % (name, what)] + [
+        "  " + d for d in difflib.unified_diff(a, b, "fio", "platter", lineterm="", n=1)]
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    platter, fio, jobdir = sys.argv[1:4]
+    only = set(sys.argv[4:])
+    if not shutil.which(fio):
+        print("SKIP: %s is not installed" % fio)
+        sys.exit(77)
+    jobs = sorted(f for f in os.listdir(jobdir) if f.endswith(".fio"))
+    failures, checked = [], 0
+    for job in jobs:
+        name = job[:-4]
+        if only and name not in only and job not in only:
+            continue
+        results = {}
+        for tool, cmd in (("fio", [fio]), ("platter", [platter, "fio"])):
+            d = tempfile.mkdtemp(prefix="fio-layout-")
+            try:
+                for f in os.listdir(jobdir):
+                    if f.startswith(name[:2]) or f.endswith(".inc"):
+                        shutil.copy(os.path.join(jobdir, f), d)
+                rc, out, err = run(cmd + ["--output-format=json,terse,normal", job], d)
+                results[tool] = (rc, out, err)
+            finally:
+                shutil.rmtree(d, ignore_errors=True)
+        (frc, fout, ferr), (prc, pout, perr) = results["fio"], results["platter"]
+        checked += 1
+        msgs = []
+        if frc != prc:
+            msgs.append("%s: exit status fio %d, platter %d; platter's stderr: %s" % (name, frc, prc, perr.strip()[:600]))
+        else:
+            fn, ft, fj = split(fout)
+            pn, pt, pj = split(pout)
+            msgs += compare(name, mask_normal(fn), mask_normal(pn), "the normal report")
+            msgs += compare(name, mask_terse(ft), mask_terse(pt), "the terse lines")
+            try:
+                fk, pk = keypaths(json.loads(fj)), keypaths(json.loads(pj))
+                fl = ["%s %s" % kv for kv in sorted(fk.items())]
+                pl = ["%s %s" % kv for kv in sorted(pk.items())]
+                msgs += compare(name, fl, pl, "the JSON key paths")
+            except ValueError as e:
+                msgs.append("%s: JSON does not parse: %s" % (name, e))
+        print("%s %s" % ("ok  " if not msgs else "FAIL", name))
+        failures += msgs
+    for m in failures:
+        print(m)
+    print("%d job files, %d with differences" % (checked, len([m for m in failures if m.endswith(":") or "exit status" in m or "parse" in m])))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
