@@ -454,7 +454,7 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         return -EINVAL;
     }
     if ((s->engine->flags & PL_ENGINE_SYNC) && s->qd > 1) {
-        *why = "this engine completes each I/O before the next: qd > 1 needs io_uring";
+        *why = "this engine completes each I/O before the next: qd > 1 needs io_uring or libaio";
         return -EINVAL;
     }
     *maxbs = s->bs;
