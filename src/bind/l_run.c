@@ -391,6 +391,11 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->st = r->all;
     ph->shorts = r->shorts;
+    ph->has_depths = 1;
+    memcpy(ph->depths, r->depths, sizeof ph->depths);
+    memcpy(ph->submit, r->submit, sizeof ph->submit);
+    memcpy(ph->complete, r->complete, sizeof ph->complete);
+    ph->depth_rw = r->depth_rw;
     snprintf(ph->stopped, sizeof ph->stopped, "%s", pl_job_stop_name(r->stopped));
     if (r->err)
         describe_error(ph->error, sizeof ph->error, r, s->files);
