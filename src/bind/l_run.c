@@ -279,7 +279,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     if (kind < 0)
         luaL_error(L,
                    "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
-                   "normal, list)",
+                   "normal, list, shuffle)",
                    pat);
     lua_pop(L, 1);
     s.pat.kind = (enum pl_pattern_kind)kind;

@@ -450,10 +450,8 @@ static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, c
     case PL_PAT_SEQ:
     case PL_PAT_REVERSE: s->bytes = range; return 0;
     case PL_PAT_STRIDE: s->count = range / (s->nbs ? s->bs_list[0] : s->bs); return 0;
-    default:
-        (void)l;
-        *why = "this pattern needs a stop rule: count, bytes or seconds";
-        return -EINVAL;
+    case PL_PAT_SHUFFLE: s->count = l->pat.nblocks; return 0; /* one pass */
+    default: *why = "this pattern needs a stop rule: count, bytes or seconds"; return -EINVAL;
     }
 }
 
