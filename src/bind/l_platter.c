@@ -992,6 +992,8 @@ int luaopen_platter_core(lua_State *L)
     lua_setfield(L, t, "verbose");
     lua_pushboolean(L, PL_HAVE_URING);
     lua_setfield(L, t, "have_uring");
+    lua_pushboolean(L, PL_HAVE_AIO);
+    lua_setfield(L, t, "have_aio");
 
     /* p.config: a read-only view for scripts; platter's own code calls core._config() */
     push_config(L);

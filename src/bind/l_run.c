@@ -279,7 +279,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     if (kind < 0)
         luaL_error(L,
                    "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
-                   "normal, list)",
+                   "normal, list, shuffle)",
                    pat);
     lua_pop(L, 1);
     s.pat.kind = (enum pl_pattern_kind)kind;
@@ -337,7 +337,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         if (strcmp(eng, "io_uring") == 0)
             luaL_error(L, "run: this platter was built without io_uring (install liburing-dev "
                           "and rebuild)");
-        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, null)", eng);
+        if (strcmp(eng, "libaio") == 0)
+            luaL_error(L, "run: this platter was built without libaio (install libaio-dev "
+                          "and rebuild)");
+        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, libaio, null)",
+                   eng);
     }
     s.engine = pl_engine_for_qd(s.engine, s.qd); /* null above qd 1: its queued form */
     lua_pop(L, 1);
@@ -387,6 +391,11 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->st = r->all;
     ph->shorts = r->shorts;
+    ph->has_depths = 1;
+    memcpy(ph->depths, r->depths, sizeof ph->depths);
+    memcpy(ph->submit, r->submit, sizeof ph->submit);
+    memcpy(ph->complete, r->complete, sizeof ph->complete);
+    ph->depth_rw = r->depth_rw;
     snprintf(ph->stopped, sizeof ph->stopped, "%s", pl_job_stop_name(r->stopped));
     if (r->err)
         describe_error(ph->error, sizeof ph->error, r, s->files);

@@ -231,6 +231,26 @@ static void push_errnos(lua_State *L, const struct pl_stats *st)
     }
 }
 
+/* r.depths, r.submit, r.complete: {c1, ..., c7, total = N} (docs/api.md) */
+static void push_dist(lua_State *L, const uint64_t *map, uint64_t total)
+{
+    lua_createtable(L, PL_DIST_NR, 1);
+    for (int i = 0; i < PL_DIST_NR; i++) {
+        pl_pushu64(L, map[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    pl_pushu64(L, total);
+    lua_setfield(L, -2, "total");
+}
+
+static uint64_t dist_sum(const uint64_t *map)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < PL_DIST_NR; i++)
+        n += map[i];
+    return n;
+}
+
 static const luaL_Reg stats_methods[] = {
     {"buckets", l_stats_buckets}, {"max", l_stats_max}, {"mean", l_stats_mean},
     {"merge", l_stats_merge},     {"min", l_stats_min}, {"percentile", l_stats_percentile},
@@ -296,6 +316,12 @@ static int l_stats__index(lua_State *L)
         lua_pushboolean(L, ph->error[0] != 0 && strcmp(ph->stopped, "error") == 0);
     else if (strcmp(k, "shorts") == 0)
         pl_pushu64(L, ph->shorts);
+    else if (ph->has_depths && strcmp(k, "depths") == 0)
+        push_dist(L, ph->depths, ph->depth_rw);
+    else if (ph->has_depths && strcmp(k, "submit") == 0)
+        push_dist(L, ph->submit, dist_sum(ph->submit));
+    else if (ph->has_depths && strcmp(k, "complete") == 0)
+        push_dist(L, ph->complete, dist_sum(ph->complete));
     else {
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "compat.h"
+#include "engine.h"
 #include "stats.h"
 
 #define PL_STATS_MT "platter.stats"
@@ -25,6 +26,8 @@ struct pl_phase {
     char name[64];
     char stopped[24]; /* p.run: why it ended ("count", "time", "error", ...) or "" */
     char error[200];  /* "pwrite x at offset 4096: No space left on device" or "" */
+    int has_depths;   /* p.run: the fio depth figures below are set (r.depths, ...) */
+    uint64_t depths[PL_DIST_NR], depth_rw, submit[PL_DIST_NR], complete[PL_DIST_NR];
 };
 
 /* New stats userdata on the stack, reset, not started. */

@@ -13,12 +13,18 @@ extern const struct pl_engine_ops pl_engine_sync, pl_engine_psync, pl_engine_std
 #if PL_HAVE_URING
 extern const struct pl_engine_ops pl_engine_uring;
 #endif
+#if PL_HAVE_AIO
+extern const struct pl_engine_ops pl_engine_aio;
+#endif
 
 const struct pl_engine_ops *const pl_engines[] = {
     &pl_engine_sync,  &pl_engine_psync,
     &pl_engine_stdio, &pl_engine_mmap,
 #if PL_HAVE_URING
     &pl_engine_uring,
+#endif
+#if PL_HAVE_AIO
+    &pl_engine_aio,
 #endif
     &pl_engine_null,  NULL,
 };

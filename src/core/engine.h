@@ -21,6 +21,23 @@ enum { PL_Q_DONE = 0, PL_Q_QUEUED = 1, PL_Q_BUSY = 2 };
 
 #define PL_ENGINE_SYNC 1u /* submit completes the I/O before returning */
 #define PL_ENGINE_FDS 2u  /* needs real descriptors (a target with PL_TARGET_FDS) */
+/* hands I/O to the kernel in calls of its own (io_submit, io_uring_enter) and counts
+   each call with pl_engine_mark_submit; for the other engines every submit is one call */
+#define PL_ENGINE_COMMITS 4u
+
+/* fio's I/O count buckets (its io_u_submit / io_u_complete maps): the I/Os one submit
+   or reap call moved, 0, 1..4, 5..8, 9..16, 17..32, 33..64, more. */
+#define PL_DIST_NR 7
+static inline unsigned pl_dist_index(unsigned n)
+{
+    return n == 0 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+}
+/* fio's depth buckets (its io_u_map): I/Os in flight 1, 2..3, 4..7, 8..15, 16..31,
+   32..63, 64 and more (0 counts as 1). */
+static inline unsigned pl_depth_index(unsigned d)
+{
+    return d < 2 ? 0 : d < 4 ? 1 : d < 8 ? 2 : d < 16 ? 3 : d < 32 ? 4 : d < 64 ? 5 : 6;
+}
 
 struct pl_io {
     enum pl_op op;
@@ -43,8 +60,18 @@ struct pl_engine {
     unsigned qd; /* queue depth (1 for sync engines) */
     void **bufs; /* qd buffers of buflen bytes, owned by the job */
     uint64_t buflen;
-    unsigned batch_submit; /* io_uring: submit after this many queued (0 = the default, 1) */
+    unsigned batch_submit; /* io_uring, libaio: submit after this many queued (0 = the
+                              default, 1) */
+    uint64_t *submit_map;  /* NULL, or where a PL_ENGINE_COMMITS engine counts its submit
+                              calls (PL_DIST_NR buckets; the job's, while it measures) */
 };
+
+/* A PL_ENGINE_COMMITS engine's call that handed n I/Os to the kernel. */
+static inline void pl_engine_mark_submit(struct pl_engine *e, unsigned n)
+{
+    if (e->submit_map)
+        e->submit_map[pl_dist_index(n)]++;
+}
 
 /* The io_uring engine's settings for one job (p.run's iopoll, sqpoll, sqpoll_idle_ms),
    handed over as the opts of a copy of its ops (pl_engine_with). */

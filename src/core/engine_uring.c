@@ -205,6 +205,7 @@ PL_HOT static int uring_commit(struct pl_engine *e)
     int rc = io_uring_submit(&u->ring);
     if (rc < 0)
         return rc;
+    pl_engine_mark_submit(e, (unsigned)rc);
     u->queued = 0;
     return 0;
 }
@@ -253,8 +254,10 @@ PL_HOT static int uring_reap(struct pl_engine *e, unsigned min, struct pl_io **o
         rc = io_uring_submit_and_wait(&u->ring, min);
         if (rc < 0 && rc != -EINTR)
             return rc;
-        if (rc >= 0)
+        if (rc >= 0) {
+            pl_engine_mark_submit(e, (unsigned)rc);
             u->queued = 0;
+        }
     } else if (min) {
         rc = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
         if (rc < 0 && rc != -EINTR)
@@ -296,7 +299,7 @@ static void uring_cleanup(struct pl_engine *e)
 
 const struct pl_engine_ops pl_engine_uring = {
     .name = "io_uring",
-    .flags = PL_ENGINE_FDS,
+    .flags = PL_ENGINE_FDS | PL_ENGINE_COMMITS,
     .init = uring_init,
     .submit = uring_submit,
     .reap = uring_reap,

@@ -39,8 +39,10 @@ struct loop {
     uint64_t period_ns; /* rate_iops: time between I/Os */
     int measuring;      /* past the ramp */
     int stopping;
-    int sync;    /* a synchronous engine at queue depth 1 */
-    double cpu0; /* user+sys seconds at the start of measurement */
+    int sync;                    /* a synchronous engine at queue depth 1 */
+    int commits;                 /* the engine counts its own submit calls (PL_ENGINE_COMMITS) */
+    uint64_t sync_meas, sync_rw; /* sync: I/Os (reads and writes) submitted while measuring */
+    double cpu0;                 /* user+sys seconds at the start of measurement */
     double user0, sys0;
 };
 
@@ -67,6 +69,7 @@ static void begin_measuring(struct loop *l, uint64_t now)
     l->r->all.t_start = now;
     for (int i = 0; i < 3; i++)
         l->r->by_op[i].t_start = now;
+    l->e.submit_map = l->r->submit; /* a committing engine counts its calls from now */
 }
 
 static void stop(struct loop *l, enum pl_job_stop why)
@@ -198,6 +201,7 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
     f.op = PL_OP_FSYNC;
     f.len = 0;
     f.t_due = pl_clock_ns();
+    l->sync_meas += (unsigned)l->measuring;
     l->e.ops->submit(&l->e, &f);
     uint64_t t = pl_clock_ns();
     complete(l, &f, t);
@@ -239,6 +243,8 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
         }
     }
     maybe_ramp_end(l, io->t_due);
+    l->sync_meas += (unsigned)l->measuring; /* depth 1, one per submit and per "reap" */
+    l->sync_rw += (unsigned)l->measuring;
     l->e.ops->submit(&l->e, io);
     uint64_t t = pl_clock_ns();
     complete(l, io, t);
@@ -289,6 +295,8 @@ PL_HOT static int reap_some(struct loop *l, unsigned min)
         engine_failed(l, n);
         return n;
     }
+    if (l->measuring)
+        l->r->complete[pl_dist_index((unsigned)n)]++; /* fio counts empty reaps too */
     uint64_t now = pl_clock_ns();
     for (int i = 0; i < n; i++) {
         complete(l, l->done[i], now);
@@ -309,6 +317,14 @@ static void drain(struct loop *l)
 PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
 {
     int rc;
+    if (l->measuring) {
+        /* fio's depth of an I/O: how many are in flight once it is, itself included */
+        struct pl_job_result *r = l->r;
+        r->depths[pl_depth_index(l->inflight + 1)]++;
+        r->depth_rw += io->op != PL_OP_FSYNC;
+        if (!l->commits)
+            r->submit[1]++; /* every submit a call of its own, of one I/O */
+    }
     while ((rc = l->e.ops->submit(&l->e, io)) == PL_Q_BUSY)
         if (reap_some(l, 1) < 0) {
             release(l, io);
@@ -320,6 +336,8 @@ PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
         return rc;
     }
     if (rc == PL_Q_DONE) {
+        if (l->measuring && !l->commits)
+            l->r->complete[1]++; /* done in the submit call, as a sync engine's */
         complete(l, io, pl_clock_ns());
         release(l, io);
     } else {
@@ -432,10 +450,8 @@ static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, c
     case PL_PAT_SEQ:
     case PL_PAT_REVERSE: s->bytes = range; return 0;
     case PL_PAT_STRIDE: s->count = range / (s->nbs ? s->bs_list[0] : s->bs); return 0;
-    default:
-        (void)l;
-        *why = "this pattern needs a stop rule: count, bytes or seconds";
-        return -EINVAL;
+    case PL_PAT_SHUFFLE: s->count = l->pat.nblocks; return 0; /* one pass */
+    default: *why = "this pattern needs a stop rule: count, bytes or seconds"; return -EINVAL;
     }
 }
 
@@ -454,7 +470,7 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         return -EINVAL;
     }
     if ((s->engine->flags & PL_ENGINE_SYNC) && s->qd > 1) {
-        *why = "this engine completes each I/O before the next: qd > 1 needs io_uring";
+        *why = "this engine completes each I/O before the next: qd > 1 needs io_uring or libaio";
         return -EINVAL;
     }
     *maxbs = s->bs;
@@ -659,6 +675,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         goto fail;
     }
     l->sync = s->qd == 1 && (s->engine->flags & PL_ENGINE_SYNC);
+    l->commits = (s->engine->flags & PL_ENGINE_COMMITS) != 0;
     l->start = pl_clock_ns();
     l->last = l->start;
     if (s->seconds_ns)
@@ -733,6 +750,12 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
             r->by_op[i].t_end = r->all.t_end;
     if (r->stopped == PL_STOP_NONE)
         r->stopped = l->s->external ? PL_STOP_GEN_END : PL_STOP_COUNT;
+    if (l->sync) { /* each I/O at depth 1, submitted and completed in one call (fio's 4=) */
+        r->depths[0] += l->sync_meas;
+        r->depth_rw += l->sync_rw;
+        r->submit[1] += l->sync_meas;
+        r->complete[1] += l->sync_meas;
+    }
     free_loop(l);
     free(j);
     if (rc < 0 && why)

@@ -59,6 +59,13 @@ struct pl_job_result {
     enum pl_op err_op;
     uint64_t err_off;
     unsigned err_file;
+    /* fio's I/O depth figures, counted while measuring (fio resets them after its ramp):
+       depths: I/Os (fsyncs too) by how many were in flight when each was submitted,
+       itself included, in pl_depth_index's buckets; depth_rw: reads and writes submitted
+       (fio's denominator for them: its fsyncs are in the buckets, not in the total);
+       submit, complete: submit and reap calls by the I/Os each moved (pl_dist_index) */
+    uint64_t depths[PL_DIST_NR], depth_rw;
+    uint64_t submit[PL_DIST_NR], complete[PL_DIST_NR];
 };
 
 /*

@@ -26,7 +26,7 @@
 static const char *const names[] = {
     [PL_PAT_SEQ] = "seq",       [PL_PAT_REVERSE] = "reverse", [PL_PAT_RANDOM] = "random",
     [PL_PAT_REREAD] = "reread", [PL_PAT_STRIDE] = "stride",   [PL_PAT_ZIPF] = "zipf",
-    [PL_PAT_NORMAL] = "normal", [PL_PAT_LIST] = "list",
+    [PL_PAT_NORMAL] = "normal", [PL_PAT_LIST] = "list",       [PL_PAT_SHUFFLE] = "shuffle",
 };
 
 #define NKINDS (sizeof(names) / sizeof(names[0]))
@@ -203,6 +203,62 @@ PL_HOT static uint64_t normal_rel(struct pl_pattern *p, uint64_t width)
     return x;
 }
 
+/* shuffle: new keys for a pass (odd multipliers: each step is a bijection mod 2^k) */
+static void shuffle_keys(struct pl_pattern *p)
+{
+    for (int i = 0; i < 3; i++) {
+        p->sh_key[i] = pl_rng_next(&p->rng) & p->sh_mask;
+        p->sh_mul[i] = (pl_rng_next(&p->rng) | 1) & p->sh_mask;
+        if (!p->sh_mul[i])
+            p->sh_mul[i] = 1;
+    }
+    p->sh_ctr = 0;
+}
+
+static void shuffle_prepare(struct pl_pattern *p)
+{
+    uint64_t m = p->nblocks - 1;
+    m |= m >> 1;
+    m |= m >> 2;
+    m |= m >> 4;
+    m |= m >> 8;
+    m |= m >> 16;
+    m |= m >> 32;
+    p->sh_mask = m;
+    unsigned bits = (unsigned)__builtin_popcountll(m);
+    p->sh_shift = bits > 1 ? (bits + 1) / 2 : 0;
+    shuffle_keys(p);
+}
+
+/*
+ * A bijection of [0, sh_mask]: three rounds of add a key, multiply by an odd
+ * number and xor with the value shifted right, each invertible modulo 2^k.
+ */
+PL_HOT static uint64_t shuffle_perm(const struct pl_pattern *p, uint64_t x)
+{
+    uint64_t mask = p->sh_mask;
+    for (int i = 0; i < 3; i++) {
+        x = (x + p->sh_key[i]) & mask;
+        x = (x * p->sh_mul[i]) & mask;
+        if (p->sh_shift)
+            x ^= x >> p->sh_shift;
+    }
+    return x;
+}
+
+/* The next block of the pass (a new pass, with new keys, when this one is done);
+   fewer than 2 counter steps per block on average, as nblocks > sh_mask / 2. */
+PL_HOT static uint64_t shuffle_next(struct pl_pattern *p)
+{
+    for (;;) {
+        if (p->sh_ctr > p->sh_mask)
+            shuffle_keys(p);
+        uint64_t b = shuffle_perm(p, p->sh_ctr++);
+        if (b < p->nblocks)
+            return b;
+    }
+}
+
 /* The highest lo + k*len with room for len bytes; needs hi - lo >= len. */
 PL_HOT static uint64_t reverse_top(const struct pl_pattern *p, uint64_t len)
 {
@@ -289,6 +345,8 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
             return s->lo;
         return s->lo + normal_rel(p, width);
 
+    case PL_PAT_SHUFFLE: return fit_aligned(p, s->lo + shuffle_next(p) * s->align, len);
+
     case PL_PAT_LIST: break;
     }
     return s->lo;
@@ -352,6 +410,11 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
     case PL_PAT_NORMAL:
         if (!(s->sigma > 0.0) || !isfinite(s->sigma))
             return fail(why, "normal needs sigma > 0");
+        break;
+    case PL_PAT_SHUFFLE:
+        if (p->nblocks > (UINT64_C(1) << 62))
+            return fail(why, "shuffle needs fewer than 2^62 blocks");
+        shuffle_prepare(p);
         break;
     case PL_PAT_RANDOM:
     case PL_PAT_REREAD:

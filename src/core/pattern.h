@@ -1,6 +1,6 @@
 /*
  * Access patterns: where the next I/O goes. seq, reverse, random, reread,
- * stride, zipf, normal and list, each over a byte range [lo, hi) with an
+ * stride, zipf, normal, list and shuffle, each over a byte range [lo, hi) with an
  * alignment, driven by a seeded pl_rng so a seed gives the same offsets on
  * every build. Pure computation: no I/O, no Lua.
  */
@@ -21,6 +21,7 @@ enum pl_pattern_kind {
     PL_PAT_ZIPF,
     PL_PAT_NORMAL,
     PL_PAT_LIST,
+    PL_PAT_SHUFFLE,
 };
 
 struct pl_pattern_spec {
@@ -52,6 +53,13 @@ struct pl_pattern {
     double zeta_n, zeta_2, alpha, eta;
     uint64_t zipf_mult; /* multiplier coprime with nblocks: scatters hot blocks */
     uint64_t zipf_add;  /* block of the hottest rank (drawn from the seed) */
+    /*
+     * shuffle: a pass runs a counter over [0, sh_mask] (sh_mask + 1 the power of two
+     * at or above nblocks) through a keyed bijection of that interval and keeps the
+     * images below nblocks, so each block comes once per pass; each pass draws new keys.
+     */
+    uint64_t sh_mask, sh_ctr, sh_key[3], sh_mul[3];
+    unsigned sh_shift;
 };
 
 /*
@@ -80,7 +88,10 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
  *   normal   the I/O's middle ~ N(middle of the range, sigma*(hi-lo)), redrawn
  *            until the start is in [lo, hi-len], then rounded down to lo + k*align
  *   list     list[0], list[1], ..., list[nlist-1], list[0], ...
- * seq, reverse, random, reread, stride and list are exact integer arithmetic,
+ *   shuffle  every aligned start lo + k*align (k < nblocks) once per pass, in an
+ *            order drawn from the seed, a new order each pass (fio's random map
+ *            without its bitmap: a keyed permutation, not a rejected draw)
+ * seq, reverse, random, reread, stride, list and shuffle are exact integer arithmetic,
  * identical everywhere for a seed; zipf and normal use libm (pow, exp, log,
  * sqrt, cos), so they repeat exactly with the same libm and compiler flags
  * (no -ffast-math; fused multiply-add contraction may change the last bits).

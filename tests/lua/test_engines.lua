@@ -76,7 +76,7 @@ end)
 
 T.test("engines: the unknown-engine message names null", function()
   local f = scratch("64k")
-  T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, null)")
+  T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, libaio, null)")
   f:close()
 end)
 
@@ -168,5 +168,88 @@ T.test("io_uring: every submit batch completes every I/O", function()
     T.eq(r.errors, 0, "batch " .. batch .. " errors")
   end
   d:close()
+  f:close()
+end)
+
+-- runs fn, or skips the test when this platter has no libaio
+local function aio(fn)
+  if not p.have_aio then
+    T.raises(fn, "run: this platter was built without libaio (install libaio-dev and rebuild)")
+    T.skip("no libaio")
+  end
+  return fn()
+end
+
+local function random_file(size)
+  local path = T.tmpdir() .. "/aio.dat"
+  local f = assert(p.open(path, { create = true, write = true, size = size, fill = "random" }))
+  f:close()
+  T.ok(not zeros(path), "the random fill is not zeros")
+  return path
+end
+
+T.test("libaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and reads run", function()
+  for _, direct in ipairs { false, true } do
+    for _, qd in ipairs { 1, 32 } do
+      local what = (direct and "direct" or "cooked") .. " qd " .. qd
+      local path = random_file("1m")
+      local f = assert(p.open(path, { write = true, direct = direct }))
+      local w = aio(function()
+        return p.run { file = f, engine = "libaio", qd = qd, op = "write", fsync_every = 8,
+                       progress = false }
+      end)
+      T.eq(w.write.ops, 256, what .. ": one pass of 4 KiB writes")
+      T.eq(w.write.bytes, 1048576, what .. ": bytes written")
+      T.eq(w.fsync.ops, 32, what .. ": fsyncs")
+      T.eq(w.errors, 0, what .. ": errors")
+      T.ok(zeros(path), what .. ": every block of the random file was overwritten with zeros")
+      local r = p.run { file = f, engine = "libaio", qd = qd, pattern = "random", count = 2000,
+                        bs = "8k", progress = false }
+      T.eq(r.read.ops, 2000, what .. ": reads")
+      T.eq(r.bytes, 2000 * 8192, what .. ": bytes read")
+      T.eq(r.errors, 0, what .. ": read errors")
+      T.eq(r.shorts, 0, what .. ": short reads")
+      f:close()
+    end
+  end
+end)
+
+T.test("libaio: a mix at depth, gen jobs, batches, and O_DIRECT misalignment named", function()
+  local path = random_file("1m")
+  local d = assert(p.open(path, { write = true, direct = true }))
+  local m = aio(function()
+    return p.run { file = d, engine = "libaio", qd = 16, op = "mix", read_pct = 70,
+                   pattern = "random", count = 3000, batch = 4, progress = false }
+  end)
+  T.eq(m.read.ops + m.write.ops, 3000, "mix ops")
+  T.ok(m.read.ops > 1800 and m.read.ops < 2400, "about 70% reads: " .. m.read.ops)
+  local n = 0
+  local g = p.run { file = d, engine = "libaio", qd = 8, progress = false,
+    gen = function(i)
+      if i > 500 then return nil end
+      n = n + 1
+      if i % 50 == 0 then return "fsync" end
+      return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
+    end }
+  T.eq(g.ops, 500, "gen ops")
+  T.eq(g.fsync.ops, 10, "gen fsyncs")
+  T.eq(n, 500, "generator calls")
+  T.raises(function()
+    p.run { file = d, engine = "libaio", qd = 4, bs = 1000, count = 10, progress = false }
+  end, "run: O_DIRECT needs bs, offsets, range, align and stride in multiples of the file's " ..
+       "direct-I/O alignment")
+  T.raises(function()
+    p.run { file = d, engine = "libaio", qd = 4, progress = false,
+            gen = function(i) if i < 3 then return "read", 100, 4096 end end }
+  end, "gen: the I/O at offset 100 is longer than bs")
+  d:close()
+end)
+
+T.test("libaio: the unknown-engine message names it, and qd > 1 on psync points to it", function()
+  local f = scratch("64k")
+  T.raises(function() p.run { file = f, engine = "aio" } end, "io_uring, libaio, null)")
+  T.raises(function() p.run { file = f, engine = "psync", qd = 2 } end,
+    "qd > 1 needs io_uring or libaio")
+  T.eq(type(p.have_aio), "boolean", "p.have_aio")
   f:close()
 end)

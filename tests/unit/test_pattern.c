@@ -75,9 +75,9 @@ static void test_names(void **state)
 {
     (void)state;
     static const char *const all[] = {
-        "seq", "reverse", "random", "reread", "stride", "zipf", "normal", "list",
+        "seq", "reverse", "random", "reread", "stride", "zipf", "normal", "list", "shuffle",
     };
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         int k = pl_pattern_kind_of(all[i]);
         assert_int_not_equal(k, -1);
         assert_string_equal(pl_pattern_name((enum pl_pattern_kind)k), all[i]);
@@ -85,6 +85,7 @@ static void test_names(void **state)
     assert_int_equal(pl_pattern_kind_of("seq"), PL_PAT_SEQ);
     assert_int_equal(pl_pattern_kind_of("zipf"), PL_PAT_ZIPF);
     assert_int_equal(pl_pattern_kind_of("list"), PL_PAT_LIST);
+    assert_int_equal(pl_pattern_kind_of("shuffle"), PL_PAT_SHUFFLE);
     assert_int_equal(pl_pattern_kind_of("sequential"), -1);
     assert_int_equal(pl_pattern_kind_of("SEQ"), -1);
     assert_int_equal(pl_pattern_kind_of(""), -1);
@@ -629,6 +630,86 @@ static void test_len_changes(void **state)
     }
 }
 
+/*
+ * shuffle: each pass visits every block exactly once, for block counts on
+ * either side of a power of two (the permutation's interval) and down to 1;
+ * passes differ from each other; a seed repeats its order, another seed does
+ * not; the order is not the sequential one.
+ */
+static void test_shuffle_once_per_pass(void **state)
+{
+    (void)state;
+    static const uint64_t counts[] = {1, 2, 3, 7, 8, 9, 63, 64, 65, 1000, 4096, 4097, 100003};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        uint64_t nb = counts[c], len = 4 * KIB, lo = 3 * len;
+        struct pl_pattern_spec s = spec(PL_PAT_SHUFFLE, lo, lo + nb * len + len / 2);
+        s.align = len;
+        struct pl_pattern p;
+        init_ok(&p, &s, len);
+        assert_int_equal(p.nblocks, nb);
+        for (int pass = 0; pass < 3; pass++) {
+            unsigned char *seen = take_blocks(&p, lo, len, nb, nb);
+            assert_full(seen, nb);
+            free(seen);
+        }
+    }
+}
+
+static void take_order(struct pl_pattern *p, uint64_t *out, uint64_t n, uint64_t len)
+{
+    for (uint64_t i = 0; i < n; i++)
+        out[i] = pl_pattern_next(p, len) / len;
+}
+
+static void test_shuffle_seeded_order(void **state)
+{
+    (void)state;
+    enum { NB = 5000 };
+    uint64_t len = 4 * KIB;
+    static uint64_t a[2 * NB], b[2 * NB], c[2 * NB];
+    struct pl_pattern_spec s = spec(PL_PAT_SHUFFLE, 0, NB * len);
+    struct pl_pattern p;
+    init_ok(&p, &s, len);
+    take_order(&p, a, 2 * NB, len);
+    init_ok(&p, &s, len);
+    take_order(&p, b, 2 * NB, len);
+    assert_memory_equal(a, b, sizeof a); /* the same seed, the same order, pass after pass */
+    s.seed = 43;
+    init_ok(&p, &s, len);
+    take_order(&p, c, 2 * NB, len);
+    unsigned same = 0, next_door = 0, first_vs_second = 0;
+    for (unsigned i = 0; i < NB; i++) {
+        same += a[i] == c[i];
+        first_vs_second += a[i] == a[NB + i];
+        if (i)
+            next_door += a[i] == a[i - 1] + 1;
+    }
+    if (same > NB / 100 || first_vs_second > NB / 100 || next_door > NB / 100)
+        fail_msg("shuffle looks ordered: %u of %u as seed 43, %u as the second pass, %u "
+                 "sequential steps",
+                 same, (unsigned)NB, first_vs_second, next_door);
+    /* the first half of the blocks are not all in the first half of the pass */
+    unsigned low = 0;
+    for (unsigned i = 0; i < NB / 2; i++)
+        low += a[i] < NB / 2;
+    assert_true(low > NB / 2 * 4 / 10 && low < NB / 2 * 6 / 10);
+}
+
+/* shuffle with a larger I/O than align: offsets stay aligned and inside the range. */
+static void test_shuffle_fits(void **state)
+{
+    (void)state;
+    struct pl_pattern_spec s = spec(PL_PAT_SHUFFLE, 0, 64 * KIB);
+    s.align = 4 * KIB;
+    struct pl_pattern p;
+    init_ok(&p, &s, 4 * KIB);
+    for (int i = 0; i < 1000; i++) {
+        uint64_t off = pl_pattern_next(&p, 16 * KIB);
+        assert_int_equal(off % (4 * KIB), 0);
+        assert_true(off + 16 * KIB <= 64 * KIB);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -646,6 +727,9 @@ int main(void)
         cmocka_unit_test(test_list_order_and_wrap),
         cmocka_unit_test(test_invalid_specs),
         cmocka_unit_test(test_len_changes),
+        cmocka_unit_test(test_shuffle_once_per_pass),
+        cmocka_unit_test(test_shuffle_seeded_order),
+        cmocka_unit_test(test_shuffle_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
