@@ -30,8 +30,8 @@ local BAD = {}
 local function bad(pre) error({ [BAD] = true, pre = pre }, 0) end
 
 -- ---------------------------------------------------------------------------
--- fio's own option names (options.c at fio-3.33, in its order, then the
--- engine options of the engines platter has): an option named here that
+-- fio's own option names (options.c at fio-3.33, in its order, then those
+-- fio's act and tiobench profiles add, which any job may name): an option named here that
 -- platter does not take is "not supported by platter fio", anything else is
 -- unknown to fio too.
 -- ---------------------------------------------------------------------------
@@ -71,6 +71,13 @@ significant_figures disk_util gtod_reduce disable_lat disable_clat disable_slat
 disable_bw_measurement gtod_cpu unified_rw_reporting continue_on_error ignore_error error_dump
 profile cgroup cgroup_nodelete cgroup_weight uid gid kb_base unit_base hugepage-size flow_id flow
 flow_watermark flow_sleep steadystate steadystate_duration steadystate_ramp_time
+device-names load test-duration threads-per-queue read-req-num-512-blocks large-block-op-kbytes
+prep block numruns dir threads
+]]
+
+-- Options of fio's engines (io_uring, libaio, sync, mmap): fio only knows
+-- them once the engine is loaded, and does not suggest them.
+local FIO_ENGINE_OPTIONS = [[
 hipri cmdprio_percentage cmdprio_class cmdprio cmdprio_bssplit fixedbufs registerfiles
 sqthread_poll sqthread_poll_cpu nonvectored uncached nowait force_async cmd_type userspace_reap
 hipri_percentage thp
@@ -99,6 +106,7 @@ for n in FIO_NAMES:gmatch("%S+") do
     fio_order[#fio_order + 1] = n
   end
 end
+for n in FIO_ENGINE_OPTIONS:gmatch("%S+") do fio_known[n] = true end
 
 -- ---------------------------------------------------------------------------
 -- Numbers as fio reads them (parse.c str_to_decimal and friends).
@@ -345,7 +353,8 @@ local FIO_ENGINES = {}
 for n in ([[vsync pvsync2 posixaio solarisaio windowsaio rbd splice netsplice sg net cpuio rdma
   librpma_apm librpma_gpspm e4defrag falloc gfapi gfapi_async libhdfs pmemblk ime_psync ime_psyncv
   ime_aio dev-dax filecreate filestat filedelete external libpmem http nbd dfs nfs xnvme
-  io_uring_cmd exec libcufile libzbc]]):gmatch("%S+") do FIO_ENGINES[n] = true end
+  io_uring_cmd exec libcufile libzbc ftruncate libiscsi librpma_apm_client librpma_apm_server
+  librpma_gpspm_client librpma_gpspm_server mtd rados]]):gmatch("%S+") do FIO_ENGINES[n] = true end
 
 local RW = { read = "read", write = "write", randread = "randread", randwrite = "randwrite",
   rw = "rw", readwrite = "rw", randrw = "randrw" }
@@ -353,13 +362,12 @@ local RW_ORDER = { "read", "write", "randread", "randwrite", "rw", "readwrite", 
 local RW_FIO = { trim = true, randtrim = true, trimwrite = true, randtrimwrite = true }
 local RANDOM = { randread = true, randwrite = true, randrw = true }
 
-local SPEC, BY_ALIAS = {}, {}
+local BY_ALIAS = {}
 for i, s in ipairs(OPTIONS) do
   s.name, s.kind, s.help = s[1], s[2], s[3]
   s.store = s.store or s.name
   s.prio = s.prio or 0
   s.index = i
-  SPEC[s.name] = s
   BY_ALIAS[s.name] = s
   if s.alias then BY_ALIAS[s.alias] = s end
 end
@@ -466,7 +474,9 @@ local function bssplit_dir(str, kb_base)
   if #list == 0 then return nil end
   if given > 100 then bad("fio: bssplit percentages add to more than 100%") end
   if missing > 0 then
-    if missing == 1 and #list == 1 then given = 100 end
+    -- fio 3.33 gives a lone size with no percentage 0% (it sets the sum to
+    -- 100 first); it is the whole mix, so 100% here
+    if missing == 1 and #list == 1 then given = 0 end
     local share = floor((100 - given) / missing)
     for _, e in ipairs(list) do
       if not e[2] then e[2] = share end
@@ -507,7 +517,7 @@ local function zoned_dir(str)
       given))
   end
   if smissing > 0 then
-    if smissing == 1 and #list == 1 then sgiven = 100 end
+    if smissing == 1 and #list == 1 then sgiven = 0 end  -- as for bssplit
     for _, z in ipairs(list) do
       if not z.size then z.size = floor((100 - sgiven) / smissing) end
     end
@@ -934,8 +944,10 @@ local function distance(a, b)
   return p[#b]
 end
 
-local function closest(word)
-  local name = word:match("^([^=]*)")
+-- A job file's "key=value" is cut at '='; a command-line word is compared
+-- whole, less its dashes (what fio 3.33 prints: --foo=1 gives loops).
+local function closest(word, whole)
+  local name = whole and word:gsub("^%-+", "") or word:match("^([^=]*)")
   if name == "" then return nil end
   local best, bestd
   for _, n in ipairs(fio_order) do
@@ -1123,7 +1135,7 @@ local function long_name(word)
 end
 
 local function output_formats(v)
-  local list, seen = {}, {}
+  local seen = {}
   for f in (v .. ","):gmatch("([^,]*),") do
     local name
     if f == "minimal" or f == "terse" or f == "csv" then
@@ -1133,13 +1145,8 @@ local function output_formats(v)
     else
       fail("fio: invalid output format " .. f, "fio: failed parsing output-format")
     end
-    if name == "json+" then
-      seen.json = true
-    end
-    if not seen[name] then
-      seen[name] = true
-      list[#list + 1] = name
-    end
+    seen[name] = true
+    if name == "json+" then seen.json = true end
   end
   -- fio keeps flags: json+ means json with the clat bins
   local out = {}
@@ -1251,7 +1258,7 @@ function M.parse(argv, env)
       local name = long_name(word)
       if not name then
         local lines = { fmt("fio: unrecognized option '%s'", a) }
-        lines[#lines + 1] = closest(a)
+        lines[#lines + 1] = closest(a, true)
         fail(concat(lines, "\n"))
       end
       local has_arg = CMD[name]
@@ -1338,6 +1345,7 @@ function M.parse(argv, env)
   for k, path in ipairs(cfg.files) do
     if k > 1 then def = defaults() end
     parse_file(cfg, path, k, env, def, sections)
+    sections = nil  -- fio forgets --section after the first job file
   end
   cfg.global = def.list
   cfg.global_raw = def.raw
