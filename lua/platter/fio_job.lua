@@ -218,6 +218,13 @@ local function parse_time_us(s, unit_s)
   return v * mult
 end
 
+-- Microseconds to seconds, an integer when whole (Lua 5.4 prints 120.0 else).
+local function seconds(us)
+  local s = us / 1000000
+  if s == floor(s) then return floor(s) end
+  return s
+end
+
 -- check_int: "%u" or "%x" (for booleans).
 local function parse_int(s)
   if s == "" then return nil end
@@ -727,7 +734,7 @@ function KIND.time(s, o, v)
   if v:sub(1, 1) == "(" then bad(nil) end
   local us = parse_time_us((v:gsub(",.*$", "")), s.unit_s)
   if not us then bad(nil) end
-  o[s.store] = us / 1000000
+  o[s.store] = seconds(us)
 end
 
 -- startdelay: seconds, or low-high.
@@ -739,8 +746,8 @@ function KIND.timerange(s, o, v)
     local us = parse_time_us((piece:gsub(",.*$", "")), s.unit_s)
     if us then
       any = true
-      if i == 1 then o[s.store] = us / 1000000 end
-      if i == #parts then o[s.store .. "_high"] = us / 1000000 end
+      if i == 1 then o[s.store] = seconds(us) end
+      if i == #parts then o[s.store .. "_high"] = seconds(us) end
     end
   end
   if not any then bad(nil) end
@@ -1159,7 +1166,7 @@ end
 local function time_s(v, what)
   local us = parse_time_us(v, true)
   if not us then fail(fmt("fio: failed parsing %s %s", what, v)) end
-  return us / 1000000
+  return seconds(us)
 end
 
 -- ---------------------------------------------------------------------------
@@ -1380,6 +1387,9 @@ function M.fio_has(name) return fio_canonical(name) ~= nil end
 
 -- Parsers of fio's units, for the workload's own use (fio's rules).
 function M.size(s, kb_base) return parse_size(s, kb_base or 1024) end
-function M.time(s, unit_s) local us = parse_time_us(s, unit_s) return us and us / 1000000 end
+function M.time(s, unit_s)
+  local us = parse_time_us(s, unit_s)
+  return us and seconds(us)
+end
 
 return M
