@@ -558,7 +558,7 @@ end
 local KIND = {}
 
 function KIND.str(s, o, v)
-  if not v or v == "" then bad(v and nil or fmt("fio: option %s requires an argument", s.name)) end
+  if v == "" then bad(nil) end
   o[s.store] = v
 end
 
@@ -886,8 +886,18 @@ end
 -- Apply one option to state st ({ o = normalized, raw = {}, list = {} }).
 -- `key` as written, canonical spec s; `shown` is the text for fio's
 -- "failed parsing" line. Errors come back as fio's lines.
+-- Kinds that are fio's FIO_OPT_STR (a bare one fails without a word) or
+-- FIO_OPT_STR_SET (bare is 1); the others need a value.
+local BARE_OK = { set = true, log = true, rw = true, enum = true, distribution = true,
+  steadystate = true }
+
 local function apply(st, s, v, shown)
-  local ok, err = pcall(KIND[s.kind], s, st.o, v, st)
+  local ok, err
+  if v == nil and not BARE_OK[s.kind] then
+    ok, err = false, { [BAD] = true, pre = fmt("Option %s requires an argument", s.name) }
+  else
+    ok, err = pcall(KIND[s.kind], s, st.o, v, st)
+  end
   if not ok then
     if type(err) == "table" and err[BAD] then
       local lines = {}

@@ -188,6 +188,10 @@ on stdout, only stderr is compared):
   same
   $ err '[x]\nrw = randrw\n'
   same
+  $ err '[x]\nbs\n'
+  same
+  $ err '[x]\nname\n'
+  same
 
 What fio takes and platter does not is refused, naming it:
 

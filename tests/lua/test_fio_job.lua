@@ -382,6 +382,10 @@ T.test("job-file errors, as fio prints them", function()
   bad({ "x.fio" }, "No new sections in included files", f)
   f = { ["x.fio"] = "[x]\ninclude i.fio\n", ["i.fio"] = "include i.fio\n" }
   bad({ "x.fio" }, "nested too deep", f)
+  f = { ["x.fio"] = "[x]\nbs\n" }
+  bad({ "x.fio" }, "Option bs requires an argument\nfio: failed parsing bs\nfio: job x dropped", f)
+  f = { ["x.fio"] = "[x]\nrw\n" }
+  bad({ "x.fio" }, "fio: failed parsing rw\n", f)
   f = { ["x.fio"] = "[x]\nhipri\n" }
   bad({ "x.fio" }, "fio: option 'hipri' is not supported by platter fio", f)
 end)
