@@ -248,7 +248,27 @@ end
 -- The options platter takes. Each: name, kind, help (platter's own words),
 -- and per kind: alias, def (fio's default as fio's text), min/max, unit_s
 -- (times: a bare number is seconds), dirs (read,write,trim values), prio.
--- `store` is the field of `o` (defaults to the name).
+-- `store` is the field of `o` (defaults to the name). What a kind leaves
+-- in o[store]:
+--   str, engine   the string            filename  a list of names (added to)
+--   int           a number; with dirs a { read=, write=, trim= } table
+--   sizepct       bytes, or nil and o[store .. "_percent"] = N (N%)
+--   sizerange     low bytes, o[store .. "_high"] the high (= low if one)
+--   time          seconds (a number)    timerange  seconds, and _high
+--   bool, set     true/false            enum  the value's meaning (below)
+--   rw            { kind = "read"|"write"|"randread"|"randwrite"|"rw"|
+--                 "randrw", seq_nr = N (random: N I/Os per new offset),
+--                 seq_add = bytes (sequential: the hole after each I/O) }
+--   range         { read = {min=, max=}, write = ..., trim = ... }
+--   bssplit       { read = { {bs=, pct=}, ... } (fio's order: by pct), ... }
+--   distribution  { kind = "random" } | { kind = "zipf", theta=, center= } |
+--                 { kind = "pareto", h=, center= } | { kind = "normal", dev=,
+--                 center= } | { kind = "zoned", read = { {access=, size=}, ...},
+--                 write = ..., trim = ... } (percentages; center may be nil)
+--   floatlist     a list of numbers (and o.percentile_precision: decimals)
+--   log           false, true (bare) or the name prefix given
+--   steadystate   { kind = "iops"|"iops_slope"|"bw"|"bw_slope", slope = bool,
+--                 pct = bool, limit = number (percent, IOPS or bytes/s) }
 -- ---------------------------------------------------------------------------
 local DIRS = { "read", "write", "trim" }
 
@@ -449,8 +469,9 @@ local function check_range(s, v)
   end
 end
 
--- bssplit / zoned lists (split_parse_ddir): "a/b:c/d", percentages filled in.
-local function split_list(str, kb_base, sizes_are_first)
+-- A bssplit list (split_parse_ddir): "bs/pct:bs/pct", a missing or 0
+-- percentage counted as missing.
+local function split_list(str, kb_base)
   local list, given, missing = {}, 0, 0
   for item in (str .. ":"):gmatch("([^:]*):") do
     if item == "" then break end
@@ -462,12 +483,7 @@ local function split_list(str, kb_base, sizes_are_first)
       if perc > 100 then perc = 100 end
       if perc == 0 then perc = nil end
     end
-    local v
-    if sizes_are_first then
-      v = parse_size(first, kb_base)
-    else
-      v = tonumber(first:match("^%s*(%d+)"))
-    end
+    local v = parse_size(first, kb_base)
     if not v then bad("fio: split conversion failed") end
     list[#list + 1] = { v, perc }
     if perc then given = given + perc else missing = missing + 1 end
@@ -477,8 +493,10 @@ local function split_list(str, kb_base, sizes_are_first)
 end
 
 local function bssplit_dir(str, kb_base)
-  local list, given, missing = split_list(str, kb_base, true)
+  local list, given, missing = split_list(str, kb_base)
   if #list == 0 then return nil end
+  -- fio refuses this only when more than one entry lacks a percentage (and
+  -- else hands out a negative remainder); platter refuses it always
   if given > 100 then bad("fio: bssplit percentages add to more than 100%") end
   if missing > 0 then
     -- fio 3.33 gives a lone size with no percentage 0% (it sets the sum to
@@ -1245,6 +1263,25 @@ local function parse_file(cfg, path, index, env, def, sections)
   cfg.showcmd_text[#cfg.showcmd_text + 1] = concat(show)
 end
 
+-- fj.parse(argv, env) -> cfg, argv the words after `platter fio`:
+--   cfg.jobs      list of jobs, command-line jobs first, then each file's
+--   cfg.files     the job files named, in order
+--   cfg.global    { {name=, value=}, ... }: fio's "global options" (the
+--                 last file's [global] sections and, for the first file,
+--                 the command line's options before any --name)
+--   cfg.global_raw  the same as a name -> value map
+--   cfg.output_format  a subset of "normal", "terse", "json", "json+" in
+--                 that order ("json+" comes with "json"); cfg.output (path),
+--                 cfg.showcmd, cfg.parse_only, cfg.help, cfg.version,
+--                 cfg.minimal, cfg.cmdhelp, cfg.eta ("always"|"never"|..),
+--                 cfg.eta_newline, cfg.eta_interval, cfg.status_interval (s),
+--                 cfg.terse_version (3), cfg.warnings_fatal
+-- A job: name (o.name), section (job files), file, cmdline (true for
+-- command-line jobs), index (1..n), o (the normalized options: fio's names,
+-- see OPTIONS and the kinds above), raw (name -> value as given, [global]
+-- ones included; true for a bare option), list ({name=, value=} of the
+-- job's own options in fio's order: fio's "job options"), options (that
+-- list as a map, "" for a bare option).
 function M.parse(argv, env)
   env = env or {}
   local cfg = { jobs = {}, files = {}, output_format = { "normal" }, showcmd = false,
