@@ -1,0 +1,219 @@
+platter.fio_job against the real fio 3.33 (Debian's), when it is installed:
+fio --showcmd prints a job file as the command line that means the same,
+with the options in the order fio applied them (kb_base first, filename last), canonical names and the
+values after ${VAR} expansion, so it shows how fio read the file. The
+module's fj.showcmd must print the same bytes for job files covering the
+option groups platter takes (fio's own examples: real_fio_examples.t).
+The errors fio prints for bad job files (stderr) must be the
+module's too.
+
+First, without fio: the module loads in the sandbox (it needs no io or os)
+and reads a command line there:
+
+  $ platter -e 'local fj = require "platter.fio_job"
+  > local cfg = fj.parse({ ... }, {})
+  > local o = cfg.jobs[1].o
+  > print(cfg.jobs[1].name, o.rw.kind, o.rw.seq_nr, o.bs.read, o.bs.write, o.iodepth, o.ioengine, o.runtime)' \
+  >   --name=seq --rw=randread:4 --bs=4k,64k --iodepth=8 --ioengine=libaio --runtime=2m
+  seq\trandread\t4\t4096\t65536\t8\tlibaio\t120 (esc)
+  $ platter -e 'require "platter.fio_job".parse({ "job.fio" }, {})'
+  platter: fio: unable to open 'job.fio' job file
+  [1]
+
+The rest compares with fio:
+
+  $ command -v fio >/dev/null || exit 80
+  $ fio --version
+  fio-3.33
+  $ cat > sc.lua <<'EOF'
+  > local fj = require "platter.fio_job"
+  > local env = {
+  >   read_file = function(p)
+  >     local f = io.open(p)
+  >     if not f then return nil end
+  >     local s = f:read("*a")
+  >     f:close()
+  >     return s
+  >   end,
+  >   getenv = os.getenv,
+  > }
+  > local ok, cfg = pcall(fj.parse, { ... }, env)
+  > if not ok then
+  >   io.stderr:write(cfg, "\n")
+  >   os.exit(1)
+  > end
+  > io.write(fj.showcmd(cfg))
+  > EOF
+  $ same() { fio "$@" > real.out 2> real.err; platter --trust sc.lua "$@" > ours.out 2> ours.err; diff real.out ours.out && echo same; }
+
+Job files with every option group (fio must accept each of them too):
+
+  $ cat > global.fio <<'EOF'
+  > ; a comment
+  > # another
+  > [global]
+  > ioengine=libaio
+  > direct=1 ; trailing comment
+  > size=${SIZE}
+  > kb_base=1000
+  > filename=/tmp/a\:b:/tmp/c
+  > 
+  > [seq-read]
+  > readwrite=read:64k
+  > blocksize=128k
+  > iodepth=32
+  > iodepth_batch_submit=8
+  > iodepth_batch_complete_min=4
+  > iodepth_batch_complete_max=16
+  > numjobs=2
+  > offset_increment=10%
+  > group_reporting
+  > 
+  > [global]
+  > runtime=30
+  > time_based
+  > ramp_time=2s
+  > 
+  > [mixed]
+  > stonewall
+  > rw=randrw
+  > rwmixread=70
+  > bssplit=4k/50:64k/30:1m,16k
+  > bsrange=4k-1m
+  > ba=4k
+  > random_distribution=zipf:1.2
+  > percentage_random=90
+  > norandommap
+  > randrepeat=0
+  > randseed=1234
+  > rate=10m,5m
+  > rate_iops=500
+  > rate_min=1m
+  > rate_process=poisson
+  > thinktime=100
+  > startdelay=1-3
+  > loops=2
+  > EOF
+  $ cat > files.fio <<'EOF'
+  > [writer]
+  > directory=/tmp
+  > nrfiles=4
+  > filename_format=f.$jobnum.$filenum
+  > filesize=1m-4m
+  > io_size=50%
+  > offset=4k
+  > rw=write
+  > ioengine=psync
+  > sync=dsync
+  > fsync=8
+  > fdatasync=4
+  > end_fsync=1
+  > fsync_on_close=1
+  > create_on_open=1
+  > overwrite=1
+  > unlink=1
+  > invalidate=0
+  > buffered=0
+  > thread
+  > refill_buffers
+  > buffer_compress_percentage=50
+  > verify=crc32c
+  > do_verify=1
+  > verify_fatal=1
+  > 
+  > [stats]
+  > new_group
+  > wait_for_previous
+  > ioengine=io_uring
+  > rw=randread
+  > clat_percentiles=1
+  > lat_percentiles=1
+  > slat_percentiles=0
+  > percentile_list=50:99:99.9:99.99
+  > write_bw_log=stats
+  > write_iops_log=stats
+  > write_lat_log
+  > log_avg_msec=1000
+  > steadystate=iops_slope:0.1%
+  > ss_dur=60
+  > ss_ramp=10
+  > gtod_reduce=0
+  > 
+  > [small]
+  > include inc.fio
+  > ioengine=null
+  > EOF
+  $ printf 'size=1m\nbs = 8k\n; in an include\n' > inc.fio
+  $ SIZE=1g fio --parse-only global.fio files.fio && echo fio accepts them
+  fio accepts them
+  $ export SIZE=1g
+  $ same --showcmd global.fio
+  same
+  $ cat ours.out
+  fio --kb_base=1000 --ioengine=libaio --direct=1 --size=1g --filename=/tmp/a\:b:/tmp/c --name=seq-read --rw=read:64k --bs=128k --iodepth=32 --iodepth_batch=8 --iodepth_batch_complete_min=4 --iodepth_batch_complete_max=16 --numjobs=2 --offset_increment=10% --group_reporting --kb_base=1000 --ioengine=libaio --direct=1 --size=1g --filename=/tmp/a\:b:/tmp/c --runtime=30 --time_based --ramp_time=2s --name=mixed --stonewall --rw=randrw --rwmixread=70 --bssplit=4k/50:64k/30:1m,16k --bsrange=4k-1m --ba=4k --random_distribution=zipf:1.2 --percentage_random=90 --norandommap --randrepeat=0 --randseed=1234 --rate=10m,5m --rate_iops=500 --rate_min=1m --rate_process=poisson --thinktime=100 --startdelay=1-3 --loops=2 
+  $ same --showcmd files.fio
+  same
+  $ same --showcmd global.fio files.fio
+  same
+  $ same --showcmd --bs=64k --iodepth=4 global.fio
+  same
+  $ same --showcmd --section=small files.fio global.fio
+  same
+
+The errors (fio's stderr; where fio also prints a partial --showcmd line
+on stdout, only stderr is compared):
+
+  $ err() { printf "$1" > bad.fio; fio --parse-only bad.fio 2> real.err > /dev/null; platter --trust sc.lua --parse-only bad.fio 2>&1 | grep -v '^valid values: ' > ours.err; diff real.err ours.err && echo same; }
+  $ err '[x]\nfoo=1\n'
+  same
+  $ cat ours.err
+  Bad option <foo=1>
+  Did you mean flow?
+  fio: job x dropped
+  $ err '[x]\nbs=abc\n'
+  same
+  $ err '[x]\niodepth=0\n'
+  same
+  $ err '[x]\nrwmixread=101\n'
+  same
+  $ err '[x]\ndirect=2\n'
+  same
+  $ err 'bs=4k\n[x]\n'
+  same
+  $ err '[x]\nio_size=150%%\n'
+  same
+  $ err '[x]\nrandom_distribution=zipf:1\n'
+  same
+  $ err '[x]\nsteadystate=iops\n'
+  same
+  $ err '[x]\nrw = randrw\n'
+  same
+  $ err '[x]\nbs\n'
+  same
+  $ err '[x]\nname\n'
+  same
+
+What fio takes and platter does not is refused, naming it:
+
+  $ printf '[x]\nrw=trim\n' > trim.fio; fio --parse-only trim.fio && platter --trust sc.lua --parse-only trim.fio
+  fio: rw=trim is not supported by platter fio (platter fio --help lists what is)
+  fio: job x dropped
+  [1]
+
+  $ fio --parse-only nope.fio; platter --trust sc.lua nope.fio
+  fio: unable to open 'nope.fio' job file
+  fio: unable to open 'nope.fio' job file
+  [1]
+
+On the command line:
+
+  $ cmd() { fio --parse-only "$@" 2> real.err > /dev/null; platter --trust sc.lua --parse-only "$@" 2> ours.err; sed 1d real.err | diff - ours.err && echo same; }
+  $ cmd --name=x --foo=1
+  same
+  $ cmd --name=x --iodeptj=1
+  same
+  $ cmd --name=x --bsx
+  same
+  $ cat ours.err
+  fio: unrecognized option '--bsx'
+  Did you mean bs?
