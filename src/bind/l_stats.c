@@ -45,6 +45,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     pl_stats_reset(&ph->st);
     ph->ref = LUA_NOREF;
     ph->sub[0] = ph->sub[1] = ph->sub[2] = LUA_NOREF;
+    ph->samples = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -162,6 +163,13 @@ static int l_stats_mean(lua_State *L)
     return 1;
 }
 
+/* s:stdev() -> sample standard deviation of the latencies in ns (n-1; 0 below 2 ops) */
+static int l_stats_stdev(lua_State *L)
+{
+    lua_pushnumber(L, pl_stats_stdev(&pl_checkphase(L, 1)->st));
+    return 1;
+}
+
 /* s:min() -> smallest latency in ns (0 when empty) */
 static int l_stats_min(lua_State *L)
 {
@@ -232,9 +240,9 @@ static void push_errnos(lua_State *L, const struct pl_stats *st)
 }
 
 static const luaL_Reg stats_methods[] = {
-    {"buckets", l_stats_buckets}, {"max", l_stats_max}, {"mean", l_stats_mean},
-    {"merge", l_stats_merge},     {"min", l_stats_min}, {"percentile", l_stats_percentile},
-    {"stop", l_stats_stop},       {NULL, NULL},
+    {"buckets", l_stats_buckets}, {"max", l_stats_max},   {"mean", l_stats_mean},
+    {"merge", l_stats_merge},     {"min", l_stats_min},   {"percentile", l_stats_percentile},
+    {"stdev", l_stats_stdev},     {"stop", l_stats_stop}, {NULL, NULL},
 };
 
 /* Fields are computed on access, so a running phase shows live values. */
@@ -296,6 +304,13 @@ static int l_stats__index(lua_State *L)
         lua_pushboolean(L, ph->error[0] != 0 && strcmp(ph->stopped, "error") == 0);
     else if (strcmp(k, "shorts") == 0)
         pl_pushu64(L, ph->shorts);
+    else if (strcmp(k, "samples") == 0) {
+        if (ph->samples == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ph->samples);
+    } else if (strcmp(k, "samples_dropped") == 0)
+        pl_pushu64(L, ph->samples_dropped);
     else {
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");
@@ -326,6 +341,8 @@ static int l_stats__gc(lua_State *L)
         luaL_unref(L, LUA_REGISTRYINDEX, ph->sub[i]);
         ph->sub[i] = LUA_NOREF;
     }
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->samples);
+    ph->samples = LUA_NOREF;
     return 0;
 }
 
