@@ -24,15 +24,6 @@ local function fields(line)
   return t
 end
 
-local function stdev_of(xs)
-  local m = 0
-  for _, x in ipairs(xs) do m = m + x end
-  m = m / #xs
-  local q = 0
-  for _, x in ipairs(xs) do q = q + (x - m) ^ 2 end
-  return math.sqrt(q / (#xs - 1))
-end
-
 T.test("stdev: equals the two-pass stdev of each I/O's time on a virtual clock", function()
   -- on the simulated disk's clock, p.now() around a pread is exactly its recorded latency
   local out = sim("hitachi-85mb-1988", [[
@@ -135,7 +126,6 @@ T.test("samples: the last partial window is dropped; exact counts on a virtual c
     local w = r.samples
     print(string.format("n=%d ops=%d r1=%d r2=%d t1=%s t2=%s", #w, r.ops, w[1].rops, w[2].rops,
       w[1].t_ms, w[2].t_ms))
-    local i = 0
     local g = p.run { file = f, seconds = 2, sample_ms = 250, rate_iops = 1000,
       gen = function(k) return "write", (k % 64) * 4096, 4096 end }
     local sum = 0
@@ -212,6 +202,7 @@ T.test("rusage: the fields are there and move with the work done", function()
   local junk = {}
   for i = 1, 200000 do junk[i] = { i } end
   local b = p.rusage()
+  T.eq(#junk, 200000, "the allocation")
   T.ok(b.user + b.sys >= a.user + a.sys + 0.15, "0.2 s of CPU shows: " .. (b.user - a.user))
   T.ok(b.minf > a.minf, "allocating faults pages in")
   T.ok(b.ctx >= a.ctx, "ctx does not go back")
