@@ -108,8 +108,14 @@ static void window_keep(struct loop *l)
 /* Close every window that ended by `now` (the caller checked the first did). */
 static void windows_close(struct loop *l, uint64_t now)
 {
-    while (l->next_sample <= now)
+    while (l->next_sample <= now && l->r->nsamples < PL_SAMPLES_MAX)
         window_keep(l);
+    if (l->next_sample <= now) { /* past the cap: count the windows, however many */
+        uint64_t n = (now - l->next_sample) / l->s->sample_ns + 1;
+        l->r->samples_dropped += n;
+        l->next_sample += n * l->s->sample_ns;
+        window_reset(&l->win);
+    }
 }
 
 PL_HOT static void window_add(struct pl_sample *w, const struct pl_io *io, uint64_t lat)
