@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -618,6 +619,72 @@ static int l_cpu(lua_State *L)
     return 2;
 }
 
+/* p.rusage() -> { user, sys, ctx, majf, minf } of this process alone (a p.parallel
+   worker: its own), as fio reports them; on a virtual clock the simulated CPU and
+   no switches or faults */
+static int l_rusage(lua_State *L)
+{
+    double user, sys;
+    uint64_t ctx = 0, majf = 0, minf = 0;
+    if (pl_clock_virtual) {
+        pl_clock_cpu(&user, &sys);
+    } else {
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        user = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6;
+        sys = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+        ctx = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+        majf = (uint64_t)ru.ru_majflt;
+        minf = (uint64_t)ru.ru_minflt;
+    }
+    lua_createtable(L, 0, 5);
+    lua_pushnumber(L, user);
+    lua_setfield(L, -2, "user");
+    lua_pushnumber(L, sys);
+    lua_setfield(L, -2, "sys");
+    pl_pushu64(L, ctx);
+    lua_setfield(L, -2, "ctx");
+    pl_pushu64(L, majf);
+    lua_setfield(L, -2, "majf");
+    pl_pushu64(L, minf);
+    lua_setfield(L, -2, "minf");
+    return 1;
+}
+
+/* p.diskstats() -> { [name] = { reads, read_merges, ..., time_in_queue } } from
+   /proc/diskstats, or nil, message (read by platter itself, not under the
+   script's path rules: counters only) */
+static int l_diskstats(lua_State *L)
+{
+    if (strcmp(pl_target->name, "os") != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "diskstats: the %s target has no /proc/diskstats", pl_target->name);
+        return 2;
+    }
+    FILE *f = fopen("/proc/diskstats", "re");
+    if (!f) {
+        int err = errno;
+        lua_pushnil(L);
+        lua_pushfstring(L, "diskstats: /proc/diskstats: %s", strerror(err));
+        return 2;
+    }
+    lua_newtable(L);
+    char line[512];
+    struct pl_diskstat d;
+    while (fgets(line, sizeof line, f)) {
+        if (pl_diskstat_parse(line, &d) < 0)
+            continue;
+        lua_createtable(L, 0, PL_DISKSTAT_NR);
+        for (int i = 0; i < PL_DISKSTAT_NR; i++) {
+            pl_pushu64(L, d.v[i]);
+            lua_setfield(L, -2, pl_diskstat_fields[i]);
+        }
+        lua_setfield(L, -2, d.name);
+    }
+    fclose(f);
+    return 1;
+}
+
 /* p.clock_info() -> { source = "kvm-clock", overhead_ns = 21.3 } */
 static int l_clock_info(lua_State *L)
 {
@@ -921,6 +988,7 @@ static const luaL_Reg core_funcs[] = {
     {"getenv", l_getenv},
     {"hostname", l_hostname},
     {"decimal_point", l_decimal_point},
+    {"diskstats", l_diskstats},
     {"ids", l_ids},
     {"interrupted", l_interrupted},
     {"now", l_now},
@@ -936,6 +1004,7 @@ static const luaL_Reg core_funcs[] = {
     {"readdir", l_readdir},
     {"remove", l_remove},
     {"rmdir", l_rmdir},
+    {"rusage", l_rusage},
     {"sandbox", l_sandbox},
     {"scratch", l_scratch},
     {"seed", l_seed},

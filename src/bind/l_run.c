@@ -19,11 +19,12 @@
 #include "hot.h"
 
 static const char *const run_keys[] = {
-    "align",          "batch",     "bs",          "bs_list",  "bytes",   "count", "engine",
-    "file",           "files",     "fsync_every", "gen",      "iopoll",  "name",  "offsets",
-    "on_error",       "op",        "pattern",     "progress", "qd",      "ramp",  "range",
-    "rate_bps",       "rate_iops", "read_pct",    "seconds",  "seed",    "sigma", "sqpoll",
-    "sqpoll_idle_ms", "stride",    "theta",       "think_us", "weights", NULL,
+    "align",     "batch",   "bs",       "bs_list",     "bytes",     "count",
+    "engine",    "file",    "files",    "fsync_every", "gen",       "iopoll",
+    "name",      "offsets", "on_error", "op",          "pattern",   "progress",
+    "qd",        "ramp",    "range",    "rate_bps",    "rate_iops", "read_pct",
+    "sample_ms", "seconds", "seed",     "sigma",       "sqpoll",    "sqpoll_idle_ms",
+    "stride",    "theta",   "think_us", "weights",     NULL,
 };
 
 /* A boolean field: 1 or 0 (def when absent). */
@@ -320,6 +321,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         s.seconds_ns = pl_scale_u64(v, 1e9);
     if (getnum(L, 1, "ramp", &v))
         s.ramp_ns = pl_scale_u64(v, 1e9);
+    if (getnum(L, 1, "sample_ms", &v)) {
+        s.sample_ns = pl_scale_u64(v, 1e6);
+        if (s.sample_ns < 1000)
+            luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
+    }
     s.fsync_every = getint(L, 1, "fsync_every", 0);
     if (getnum(L, 1, "rate_iops", &v))
         s.rate_iops = v;
@@ -384,6 +390,34 @@ static void gen_error(lua_State *L, const struct pl_job_result *r, const struct 
     luaL_error(L, "%s", msg);
 }
 
+/* r.samples: a list of { t_ms, rbytes, wbytes, rops, wops, rlat_sum, wlat_sum,
+   rlat_min, rlat_max, wlat_min, wlat_max }, kept by ph as a registry ref */
+static void push_samples(lua_State *L, struct pl_phase *ph, const struct pl_job_result *r)
+{
+    static const char *const names[][5] = {
+        {"rbytes", "rops", "rlat_sum", "rlat_min", "rlat_max"},
+        {"wbytes", "wops", "wlat_sum", "wlat_min", "wlat_max"},
+    };
+    lua_createtable(L, (int)r->nsamples, 0);
+    for (size_t i = 0; i < r->nsamples; i++) {
+        const struct pl_sample *w = &r->samples[i];
+        lua_createtable(L, 0, 11);
+        lua_pushnumber(L, (double)w->t_ns / 1e6);
+        lua_setfield(L, -2, "t_ms");
+        for (int d = 0; d < 2; d++) {
+            const uint64_t v[5] = {w->bytes[d], w->ops[d], w->lat_sum[d], w->lat_min[d],
+                                   w->lat_max[d]};
+            for (int k = 0; k < 5; k++) {
+                pl_pushu64(L, v[k]);
+                lua_setfield(L, -2, names[d][k]);
+            }
+        }
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    ph->samples = luaL_ref(L, LUA_REGISTRYINDEX);
+    ph->samples_dropped = r->samples_dropped;
+}
+
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
                            const struct pl_job_result *r)
@@ -406,6 +440,8 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         sub->st = r->by_op[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    if (s->sample_ns)
+        push_samples(L, ph, r);
     pl_io_phase_absorb(&r->all);
 }
 
@@ -452,10 +488,12 @@ static int l_run(lua_State *L)
     int rc = pl_job_run(&s, r, &why);
     pl_progress_end(r);
     if (rc < 0) {
+        pl_job_result_free(r);
         free(r);
         start_error(L, rc, why);
     }
     push_job_stats(L, name, &s, r);
+    pl_job_result_free(r);
     free(r);
     pl_hook_phase(L, -1, "run", 0);
     return 1;
@@ -486,6 +524,8 @@ static void close_job(struct run_job *j)
     if (j->job)
         pl_job_close(j->job, 0, NULL);
     j->job = NULL;
+    if (j->r)
+        pl_job_result_free(j->r);
     free(j->r);
     j->r = NULL;
 }
@@ -639,15 +679,18 @@ static int l_run_end(lua_State *L)
     struct pl_job_result *r = j->r;
     j->r = NULL;
     if (rc < 0) {
+        pl_job_result_free(r);
         free(r);
         start_error(L, rc, why);
     }
     if (j->err[0] || r->stopped == PL_STOP_GEN_ERROR) {
+        pl_job_result_free(r);
         struct pl_job_result copy = *r;
         free(r);
         gen_error(L, &copy, &j->s, j->err);
     }
     push_job_stats(L, j->name, &j->s, r);
+    pl_job_result_free(r);
     free(r);
     pl_hook_phase(L, -1, "run", 0);
     return 1;

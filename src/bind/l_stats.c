@@ -45,6 +45,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     pl_stats_reset(&ph->st);
     ph->ref = LUA_NOREF;
     ph->sub[0] = ph->sub[1] = ph->sub[2] = LUA_NOREF;
+    ph->samples = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -162,6 +163,13 @@ static int l_stats_mean(lua_State *L)
     return 1;
 }
 
+/* s:stdev() -> sample standard deviation of the latencies in ns (n-1; 0 below 2 ops) */
+static int l_stats_stdev(lua_State *L)
+{
+    lua_pushnumber(L, pl_stats_stdev(&pl_checkphase(L, 1)->st));
+    return 1;
+}
+
 /* s:min() -> smallest latency in ns (0 when empty) */
 static int l_stats_min(lua_State *L)
 {
@@ -252,9 +260,9 @@ static uint64_t dist_sum(const uint64_t *map)
 }
 
 static const luaL_Reg stats_methods[] = {
-    {"buckets", l_stats_buckets}, {"max", l_stats_max}, {"mean", l_stats_mean},
-    {"merge", l_stats_merge},     {"min", l_stats_min}, {"percentile", l_stats_percentile},
-    {"stop", l_stats_stop},       {NULL, NULL},
+    {"buckets", l_stats_buckets}, {"max", l_stats_max},   {"mean", l_stats_mean},
+    {"merge", l_stats_merge},     {"min", l_stats_min},   {"percentile", l_stats_percentile},
+    {"stdev", l_stats_stdev},     {"stop", l_stats_stop}, {NULL, NULL},
 };
 
 /* Fields are computed on access, so a running phase shows live values. */
@@ -322,6 +330,13 @@ static int l_stats__index(lua_State *L)
         push_dist(L, ph->submit, dist_sum(ph->submit));
     else if (ph->has_depths && strcmp(k, "complete") == 0)
         push_dist(L, ph->complete, dist_sum(ph->complete));
+    else if (strcmp(k, "samples") == 0) {
+        if (ph->samples == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ph->samples);
+    } else if (strcmp(k, "samples_dropped") == 0)
+        pl_pushu64(L, ph->samples_dropped);
     else {
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");
@@ -352,6 +367,8 @@ static int l_stats__gc(lua_State *L)
         luaL_unref(L, LUA_REGISTRYINDEX, ph->sub[i]);
         ph->sub[i] = LUA_NOREF;
     }
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->samples);
+    ph->samples = LUA_NOREF;
     return 0;
 }
 

@@ -23,6 +23,8 @@ struct pl_phase {
     int ref;                  /* registry ref while active */
     int sub[3];      /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
     uint64_t shorts; /* p.run: transfers shorter than asked */
+    int samples;     /* p.run with sample_ms: registry ref of r.samples, or LUA_NOREF */
+    uint64_t samples_dropped; /* p.run: windows past the cap, not in r.samples */
     char name[64];
     char stopped[24]; /* p.run: why it ended ("count", "time", "error", ...) or "" */
     char error[200];  /* "pwrite x at offset 4096: No space left on device" or "" */

@@ -2,7 +2,8 @@
  * p.parallel(n, fn): fork n workers that inherit the script's state, release
  * them together, run fn(i) in each, and gather the stats each returns (sent
  * back as raw pl_stats through a pipe) into per-worker results plus a merged
- * one. A worker that dies or fails is reported; the others' results are kept.
+ * one, and the plain table fn may return beside them (packed below). A worker
+ * that dies or fails is reported; the others' results are kept.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@
 #include "worker.h"
 
 #define BLOB_MAGIC 0x706c7772u /* "plwr" */
+#define VALUES_MAX (48u << 20) /* packed values: what the pipe's 64 MiB blob leaves room for */
+#define VALUES_DEPTH 32        /* nested tables (deeper: a cycle, most likely) */
 
 struct blob {
     uint32_t magic;
@@ -33,7 +36,185 @@ struct blob {
     char error[200]; /* fn's error, or the run's failure */
     struct pl_stats st;
     struct pl_stats sub[3];
+    uint32_t values_len; /* bytes of packed values after the blob (0: fn returned none) */
 };
+
+/* {====================================================================
+** The values: fn's second result, a plain table, packed for the pipe. A
+** tagged binary form of platter's own, not JSON: numbers keep every bit
+** (lua-cjson writes 14 significant digits), keys keep their types (cjson
+** turns {[1] = x, a = y} into {"1": x, ...}) and Lua 5.4's integers stay
+** integers. Both ends are this binary on one machine: native byte order.
+** ===================================================================== */
+
+struct pack {
+    char *p;
+    size_t len, cap;
+    const char *err; /* the first thing that cannot be packed */
+};
+
+static void pack_bytes(struct pack *k, const void *src, size_t n)
+{
+    if (k->err)
+        return;
+    if (k->len + n > VALUES_MAX) {
+        k->err = "larger than 48 MiB";
+        return;
+    }
+    if (k->len + n > k->cap) {
+        size_t cap = k->cap ? k->cap : 256;
+        while (cap < k->len + n)
+            cap *= 2;
+        char *p = realloc(k->p, cap);
+        if (!p) {
+            k->err = "not enough memory";
+            return;
+        }
+        k->p = p;
+        k->cap = cap;
+    }
+    memcpy(k->p + k->len, src, n);
+    k->len += n;
+}
+
+static void pack_tag(struct pack *k, char tag)
+{
+    pack_bytes(k, &tag, 1);
+}
+
+/* The value at idx (absolute); keys go through here too (is_key: no tables). */
+static void pack_value(lua_State *L, struct pack *k, int idx, int depth, int is_key)
+{
+    switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN: pack_tag(k, lua_toboolean(L, idx) ? 'T' : 'F'); break;
+    case LUA_TNUMBER:
+        if (pl_isinteger(L, idx)) {
+            int64_t i = (int64_t)lua_tointeger(L, idx);
+            pack_tag(k, 'i');
+            pack_bytes(k, &i, sizeof i);
+        } else {
+            double d = (double)lua_tonumber(L, idx);
+            pack_tag(k, 'n');
+            pack_bytes(k, &d, sizeof d);
+        }
+        break;
+    case LUA_TSTRING: {
+        size_t n;
+        const char *str = lua_tolstring(L, idx, &n);
+        uint32_t n32 = (uint32_t)n;
+        if (n > VALUES_MAX) {
+            k->err = "larger than 48 MiB";
+            break;
+        }
+        pack_tag(k, 's');
+        pack_bytes(k, &n32, sizeof n32);
+        pack_bytes(k, str, n);
+        break;
+    }
+    case LUA_TTABLE:
+        if (is_key) {
+            k->err = "a table as a key";
+            break;
+        }
+        if (depth >= VALUES_DEPTH) {
+            k->err = "tables nested too deep (a cycle?)";
+            break;
+        }
+        if (!lua_checkstack(L, 4)) {
+            k->err = "not enough memory";
+            break;
+        }
+        pack_tag(k, '{');
+        lua_pushnil(L);
+        while (!k->err && lua_next(L, idx)) {
+            int top = lua_gettop(L);
+            pack_value(L, k, top - 1, depth + 1, 1);
+            pack_value(L, k, top, depth + 1, 0);
+            lua_pop(L, 1);
+        }
+        if (k->err)
+            lua_pop(L, 1); /* the key lua_next left */
+        pack_tag(k, '}');
+        break;
+    default:
+        if (!k->err)
+            k->err = lua_type(L, idx) == LUA_TFUNCTION   ? "a function"
+                     : lua_type(L, idx) == LUA_TUSERDATA ? "a userdata (stats? files?)"
+                                                         : "a value that is not plain data";
+    }
+}
+
+struct unpack {
+    const char *p, *end;
+};
+
+static int take(struct unpack *u, void *dst, size_t n)
+{
+    if ((size_t)(u->end - u->p) < n)
+        return -1;
+    memcpy(dst, u->p, n);
+    u->p += n;
+    return 0;
+}
+
+/* Push one packed value; 0, or -1 (nothing pushed) on a malformed buffer. */
+static int unpack_value(lua_State *L, struct unpack *u, int depth)
+{
+    char tag;
+    if (take(u, &tag, 1) < 0 || depth > VALUES_DEPTH || !lua_checkstack(L, 4))
+        return -1;
+    switch (tag) {
+    case 'T':
+    case 'F': lua_pushboolean(L, tag == 'T'); return 0;
+    case 'i': {
+        int64_t i;
+        if (take(u, &i, sizeof i) < 0)
+            return -1;
+        lua_pushinteger(L, (lua_Integer)i);
+        return 0;
+    }
+    case 'n': {
+        double d;
+        if (take(u, &d, sizeof d) < 0)
+            return -1;
+        lua_pushnumber(L, d);
+        return 0;
+    }
+    case 's': {
+        uint32_t n;
+        if (take(u, &n, sizeof n) < 0 || (size_t)(u->end - u->p) < n)
+            return -1;
+        lua_pushlstring(L, u->p, n);
+        u->p += n;
+        return 0;
+    }
+    case '{':
+        lua_newtable(L);
+        for (;;) {
+            if (u->p < u->end && *u->p == '}') {
+                u->p++;
+                return 0;
+            }
+            if (unpack_value(L, u, depth + 1) < 0)
+                break;
+            if (unpack_value(L, u, depth + 1) < 0) {
+                lua_pop(L, 1);
+                break;
+            }
+            if (lua_isnil(L, -2) ||
+                (lua_type(L, -2) == LUA_TNUMBER && lua_tonumber(L, -2) != lua_tonumber(L, -2))) {
+                lua_pop(L, 2); /* nil or NaN keys cannot be packed: malformed */
+                break;
+            }
+            lua_rawset(L, -3);
+        }
+        lua_pop(L, 1);
+        return -1;
+    default: return -1;
+    }
+}
+
+/* }==================================================================== */
 
 /* In the child: run fn(number), send what came of it, and leave. Everything
    the worker does is also counted apart (all), so that a Ctrl-C that stops
@@ -53,7 +234,16 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
     int counting = pl_io_phase_add(all) == 0;
     lua_pushvalue(L, 2);
     lua_pushinteger(L, number);
-    int rc = lua_pcall(L, 1, 1, 0);
+    int rc = lua_pcall(L, 1, 2, 0);
+    struct pack values = {0};
+    if (rc == 0 && !lua_isnil(L, -1)) {
+        if (lua_istable(L, -1))
+            pack_value(L, &values, lua_gettop(L), 0, 0);
+        else
+            values.err = "not a table";
+    }
+    if (rc == 0)
+        lua_pop(L, 1); /* the values: the stats are on top, as before */
     if (counting)
         pl_io_phase_remove(all);
     if (rc != 0 && pl_interrupted) {
@@ -69,6 +259,11 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
     } else if (rc != 0) {
         const char *m = lua_tostring(L, -1);
         snprintf(b->error, sizeof b->error, "%s", m ? m : "(error object is not a string)");
+    } else if (values.err) {
+        snprintf(b->error, sizeof b->error,
+                 "worker %d: the second value of fn must be a plain table (numbers, strings, "
+                 "booleans, tables): %s",
+                 number, values.err);
     } else {
         struct pl_phase *ph = luaL_testudata(L, -1, PL_STATS_MT);
         if (ph) {
@@ -91,8 +286,27 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
     }
     b->vclock = pl_clock_ns();
     pl_clock_cpu(&b->cpu_user, &b->cpu_sys);
-    int sent = pl_worker_send(ws, b, sizeof *b);
+    size_t len = sizeof *b;
+    if (!values.err && values.len) {
+        struct blob *big = realloc(b, sizeof *b + values.len);
+        if (big) {
+            b = big;
+            memcpy((char *)(b + 1), values.p, values.len);
+            b->values_len = (uint32_t)values.len;
+            len += values.len;
+        }
+    }
+    int sent = pl_worker_send(ws, b, len);
     pl_worker_exit(sent < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
+}
+
+/* What worker w sent, if it is a whole blob (with its values), else NULL. */
+static const struct blob *blob_of(const struct pl_worker *w)
+{
+    const struct blob *b = w->data;
+    if (!b || w->len < sizeof *b || b->magic != BLOB_MAGIC || w->len != sizeof *b + b->values_len)
+        return NULL;
+    return b;
 }
 
 static void push_result(lua_State *L, const struct blob *b)
@@ -145,7 +359,8 @@ static int hook_parallel_protected(lua_State *L)
 
 /*
  * p.parallel(n, fn) -> { [i] = stats | false, merged = stats, first_done = s,
- *                        last_done = s, failed = { {worker, status|signal, error} } }
+ *                        last_done = s, failed = { {worker, status|signal, error} },
+ *                        values = { [i] = fn's second result } }
  */
 /* The files of opts.handoff (argument 3) that are open, checked before any fork. */
 static void check_handoff(lua_State *L)
@@ -247,8 +462,8 @@ static int l_parallel(lua_State *L)
             pl_workers_collect(&one);
             ws.w[i] = one.w[0];
             free(one.w);
-            const struct blob *b = ws.w[i].len == sizeof(struct blob) ? ws.w[i].data : NULL;
-            if (b && b->magic == BLOB_MAGIC) {
+            const struct blob *b = blob_of(&ws.w[i]);
+            if (b) {
                 /* the target's clock moves on to the worker's end (a Ctrl-C
                    there reaches this process too) */
                 pl_target->join(b->vclock, b->cpu_user - u0, b->cpu_sys - s0);
@@ -264,13 +479,18 @@ static int l_parallel(lua_State *L)
     int res = lua_gettop(L);
     lua_newtable(L);
     int failed = lua_gettop(L);
+    lua_newtable(L);
+    int values = lua_gettop(L);
     int nfailed = 0;
     uint64_t first = UINT64_MAX, last = 0;
     for (unsigned i = 0; i < ran; i++) {
         const struct pl_worker *w = &ws.w[i];
-        const struct blob *b = w->len == sizeof(struct blob) ? w->data : NULL;
-        if (b && b->magic != BLOB_MAGIC)
-            b = NULL;
+        const struct blob *b = blob_of(w);
+        if (b && b->values_len) {
+            struct unpack u = {(const char *)(b + 1), (const char *)(b + 1) + b->values_len};
+            if (unpack_value(L, &u, 0) == 0)
+                lua_rawseti(L, values, (int)i + 1);
+        }
         int stopped = b && strcmp(b->stopped, "interrupted") == 0;
         if (b && b->has_stats) {
             push_result(L, b);
@@ -307,6 +527,8 @@ static int l_parallel(lua_State *L)
     lua_setfield(L, res, "merged");
     lua_pushvalue(L, failed);
     lua_setfield(L, res, "failed");
+    lua_pushvalue(L, values);
+    lua_setfield(L, res, "values");
     lua_pushnumber(L, first == UINT64_MAX ? 0.0 : (double)(first - ws.released) / 1e9);
     lua_setfield(L, res, "first_done");
     lua_pushnumber(L, last ? (double)(last - ws.released) / 1e9 : 0.0);

@@ -561,3 +561,32 @@ uint64_t pl_device_ram(void)
         return 0;
     return (uint64_t)pages * (uint64_t)page;
 }
+
+const char *const pl_diskstat_fields[PL_DISKSTAT_NR] = {
+    "reads",         "read_merges", "read_sectors", "read_ticks", "writes",        "write_merges",
+    "write_sectors", "write_ticks", "in_flight",    "io_ticks",   "time_in_queue",
+};
+
+int pl_diskstat_parse(const char *line, struct pl_diskstat *d)
+{
+    unsigned major, minor;
+    int used = 0;
+    memset(d, 0, sizeof *d);
+    if (sscanf(line, " %u %u %63s%n", &major, &minor, d->name, &used) != 3)
+        return -1;
+    const char *p = line + used;
+    for (int i = 0; i < PL_DISKSTAT_NR; i++) {
+        char *end;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p < '0' || *p > '9')
+            return -1;
+        errno = 0;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (errno || end == p)
+            return -1;
+        d->v[i] = v;
+        p = end;
+    }
+    return 0;
+}

@@ -35,6 +35,20 @@ struct pl_devinfo {
  */
 int pl_device_info(int fd, const char *path, struct pl_devinfo *d);
 
+/*
+ * One line of /proc/diskstats: the device's kernel name and the first 11
+ * counters after it, in the kernel's order (pl_diskstat_fields names them;
+ * fio's diskutil reads the same ones from /sys/block/DEV/stat). Sectors are
+ * 512 bytes, ticks milliseconds. 0, or -1 for a line that is not one.
+ */
+#define PL_DISKSTAT_NR 11
+struct pl_diskstat {
+    char name[64];
+    uint64_t v[PL_DISKSTAT_NR];
+};
+extern const char *const pl_diskstat_fields[PL_DISKSTAT_NR];
+int pl_diskstat_parse(const char *line, struct pl_diskstat *d);
+
 /* sysfs directory of a block device by dev numbers, resolving partitions to the
  * whole disk's queue/. Writes into buf; 0 or -ENOENT. */
 int pl_device_queue_dir(unsigned major, unsigned minor, char *buf, unsigned len);

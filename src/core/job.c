@@ -44,6 +44,9 @@ struct loop {
     uint64_t sync_meas, sync_rw; /* sync: I/Os (reads and writes) submitted while measuring */
     double cpu0;                 /* user+sys seconds at the start of measurement */
     double user0, sys0;
+    uint64_t next_sample; /* end of the open sample window; UINT64_MAX: not sampling */
+    struct pl_sample win; /* the open window */
+    size_t samples_cap;
 };
 
 static const char *const stop_names[] = {
@@ -70,6 +73,64 @@ static void begin_measuring(struct loop *l, uint64_t now)
     for (int i = 0; i < 3; i++)
         l->r->by_op[i].t_start = now;
     l->e.submit_map = l->r->submit; /* a committing engine counts its calls from now */
+    if (l->s->sample_ns)
+        l->next_sample = now + l->s->sample_ns;
+}
+
+static void window_reset(struct pl_sample *w)
+{
+    memset(w, 0, sizeof *w);
+    w->lat_min[0] = w->lat_min[1] = UINT64_MAX;
+}
+
+/* Keep the open window as a sample ending at its boundary (or count it as dropped). */
+static void window_keep(struct loop *l)
+{
+    struct pl_job_result *r = l->r;
+    struct pl_sample *w = &l->win;
+    w->t_ns = l->next_sample - l->meas_start;
+    for (int d = 0; d < 2; d++)
+        if (!w->ops[d])
+            w->lat_min[d] = 0;
+    if (r->nsamples == l->samples_cap && r->nsamples < PL_SAMPLES_MAX) {
+        size_t cap = l->samples_cap ? l->samples_cap * 2 : 64;
+        struct pl_sample *p = realloc(r->samples, cap * sizeof *p);
+        if (p) {
+            r->samples = p;
+            l->samples_cap = cap;
+        }
+    }
+    if (r->nsamples < l->samples_cap)
+        r->samples[r->nsamples++] = *w;
+    else
+        r->samples_dropped++;
+    window_reset(w);
+    l->next_sample += l->s->sample_ns;
+}
+
+/* Close every window that ended by `now` (the caller checked the first did). */
+static void windows_close(struct loop *l, uint64_t now)
+{
+    while (l->next_sample <= now && l->r->nsamples < PL_SAMPLES_MAX)
+        window_keep(l);
+    if (l->next_sample <= now) { /* past the cap: count the windows, however many */
+        uint64_t n = (now - l->next_sample) / l->s->sample_ns + 1;
+        l->r->samples_dropped += n;
+        l->next_sample += n * l->s->sample_ns;
+        window_reset(&l->win);
+    }
+}
+
+PL_HOT static void window_add(struct pl_sample *w, const struct pl_io *io, uint64_t lat)
+{
+    int d = io->op == PL_OP_WRITE;
+    w->bytes[d] += (uint64_t)io->res;
+    w->ops[d]++;
+    w->lat_sum[d] += lat;
+    if (lat < w->lat_min[d])
+        w->lat_min[d] = lat;
+    if (lat > w->lat_max[d])
+        w->lat_max[d] = lat;
 }
 
 static void stop(struct loop *l, enum pl_job_stop why)
@@ -103,6 +164,10 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     if (!l->measuring || io->t_due < l->meas_start)
         return; /* issued during the ramp */
     uint64_t lat = now - io->t_due;
+    if (now >= l->next_sample) /* UINT64_MAX when not sampling */
+        windows_close(l, now);
+    if (l->s->sample_ns && io->op != PL_OP_FSYNC)
+        window_add(&l->win, io, lat);
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
     r->all.t_end = now;
@@ -664,6 +729,8 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     }
     l->s = s;
     l->r = r;
+    l->next_sample = UINT64_MAX;
+    window_reset(&l->win);
     pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
     if (s->rate_iops > 0)
         l->period_ns = pl_u64_clamp(1e9 / s->rate_iops);
@@ -748,6 +815,8 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
     for (int i = 0; i < 3; i++)
         if (!r->by_op[i].t_end)
             r->by_op[i].t_end = r->all.t_end;
+    if (l->next_sample <= r->all.t_end) /* full windows that no completion closed */
+        windows_close(l, r->all.t_end);
     if (r->stopped == PL_STOP_NONE)
         r->stopped = l->s->external ? PL_STOP_GEN_END : PL_STOP_COUNT;
     if (l->sync) { /* each I/O at depth 1, submitted and completed in one call (fio's 4=) */
@@ -761,6 +830,13 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
     if (rc < 0 && why)
         *why = "the engine failed";
     return rc < 0 ? rc : 0;
+}
+
+void pl_job_result_free(struct pl_job_result *r)
+{
+    free(r->samples);
+    r->samples = NULL;
+    r->nsamples = 0;
 }
 
 int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const char **why)

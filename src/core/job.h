@@ -38,6 +38,7 @@ struct pl_job_spec {
     struct pl_pattern_spec pat;        /* hi == 0: the size of the first file */
     uint64_t count, bytes, seconds_ns; /* stop rules; 0 = unused */
     uint64_t ramp_ns;                  /* excluded from the stats */
+    uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
     uint64_t think_ns;                 /* pause after each I/O (closed loop) */
@@ -49,6 +50,17 @@ struct pl_job_spec {
     int external;                /* the caller chooses every I/O (pl_job_step): no pattern */
     volatile sig_atomic_t *stop; /* checked between I/Os */
 };
+
+/*
+ * One window of sample_ns (p.run's sample_ms): what completed in
+ * [t_ns - sample_ns, t_ns) of measured time, by direction ([0] read, [1]
+ * write; fsyncs are not in it). lat_min is 0 for a direction without ops.
+ */
+struct pl_sample {
+    uint64_t t_ns; /* end of the window, from the start of measurement */
+    uint64_t bytes[2], ops[2], lat_sum[2], lat_min[2], lat_max[2];
+};
+#define PL_SAMPLES_MAX (1u << 18) /* windows kept; later ones are counted, not kept */
 
 struct pl_job_result {
     struct pl_stats all;
@@ -66,7 +78,24 @@ struct pl_job_result {
        submit, complete: submit and reap calls by the I/Os each moved (pl_dist_index) */
     uint64_t depths[PL_DIST_NR], depth_rw;
     uint64_t submit[PL_DIST_NR], complete[PL_DIST_NR];
+    struct pl_sample *samples; /* malloc'd (pl_job_result_free), nsamples of them */
+    size_t nsamples;
+    uint64_t samples_dropped; /* windows past PL_SAMPLES_MAX, or lost to memory */
 };
+
+/* Free what a result owns beyond itself (its samples); the result stays valid, empty of
+   samples. */
+void pl_job_result_free(struct pl_job_result *r);
+
+/*
+ * Samples (sample_ns): windows on a fixed grid from the start of measurement
+ * (after the ramp). A completion at or past the end of the open window closes
+ * it (and any empty ones it skipped) before it is counted into the next: one
+ * compare per completion. At the end of the job, windows that ended by the
+ * end of the measured time (the deadline of a time-limited job, else the last
+ * completion) are closed; the one still open is partial and is not a sample
+ * (fio's rule: a partial last window is never a bw/iops sample).
+ */
 
 /*
  * Run the job (a pattern job: not external); fills *r (which may be large:

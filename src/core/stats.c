@@ -154,6 +154,9 @@ void pl_stats_merge(struct pl_stats *dst, const struct pl_stats *src)
     dst->bytes += src->bytes;
     dst->errors += src->errors;
     dst->lat_sum += src->lat_sum;
+    uint64_t lo = dst->lat_sq_lo + src->lat_sq_lo;
+    dst->lat_sq_hi += src->lat_sq_hi + (lo < dst->lat_sq_lo);
+    dst->lat_sq_lo = lo;
     if (src->lat_min < dst->lat_min)
         dst->lat_min = src->lat_min;
     if (src->lat_max > dst->lat_max)
@@ -179,6 +182,24 @@ double pl_stats_mean(const struct pl_stats *s)
     if (s->ops == 0)
         return 0;
     return (double)s->lat_sum / (double)s->ops;
+}
+
+double pl_stats_stdev(const struct pl_stats *s)
+{
+    if (s->ops < 2)
+        return 0;
+    /* (n-1) var = sum(x^2) - sum(x)^2 / n, in integers: with q, r the quotient and
+       remainder of sum^2 / n, sum(x^2) >= q (Cauchy-Schwarz), and the difference
+       minus r/n is the exact value, which only then becomes a floating number */
+    unsigned __int128 sq = ((unsigned __int128)s->lat_sq_hi << 64) | s->lat_sq_lo;
+    unsigned __int128 sum2 = (unsigned __int128)s->lat_sum * s->lat_sum;
+    unsigned __int128 q = sum2 / s->ops, r = sum2 % s->ops;
+    if (sq < q) /* counters edited by hand (or overflowed): no answer better than 0 */
+        return 0;
+    long double m2 = (long double)(sq - q) - (long double)r / (long double)s->ops;
+    if (m2 <= 0)
+        return 0;
+    return (double)sqrtl(m2 / (long double)(s->ops - 1));
 }
 
 double pl_stats_seconds(const struct pl_stats *s)

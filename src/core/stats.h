@@ -47,6 +47,7 @@ struct pl_stats {
     uint64_t bytes;                           /* bytes transferred */
     uint64_t errors;                          /* failed operations, all errnos */
     uint64_t lat_sum;                         /* ns, for the mean */
+    uint64_t lat_sq_lo, lat_sq_hi;            /* sum of ns^2, 128 bits exact: the stdev */
     uint64_t lat_min;                         /* ns; UINT64_MAX while empty */
     uint64_t lat_max;                         /* ns */
     uint64_t t_start;                         /* pl_clock_ns() at start, 0 if not started */
@@ -63,6 +64,10 @@ static inline void pl_stats_record(struct pl_stats *s, uint64_t bytes, uint64_t 
     s->ops++;
     s->bytes += bytes;
     s->lat_sum += ns;
+    unsigned __int128 sq = (unsigned __int128)ns * ns;
+    uint64_t lo = s->lat_sq_lo + (uint64_t)sq;
+    s->lat_sq_hi += (uint64_t)(sq >> 64) + (lo < s->lat_sq_lo);
+    s->lat_sq_lo = lo;
     if (ns < s->lat_min)
         s->lat_min = ns;
     if (ns > s->lat_max)
@@ -86,6 +91,12 @@ uint64_t pl_stats_errcount(const struct pl_stats *s, int err);
 void pl_stats_merge(struct pl_stats *dst, const struct pl_stats *src);
 /* Mean latency in ns (0 if empty). */
 double pl_stats_mean(const struct pl_stats *s);
+/*
+ * Sample standard deviation of the latencies in ns, dividing by n-1 as fio
+ * does (0 with fewer than 2 ops). Exact: the sum of squares is a 128-bit
+ * integer, so no cancellation however small the spread is beside the mean.
+ */
+double pl_stats_stdev(const struct pl_stats *s);
 /* Wall seconds between start and stop (or now, if still running). */
 double pl_stats_seconds(const struct pl_stats *s);
 

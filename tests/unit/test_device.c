@@ -563,6 +563,38 @@ static void test_loop_partition(void **state)
     assert_string_equal(q, want);
 }
 
+static void test_diskstat_parse(void **state)
+{
+    (void)state;
+    struct pl_diskstat d;
+    /* a 5.5+ kernel's line: 11 classic counters, then discards and flushes (ignored) */
+    assert_int_equal(pl_diskstat_parse("   7       0 loop0 7562104 41 105259272 416298 612113 "
+                                       "386300 19579758 122313 0 182464 606015 0 0 0 0 148218 "
+                                       "67403\n",
+                                       &d),
+                     0);
+    assert_string_equal(d.name, "loop0");
+    const uint64_t want[PL_DISKSTAT_NR] = {7562104,  41,     105259272, 416298, 612113, 386300,
+                                           19579758, 122313, 0,         182464, 606015};
+    for (int i = 0; i < PL_DISKSTAT_NR; i++)
+        assert_true(d.v[i] == want[i]);
+    assert_string_equal(pl_diskstat_fields[0], "reads");
+    assert_string_equal(pl_diskstat_fields[3], "read_ticks");
+    assert_string_equal(pl_diskstat_fields[8], "in_flight");
+    assert_string_equal(pl_diskstat_fields[10], "time_in_queue");
+    /* an old kernel's 14 fields, a 64-bit counter */
+    assert_int_equal(
+        pl_diskstat_parse(" 259 0 nvme0n1 18446744073709551615 2 3 4 5 6 7 8 9 10 11", &d), 0);
+    assert_string_equal(d.name, "nvme0n1");
+    assert_true(d.v[0] == UINT64_MAX && d.v[10] == 11);
+    /* too few counters, or not numbers: not a line */
+    assert_int_equal(pl_diskstat_parse("8 0 sda 1 2 3 4 5 6 7 8 9 10", &d), -1);
+    assert_int_equal(pl_diskstat_parse("8 0 sda 1 2 3 x 5 6 7 8 9 10 11", &d), -1);
+    assert_int_equal(pl_diskstat_parse("", &d), -1);
+    assert_int_equal(pl_diskstat_parse("8 0 sda 1 2 3 4 5 6 7 8 9 10 99999999999999999999", &d),
+                     -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -572,7 +604,7 @@ int main(void)
         cmocka_unit_test(test_other_kinds),    cmocka_unit_test(test_bad_fd),
         cmocka_unit_test(test_queue_dir),      cmocka_unit_test(test_ram),
         cmocka_unit_test(test_mount_escape),   cmocka_unit_test(test_loop_block),
-        cmocka_unit_test(test_loop_partition),
+        cmocka_unit_test(test_loop_partition), cmocka_unit_test(test_diskstat_parse),
     };
 
     return cmocka_run_group_tests(tests, group_setup, group_teardown);

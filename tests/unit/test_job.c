@@ -275,6 +275,50 @@ static void test_seconds_stop(void **state)
     assert_string_equal(pl_job_stop_name(r->stopped), "time");
 }
 
+/* sample_ns: full windows on a grid, the partial last one dropped, the cap kept. */
+static void test_samples(void **state)
+{
+    struct fixture *fx = *state;
+    fx->s.pat.kind = PL_PAT_RANDOM;
+    fx->s.engine = pl_engine_find("null");
+    fx->s.seconds_ns = SEC / 5;
+    fx->s.sample_ns = SEC / 50; /* 20 ms: 10 windows */
+    struct pl_job_result *r = run_ok(fx);
+    assert_int_equal(r->nsamples, 10);
+    assert_int_equal(r->samples_dropped, 0);
+    uint64_t ops = 0, bytes = 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        const struct pl_sample *w = &r->samples[i];
+        assert_true(w->t_ns == (i + 1) * (SEC / 50));
+        assert_true(w->ops[0] > 0 && w->ops[1] == 0 && w->bytes[0] == w->ops[0] * 4 * KIB);
+        assert_true(w->lat_min[1] == 0 && w->lat_max[1] == 0);
+        assert_true(w->lat_min[0] <= w->lat_max[0]);
+        ops += w->ops[0];
+        bytes += w->bytes[0];
+    }
+    assert_true(ops <= r->all.ops && r->all.ops - ops <= 1); /* qd 1: one past the deadline */
+    assert_true(bytes <= r->all.bytes);
+    pl_job_result_free(r);
+    assert_null(r->samples);
+
+    /* count-stopped: the window the last I/O completed in is partial, not a sample */
+    fx->s.seconds_ns = 0;
+    fx->s.count = 3;
+    r = run_ok(fx);
+    assert_int_equal(r->nsamples, 0);
+    pl_job_result_free(r);
+
+    /* 1 us windows for 0.4 s: 400000 of them, more than the cap; the rest counted */
+    fx->s.count = 0;
+    fx->s.seconds_ns = SEC * 2 / 5;
+    fx->s.sample_ns = 1000;
+    r = run_ok(fx);
+    assert_int_equal(r->nsamples, PL_SAMPLES_MAX);
+    assert_int_equal(r->nsamples + r->samples_dropped, 400000);
+    assert_true(r->samples[PL_SAMPLES_MAX - 1].t_ns == (uint64_t)PL_SAMPLES_MAX * 1000);
+    pl_job_result_free(r);
+}
+
 /* seq over 1 MiB with no stop rule reads it once, every block in order. */
 static void test_seq_default_covers_once(void **state)
 {
@@ -968,6 +1012,7 @@ int main(void)
         T(test_count_stop),
         T(test_bytes_stop),
         T(test_seconds_stop),
+        T(test_samples),
         T(test_seq_default_covers_once),
         T(test_list_pattern),
         T(test_mix_read_pct),

@@ -331,6 +331,64 @@ static void test_stats_merge(void **state)
     assert_true(st_all.lat_min == 10 && st_all.lat_max == max);
 }
 
+/* Two-pass sample stdev (n-1) of what was recorded, for comparison. */
+static double stdev_ref(const uint64_t *v, size_t n)
+{
+    double m = 0, q = 0;
+    for (size_t i = 0; i < n; i++)
+        m += (double)v[i];
+    m /= (double)n;
+    for (size_t i = 0; i < n; i++)
+        q += ((double)v[i] - m) * ((double)v[i] - m);
+    return sqrt(q / (double)(n - 1));
+}
+
+static uint64_t sd_vals[20000];
+
+static void test_stdev(void **state)
+{
+    (void)state;
+    pl_stats_reset(&st_a);
+    assert_true(pl_stats_stdev(&st_a) == 0);
+    pl_stats_record(&st_a, 1, 500);
+    assert_true(pl_stats_stdev(&st_a) == 0); /* one op: no spread */
+    pl_stats_record(&st_a, 1, 700);
+    assert_true(fabs(pl_stats_stdev(&st_a) - sqrt(20000.0)) < 1e-9); /* n-1, not n */
+    /* 2, 4, 4, 4, 5, 5, 7, 9: population stdev 2, sample stdev sqrt(32/7) */
+    static const uint64_t w[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    pl_stats_reset(&st_a);
+    for (int i = 0; i < 8; i++)
+        pl_stats_record(&st_a, 1, w[i]);
+    assert_true(fabs(pl_stats_stdev(&st_a) - sqrt(32.0 / 7)) < 1e-12);
+
+    /* a tiny spread on a huge mean (1 h +- 1 ns): a double sum of squares would have
+       lost it to cancellation; the 128-bit sum keeps it */
+    pl_stats_reset(&st_a);
+    for (int i = 0; i < 1000; i++)
+        pl_stats_record(&st_a, 1, 3600000000000ull + (uint64_t)(i & 1) * 2);
+    assert_true(st_a.lat_sq_hi > 0); /* the low word did carry */
+    assert_true(fabs(pl_stats_stdev(&st_a) - sqrt(1000.0 / 999)) < 1e-9);
+
+    /* merged = recorded into one: exactly the same sums, and the reference's stdev */
+    struct pl_rng r;
+    pl_rng_seed(&r, 77);
+    pl_stats_reset(&st_a);
+    pl_stats_reset(&st_b);
+    pl_stats_reset(&st_all);
+    for (int i = 0; i < 20000; i++) {
+        uint64_t v = draw(&r, i < 10000 ? D_EXP : D_UNIFORM) + 100;
+        sd_vals[i] = v;
+        pl_stats_record(i < 10000 ? &st_a : &st_b, 4096, v);
+        pl_stats_record(&st_all, 4096, v);
+    }
+    pl_stats_merge(&st_a, &st_b);
+    assert_true(st_a.lat_sq_lo == st_all.lat_sq_lo && st_a.lat_sq_hi == st_all.lat_sq_hi);
+    double ref = stdev_ref(sd_vals, 20000);
+    assert_true(ref > 0);
+    assert_true(fabs(pl_stats_stdev(&st_a) - ref) < ref * 1e-9);
+    assert_true(pl_stats_stdev(&st_a) == pl_stats_stdev(&st_all));
+}
+
 static void test_errno_counting(void **state)
 {
     (void)state;
@@ -407,11 +465,17 @@ static void test_seconds(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_index_known),        cmocka_unit_test(test_buckets_tile),
-        cmocka_unit_test(test_round_trip_random),  cmocka_unit_test(test_percentiles),
-        cmocka_unit_test(test_percentile_small),   cmocka_unit_test(test_hist_merge),
-        cmocka_unit_test(test_stats_reset_record), cmocka_unit_test(test_stats_merge),
-        cmocka_unit_test(test_errno_counting),     cmocka_unit_test(test_seconds),
+        cmocka_unit_test(test_index_known),
+        cmocka_unit_test(test_buckets_tile),
+        cmocka_unit_test(test_round_trip_random),
+        cmocka_unit_test(test_percentiles),
+        cmocka_unit_test(test_percentile_small),
+        cmocka_unit_test(test_hist_merge),
+        cmocka_unit_test(test_stats_reset_record),
+        cmocka_unit_test(test_stats_merge),
+        cmocka_unit_test(test_stdev),
+        cmocka_unit_test(test_errno_counting),
+        cmocka_unit_test(test_seconds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
