@@ -405,6 +405,11 @@ local function truthy(v)
   return v == "" or v == "1" or v == "true" or v == "yes" or v == "on"
 end
 
+-- an option set to 0 ("clat_percentiles=0" turns the percentiles off)
+local function truthy0(v)
+  return v ~= nil and (tostring(v) == "0" or tostring(v) == "false")
+end
+
 -- kb_base (1024 or 1000), unit_base (N2S_BYTEPERSEC or N2S_BITPERSEC), sig_figs
 local function units_of(top, job)
   local kb = tonumber(opt(top, job, "kb_base")) or 1024
@@ -447,8 +452,11 @@ local function groups_of(top)
       gs[g] = rs
     end
     rs.kb_base, rs.unit_base, rs.sig_figs = units_of(top, job)
+    -- unified_rw_reporting: "mixed" alone (fio's UNIFIED_MIXED) or beside read/write (BOTH)
+    if job.mixed then rs.mixed = job.read and "both" or "mixed" end
     for d, name in ipairs(RW) do
       local dir = job[name]
+      if d == 1 and job.mixed and not job.read then dir = job.mixed end
       local runt = dir and dir.runtime or 0
       if runt > 0 then
         if not rs.min_run[d] or runt < rs.min_run[d] then rs.min_run[d] = runt end
@@ -543,9 +551,15 @@ local function dir_block(out, top, job, name, rs, label)
   local post = ""
   if name == "write" then post = "; 0 zone resets" end
   if name == "read" and dir.cachehit then post = format("; Cachehit=%0.2f%%", dir.cachehit) end
-  out[#out + 1] = format("  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", label,
-    num2str(iops, sf, 1, false, 0), num2str(bw, sf, 1, i2p, ub), num2str(bw, sf, 1, not i2p, ub),
-    num2str(dir.io_bytes, sf, 1, i2p, 2), runt, post)
+  if label == "mixed" and job.read then
+    -- fio 3.33 prints this line with zero I/O (and no units) when
+    -- unified_rw_reporting=both: its merged copy of the stats has no bytes
+    out[#out + 1] = format("  mixed: IOPS=0, BW=0 (0)(0B/%dmsec)\n", runt)
+  else
+    out[#out + 1] = format("  %s: IOPS=%s, BW=%s (%s)(%s/%dmsec)%s\n", label,
+      num2str(iops, sf, 1, false, 0), num2str(bw, sf, 1, i2p, ub), num2str(bw, sf, 1, not i2p, ub),
+      num2str(dir.io_bytes, sf, 1, i2p, 2), runt, post)
+  end
   for _, l in ipairs { { "slat", dir.slat_ns }, { "clat", dir.clat_ns }, { " lat", dir.lat_ns } } do
     if l[2] and (l[2].N or 0) > 0 then lat_line(out, l[1], l[2]) end
   end
@@ -655,13 +669,10 @@ local function job_block(out, top, job, i, opts, rs)
       job.groupid, e.members, job.error, e.verror or "", e.pid, when)
   end
   if job.desc then out[#out + 1] = format("  Description  : [%s]\n", job.desc) end
-  if job.mixed then
-    dir_block(out, top, job, "mixed", rs, "mixed")
-  else
-    for _, name in ipairs(RW) do
-      if job[name] and (job[name].io_bytes or 0) > 0 then dir_block(out, top, job, name, rs, name) end
-    end
+  for _, name in ipairs(RW) do
+    if job[name] and (job[name].io_bytes or 0) > 0 then dir_block(out, top, job, name, rs, name) end
   end
+  if job.mixed then dir_block(out, top, job, "mixed", rs, "mixed") end
   lat_dist(out, job.latency_ns, LAT_N, "nsec")
   lat_dist(out, job.latency_us, LAT_N, "usec")
   lat_dist(out, job.latency_ms, LAT_M, "msec")
@@ -683,7 +694,10 @@ local function job_block(out, top, job, i, opts, rs)
     out[#out + 1] = format("     %s  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, " ..
       "64=%3.1f%%, >=64=%3.1f%%\n", w[1], d[1], d[2], d[3], d[4], d[5], d[6], d[7])
   end
-  local function f(dn, k) return job[dn] and job[dn][k] or 0 end
+  local function f(dn, k)
+    if dn == "read" and job.mixed and not job.read then dn = "mixed" end
+    return job[dn] and job[dn][k] or 0
+  end
   out[#out + 1] = format("     issued rwts: total=%d,%d,%d,%d short=%d,%d,%d,0 dropped=%d,%d,%d,0\n",
     f("read", "total_ios"), f("write", "total_ios"), f("trim", "total_ios"), f("sync", "total_ios"),
     f("read", "short_ios"), f("write", "short_ios"), f("trim", "short_ios"),
@@ -707,13 +721,28 @@ local function group_block(out, g, rs)
   for d = 1, 3 do
     if rs.max_run[d] > 0 then
       out[#out + 1] = format("%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%d-%dmsec\n",
-        rs.mixed and "  MIXED" or labels[d],
+        rs.mixed == "mixed" and "  MIXED" or labels[d],
         num2str(rs.agg[d], sf, 1, i2p, ub), num2str(rs.agg[d], sf, 1, not i2p, ub),
         num2str(rs.min_bw[d], sf, 1, i2p, ub), num2str(rs.max_bw[d], sf, 1, i2p, ub),
         num2str(rs.min_bw[d], sf, 1, not i2p, ub), num2str(rs.max_bw[d], sf, 1, not i2p, ub),
         num2str(rs.iobytes[d], sf, 1, i2p, 2), num2str(rs.iobytes[d], sf, 1, not i2p, 2),
         rs.min_run[d], rs.max_run[d])
     end
+  end
+  if rs.mixed == "both" then
+    local io, agg, minb, maxb, minr, maxr = 0, 0, math.huge, 0, math.huge, 0
+    for d = 1, 3 do
+      if rs.max_run[d] > 0 then
+        io, agg = io + rs.iobytes[d], agg + rs.agg[d]
+        minb, maxb = math.min(minb, rs.min_bw[d]), math.max(maxb, rs.max_bw[d])
+        minr, maxr = math.min(minr, rs.min_run[d]), math.max(maxr, rs.max_run[d])
+      end
+    end
+    out[#out + 1] = format("  MIXED: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%d-%dmsec\n",
+      num2str(agg, sf, 1, i2p, ub), num2str(agg, sf, 1, not i2p, ub),
+      num2str(minb, sf, 1, i2p, ub), num2str(maxb, sf, 1, i2p, ub),
+      num2str(minb, sf, 1, not i2p, ub), num2str(maxb, sf, 1, not i2p, ub),
+      num2str(io, sf, 1, i2p, 2), num2str(io, sf, 1, not i2p, 2), minr, maxr)
   end
 end
 
@@ -787,14 +816,41 @@ function M.defs(top)
     local job = jobs[i]
     local function o(k) return opt(top, job, k) end
     local kb = tonumber(o("kb_base")) or 1024
+    -- kb_base=1000 makes "4k" 4000 only in the options parsed after it
+    local size_kb = 1024
+    if kb == 1000 then
+      local go, jo = top["global options"], job["job options"]
+      if go and go.kb_base then size_kb = 1000 end
+      if jo and jo.kb_base then
+        for _, k in ipairs(ORDER[jo] or {}) do
+          if k == "kb_base" then size_kb = 1000; break end
+          if k == "bs" or k == "blocksize" or k == "bsrange" or k == "blocksize_range" then break end
+        end
+      end
+    end
     local nj = tonumber(o("numjobs")) or 1
     local bs = o("bs") or o("blocksize") or "4k"
     local br = o("bsrange") or o("blocksize_range")
+    local split = o("bssplit")
+    if split then
+      -- bssplit=4k/50:64k/50[,...]: each direction's smallest and largest size
+      local parts = {}
+      for part in tostring(split):gmatch("[^,]+") do
+        local lo, hi
+        for size in part:gmatch("([^/:]+)/[^:]*") do
+          local v = M.size(size, 1024)
+          if v then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+        end
+        parts[#parts + 1] = lo and (lo .. "-" .. hi) or "4096"
+      end
+      br = table.concat(parts, ",")
+    end
     local d = {
       name = job.jobname, groupid = job.groupid,
       rw = DDIR_STR[(tostring(o("rw") or o("readwrite") or "read"):match("^[^:]+"))] or "read",
-      bs = bs_ranges(br or bs, kb), ioengine = o("ioengine") or "psync",
-      iodepth = tonumber(o("iodepth")) or 1, numjobs = nj, thread = o("thread") ~= nil,
+      bs = bs_ranges(br or bs, size_kb), ioengine = o("ioengine") or "psync",
+      iodepth = tonumber(o("iodepth")) or 1, numjobs = nj,
+      thread = o("thread") ~= nil and not truthy0(o("thread")),
       kb_base = kb, sig_figs = tonumber(o("significant_figures")) or 4,
     }
     defs[#defs + 1] = d
@@ -851,11 +907,6 @@ end
 
 -- ---------------------------------------------------------------------------
 -- Terse (stat.c's show_thread_status_terse_all), versions 2 to 5.
-
--- "clat_percentiles=0" turns the percentiles off (then terse prints 0%=0)
-local function truthy0(v)
-  return v ~= nil and (tostring(v) == "0" or tostring(v) == "false")
-end
 
 local function terse_lat(out, l)
   if l and (l.N or 0) > 0 then
@@ -930,12 +981,13 @@ function M.terse(top, opts)
       out[#out + 1] = format("%d;%s;%s;%d;%d", ver, top["fio version"] or "fio-3.33", job.jobname,
         job.groupid, job.error or 0)
     end
-    if job.mixed then
+    if job.mixed and not job.read then
       terse_dir(out, top, job, job.mixed, rs, 1, ver)
     else
       terse_dir(out, top, job, job.read, rs, 1, ver)
       terse_dir(out, top, job, job.write, rs, 2, ver)
       if ver == 2 or ver == 4 or ver == 5 then terse_dir(out, top, job, job.trim, rs, 3, ver) end
+      if job.mixed then terse_dir(out, top, job, job.mixed, rs, 1, ver) end
     end
     out[#out + 1] = format(";%f%%;%f%%;%d;%d;%d", job.usr_cpu or 0, job.sys_cpu or 0, job.ctx or 0,
       job.majf or 0, job.minf or 0)
@@ -946,6 +998,7 @@ function M.terse(top, opts)
     local u = dist(job.latency_us, LAT_N)
     local total = 0
     for _, name in ipairs(RW) do total = total + (job[name] and job[name].total_ios or 0) end
+    if job.mixed and not job.read then total = job.mixed.total_ios or 0 end
     local ntotal = 0
     for _, v in ipairs(dist(job.latency_ns, LAT_N)) do
       if v > 0 then ntotal = ntotal + math.max(1, floor(v * total / 100 + 0.5)) end
