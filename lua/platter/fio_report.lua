@@ -388,6 +388,21 @@ function M.decode(text)
   return v
 end
 
+-- fio's JSON holds a mean as "%f" (6 decimals), and its normal report rounds
+-- the full double to 2: a JSON value ending in 5000 cannot say which way fio
+-- rounded. A mean of n whole numbers is k / n: when such a ratio lies within
+-- the JSON's rounding of x, it is the value fio had.
+-- `how(k)` computes the value from the whole number k as fio does (the same
+-- operations in the same order, so an exact tie rounds the same way).
+local function refine(x, n, how)
+  if not n or n <= 0 or x ~= x then return x end
+  local k = floor(x * n + 0.5)
+  local y = how and how(k) or k / n
+  if math.abs(y - x) <= 5e-7 + 1e-13 * math.abs(x) then return y end
+  return x
+end
+M.refine = refine
+
 -- ---------------------------------------------------------------------------
 -- Options that shape the reports, read from "job options" then "global options".
 
@@ -487,7 +502,7 @@ M.groups = groups_of
 -- The normal report.
 
 local function lat_line(out, name, l)
-  local min, max, mean, dev = l.min, l.max, l.mean, l.stddev
+  local min, max, mean, dev = l.min, l.max, refine(l.mean, l.N), l.stddev
   local base = "(nsec)"
   if min > 2000000 and max > 99999999 and dev > 1000000.0 then
     min, max, mean, dev = idiv(min, 1000000), idiv(max, 1000000), mean / 1e6, dev / 1e6
@@ -569,7 +584,7 @@ local function dir_block(out, top, job, name, rs, label)
     if vals then pct_table(out, l[1], list, vals, prec) end
   end
   if (dir.bw_samples or 0) > 0 then
-    local min, max, mean, dev = dir.bw_min, dir.bw_max, dir.bw_mean, dir.bw_dev
+    local min, max, mean, dev = dir.bw_min, dir.bw_max, refine(dir.bw_mean, dir.bw_samples), dir.bw_dev
     local bw_str = i2p and "KiB" or "kB"
     if mean > kb * kb then
       min, max, mean, dev = floor(min / kb), floor(max / kb), mean / kb, dev / kb
@@ -580,7 +595,8 @@ local function dir_block(out, top, job, name, rs, label)
   end
   if (dir.iops_samples or 0) > 0 then
     out[#out + 1] = format("   iops        : min=%5d, max=%5d, avg=%5.2f, stdev=%5.2f, samples=%d\n",
-      dir.iops_min, dir.iops_max, dir.iops_mean, dir.iops_stddev, dir.iops_samples)
+      dir.iops_min, dir.iops_max, refine(dir.iops_mean, dir.iops_samples), dir.iops_stddev,
+      dir.iops_samples)
   end
   local _ = rs
 end
@@ -588,12 +604,15 @@ end
 local LAT_N = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" }
 local LAT_M = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000" }
 
-local function lat_dist(out, t, keys, unit)
+local function lat_dist(out, t, keys, unit, total)
   if not t then return end
   local line, shown, new_line = 0, false, true
   for _, k in ipairs(keys) do
     local v = t[k] or 0
     if v > 0 then
+      if v > 0.01 then  -- (double) count / total * 100
+        v = refine(v, total / 100, function(c) return c / total * 100.0 end)
+      end
       shown = true
       if new_line then
         if line > 0 then out[#out + 1] = "\n" end
@@ -655,7 +674,8 @@ end
 local function job_block(out, top, job, i, opts, rs)
   local total, bytes = 0, 0
   for _, name in ipairs(RW) do
-    local d = job[name] or job.mixed
+    local d = job[name]
+    if name == "read" and not d then d = job.mixed end
     if d then total, bytes = total + (d.total_ios or 0), bytes + (d.io_bytes or 0) end
   end
   if total == 0 and bytes == 0 then return end
@@ -673,9 +693,9 @@ local function job_block(out, top, job, i, opts, rs)
     if job[name] and (job[name].io_bytes or 0) > 0 then dir_block(out, top, job, name, rs, name) end
   end
   if job.mixed then dir_block(out, top, job, "mixed", rs, "mixed") end
-  lat_dist(out, job.latency_ns, LAT_N, "nsec")
-  lat_dist(out, job.latency_us, LAT_N, "usec")
-  lat_dist(out, job.latency_ms, LAT_M, "msec")
+  lat_dist(out, job.latency_ns, LAT_N, "nsec", total)
+  lat_dist(out, job.latency_us, LAT_N, "usec", total)
+  lat_dist(out, job.latency_ms, LAT_M, "msec", total)
   local sync = job.sync
   if sync and sync.lat_ns and (sync.lat_ns.N or 0) > 0 then
     out[#out + 1] = "  fsync/fdatasync/sync_file_range:\n"
@@ -684,8 +704,11 @@ local function job_block(out, top, job, i, opts, rs)
     local vals = sync.lat_ns.percentile and pct_values(sync.lat_ns, list)
     if vals then pct_table(out, "sync", list, vals, prec) end
   end
+  -- cpu: milliseconds * 100 / job_runtime
+  local runt = job.job_runtime or 0
+  local function cpu(v) return refine(v, runt / 100, function(ms) return ms * 100 / runt end) end
   out[#out + 1] = format("  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%d, majf=%d, minf=%d\n",
-    job.usr_cpu or 0, job.sys_cpu or 0, job.ctx or 0, job.majf or 0, job.minf or 0)
+    cpu(job.usr_cpu or 0), cpu(job.sys_cpu or 0), job.ctx or 0, job.majf or 0, job.minf or 0)
   local d = dist(job.iodepth_level, ORDERS.iodepth_level)
   out[#out + 1] = format("  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, " ..
     "32=%3.1f%%, >=64=%3.1f%%\n", d[1], d[2], d[3], d[4], d[5], d[6], d[7])
@@ -910,8 +933,8 @@ end
 
 local function terse_lat(out, l)
   if l and (l.N or 0) > 0 then
-    out[#out + 1] = format(";%d;%d;%f;%f", idiv(l.min, 1000), idiv(l.max, 1000), l.mean / 1000,
-      l.stddev / 1000)
+    out[#out + 1] = format(";%d;%d;%f;%f", idiv(l.min, 1000), idiv(l.max, 1000),
+      refine(l.mean, l.N) / 1000, l.stddev / 1000)
   else
     out[#out + 1] = ";0;0;0.000000;0.000000"
   end
@@ -999,11 +1022,16 @@ function M.terse(top, opts)
     local total = 0
     for _, name in ipairs(RW) do total = total + (job[name] and job[name].total_ios or 0) end
     if job.mixed and not job.read then total = job.mixed.total_ios or 0 end
+    -- the counts back from the percentages (count / total * 100, at least
+    -- 0.01 when not 0: a bucket at the floor counts 1)
     local ntotal = 0
     for _, v in ipairs(dist(job.latency_ns, LAT_N)) do
       if v > 0 then ntotal = ntotal + math.max(1, floor(v * total / 100 + 0.5)) end
     end
-    if total > 0 then u[1] = u[1] + 100.0 * ntotal / total end
+    if total > 0 then
+      if u[1] > 0.01 then u[1] = refine(u[1], total / 100, function(c) return c / total * 100.0 end) end
+      u[1] = u[1] + 100.0 * ntotal / total
+    end
     for i = 1, 10 do out[#out + 1] = format(";%3.2f%%", u[i]) end
     for _, v in ipairs(dist(job.latency_ms, LAT_M)) do out[#out + 1] = format(";%3.2f%%", v) end
     if ver >= 3 then
