@@ -1,11 +1,24 @@
 -- platter.fio_report: fio 3.33's reports (normal, terse v2-v5, json, json+)
 -- rendered from one model, a table shaped exactly like fio 3.33's JSON output
--- (`top`: "fio version", "time", "jobs" = { job, ... }, "disk_util", ...).
--- fr.job builds a job object from platter stats objects; fr.decode reads
--- fio's JSON keeping its key order, and fr.json writes it back in fio's
--- fixed order and number formats. Formats read from fio-3.33's stat.c,
--- json.c, lib/num2str.c, init.c and backend.c; the code is platter's own.
--- Pure Lua, on LuaJIT and Lua 5.4.
+-- (`top`: "fio version", "time", "global options", "jobs" = { job, ... },
+-- "disk_util"). Formats read from fio-3.33's stat.c, json.c, lib/num2str.c,
+-- init.c, backend.c and diskutil.c; the code is platter's own. Pure Lua, on
+-- LuaJIT and Lua 5.4.
+--
+--   fr.normal(top [, opts]) -> text   the normal report, from the header lines
+--       ("NAME: (g=0): rw=...", "fio-3.33", "Starting N processes") to
+--       "Disk stats". opts.header = false leaves the header out; opts.defs
+--       gives the job sections for it (default fr.defs(top)); opts.jobs[i] =
+--       { pid, members, verror, time } what fio's JSON does not hold
+--   fr.terse(top [, { version = 3 }]) -> text   one line per job (v2 to v5)
+--   fr.json(top [, plus]) -> text     fio's JSON layout and key order; plus ==
+--       false drops json+'s "bins"
+--   fr.decode(text) -> top            reads fio's JSON, keeping key order and
+--       which numbers had a decimal point (so fr.json gives fio's bytes back)
+--   fr.job(meta, stats) -> job        a job object from platter stats objects
+--   fr.top(jobs [, meta]) -> top      the whole model around the jobs
+--   fr.disk_util(before, after, msec) "disk_util" from two p.diskstats()
+--   fr.num2str, fr.format, fr.ordered, fr.keys, fr.defs, fr.header, fr.groups
 local M = {}
 
 local floor, concat = math.floor, table.concat
@@ -1140,16 +1153,36 @@ local function named(keys, vals)
   return t
 end
 
---- fr.job(meta, stats) -> a job object (fio 3.33's JSON shape). See
--- docs/api.md-style notes at the top of tests/lua/test_fio_report.lua and the
--- module's README in docs/fio.md for the fields of meta.
+--- fr.job(meta, stats) -> a job object (fio 3.33's JSON shape).
+-- stats = { read = s, write = s, trim = s, sync = s }: platter stats objects
+-- (any may be nil). platter has one latency per I/O: it is clat and lat;
+-- slat is all zero, as fio's for a sync engine. s:stdev() is used when the
+-- object has it (else 0). meta, every field optional:
+--   name, groupid, error, pid, jobs (members: "jobs=N"), verror, description
+--   options          job options: {{name, value}, ...} in order, or a map
+--   runtime_ms       the job's runtime (fio's per-direction "runtime" and
+--                    "job_runtime"); a table {read=, write=, trim=} per direction
+--   elapsed_s        wall seconds since start (default runtime), eta (INT_MAX)
+--   usr_cpu_s, sys_cpu_s, ctx, majf, minf   CPU use (p.rusage's)
+--   iodepth          1; depths, submit, complete: 7 counts each in fio's
+--                    buckets (default: every I/O at depth iodepth, one per call)
+--   percentile_list  fio's option text ("1:5:...:99.99" by default);
+--                    clat_percentiles = false, lat_percentiles = true
+--   plus             add json+'s "bins" (from s:buckets())
+--   samples          bw/iops windows {t_ms, rbytes, wbytes, rops, wops},
+--                    t_ms the window's end since the start, counts per window
+--   group_bw         {read=, write=} the group's bytes/s, for bw_agg (default own)
+--   shorts           {read=, write=, trim=} short I/Os
+--   continue_on_error, total_err, first_error
 function M.job(meta, stats)
   stats = stats or {}
   local pcts = M.percentile_list(meta.percentile_list)
   if meta.clat_percentiles == false then pcts = nil end
   local job = {
     jobname = meta.name or "job", groupid = meta.groupid or 0, error = meta.error or 0,
-    eta = meta.eta or 0, elapsed = floor(meta.elapsed_s or ((meta.runtime_ms or 0) / 1000)),
+    -- fio's final report always has eta INT_MAX; elapsed is whole seconds, rounded up (eta.c)
+    eta = meta.eta or 2147483647,
+    elapsed = math.ceil(meta.elapsed_s or ((meta.runtime_ms or 0) / 1000)),
   }
   if meta.options then
     local jo, keys = {}, {}
