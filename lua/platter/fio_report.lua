@@ -1035,11 +1035,16 @@ function M.terse(top, opts)
     local total = 0
     for _, name in ipairs(RW) do total = total + (job[name] and job[name].total_ios or 0) end
     if job.mixed and not job.read then total = job.mixed.total_ios or 0 end
-    -- the counts back from the percentages (count / total * 100, at least
-    -- 0.01 when not 0: a bucket at the floor counts 1)
+    -- the counts back from the percentages (count / total * 100, raised to
+    -- 0.01 when not 0): a bucket at that floor held 1 to total / 10000 I/Os,
+    -- which the JSON does not tell; 1 is taken
     local ntotal = 0
     for _, v in ipairs(dist(job.latency_ns, LAT_N)) do
-      if v > 0 then ntotal = ntotal + math.max(1, floor(v * total / 100 + 0.5)) end
+      if v > 0 then
+        local c = floor(v * total / 100 + 0.5)
+        if v <= 0.01 and total > 10000 then c = 1 end
+        ntotal = ntotal + math.max(1, c)
+      end
     end
     if total > 0 then
       if u[1] > 0.01 then u[1] = refine(u[1], total / 100, function(c) return c / total * 100.0 end) end
