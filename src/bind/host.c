@@ -488,6 +488,7 @@ static const char *const sandbox_modules[] = {
     "platter.classic",
     "platter.classic_bonnie",
     "platter.classic_iozone",
+    "platter.fio_report",
     "platter.statmath",
     NULL,
 };

@@ -413,3 +413,10 @@ T.test("the comparison's one tolerance: a stddev exactly half-way", function()
     "a mean is not a tie")
   T.raises(function() same_but_ties("t", "a;262.444609;b\n", "a;262.444610;c\n", top) end, "differs")
 end)
+
+T.test("a sandboxed script (workloads/fio.lua) may require platter.fio_report", function()
+  local out, err, rc = T.platter { "-e", 'local fr = require "platter.fio_report"; ' ..
+    'io = nil; print(fr.num2str(90439680, 4, 1, true, 2), #fr.json(fr.top({ fr.job({ name = "x" }, {}) })) > 0)' }
+  T.eq(rc, 0, "exit status (" .. err .. ")")
+  T.eq(out, "86.2MiB\ttrue\n")
+end)
