@@ -489,6 +489,7 @@ static const char *const sandbox_modules[] = {
     "platter.classic_bonnie",
     "platter.classic_iozone",
     "platter.fio_job",
+    "platter.fio_report",
     "platter.statmath",
     NULL,
 };
