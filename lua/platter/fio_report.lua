@@ -1159,9 +1159,11 @@ local function named(keys, vals)
 end
 
 --- fr.job(meta, stats) -> a job object (fio 3.33's JSON shape).
--- stats = { read = s, write = s, trim = s, sync = s }: platter stats objects
--- (any may be nil). platter has one latency per I/O: it is clat and lat;
--- slat is all zero, as fio's for a sync engine. s:stdev() is used when the
+-- stats = { read = s, write = s, trim = s, sync = s, slat = { read = s, write = s } }:
+-- platter stats objects (any may be nil; slat's need only ops, min, max, mean, stdev).
+-- platter has one latency per I/O, from hand-over to completion: it is clat and
+-- lat; slat is all zero (as fio's for a sync engine) unless stats.slat has it.
+-- s:stdev() is used when the
 -- object has it (else 0). meta, every field optional:
 --   name, groupid, error, pid, jobs (members: "jobs=N"), verror, description
 --   options          job options: {{name, value}, ...} in order, or a map
@@ -1182,6 +1184,7 @@ end
 function M.job(meta, stats)
   stats = stats or {}
   local pcts = M.percentile_list(meta.percentile_list)
+  local lat_pcts = meta.lat_percentiles and pcts or nil
   if meta.clat_percentiles == false then pcts = nil end
   local job = {
     jobname = meta.name or "job", groupid = meta.groupid or 0, error = meta.error or 0,
@@ -1224,9 +1227,11 @@ function M.job(meta, stats)
       d.bw = idiv(d.bw_bytes, 1024)
       d.iops = 1000.0 * ops / runt
     end
-    d.slat_ns = { min = 0, max = 0, mean = 0.0, stddev = 0.0, N = 0 }
+    -- slat: what p.run's slat = true measured (async engines), as fio shows it without percentiles
+    local sl = stats.slat and stats.slat[name]
+    d.slat_ns = lat_of_stats(sl, sl and sl.ops or 0, nil, nil)
     d.clat_ns = lat_of_stats(s, ops, pcts, meta.plus)
-    d.lat_ns = lat_of_stats(s, ops, meta.lat_percentiles and pcts, meta.plus)
+    d.lat_ns = lat_of_stats(s, ops, lat_pcts, meta.plus)
     if not meta.lat_percentiles then d.lat_ns.percentile, d.lat_ns.bins = nil, nil end
     local bws, iopss = samples_of(meta.samples, dkeys[name][1], dkeys[name][2])
     d.bw_min, d.bw_max, d.bw_mean, d.bw_dev = moments(bws)

@@ -19,12 +19,42 @@
 #include "hot.h"
 
 static const char *const run_keys[] = {
-    "align",     "batch",   "bs",       "bs_list",     "bytes",     "count",
-    "engine",    "file",    "files",    "fsync_every", "gen",       "iopoll",
-    "name",      "offsets", "on_error", "op",          "pattern",   "progress",
-    "qd",        "ramp",    "range",    "rate_bps",    "rate_iops", "read_pct",
-    "sample_ms", "seconds", "seed",     "sigma",       "sqpoll",    "sqpoll_idle_ms",
-    "stride",    "theta",   "think_us", "weights",     NULL,
+    "align",
+    "batch",
+    "bs",
+    "bs_list",
+    "bytes",
+    "count",
+    "engine",
+    "file",
+    "files",
+    "fsync_every",
+    "gen",
+    "iopoll",
+    "name",
+    "offsets",
+    "on_error",
+    "op",
+    "pattern",
+    "progress",
+    "qd",
+    "ramp",
+    "range",
+    "rate_bps",
+    "rate_iops",
+    "read_pct",
+    "sample_ms",
+    "seconds",
+    "seed",
+    "slat",
+    "sigma",
+    "sqpoll",
+    "sqpoll_idle_ms",
+    "stride",
+    "theta",
+    "think_us",
+    "weights",
+    NULL,
 };
 
 /* A boolean field: 1 or 0 (def when absent). */
@@ -326,6 +356,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         if (s.sample_ns < 1000)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
+    s.slat = getbool(L, 1, "slat", 0);
     s.fsync_every = getint(L, 1, "fsync_every", 0);
     if (getnum(L, 1, "rate_iops", &v))
         s.rate_iops = v;
@@ -442,6 +473,17 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     }
     if (s->sample_ns)
         push_samples(L, ph, r);
+    if (s->slat && (r->slat[0].ops || r->slat[1].ops)) { /* r.slat = { read = s, write = s } */
+        lua_createtable(L, 0, 2);
+        for (int i = 0; i < 2; i++) {
+            if (!r->slat[i].ops)
+                continue;
+            struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
+            sub->st = r->slat[i];
+            lua_setfield(L, -2, pl_op_names[i]);
+        }
+        ph->slat = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     pl_io_phase_absorb(&r->all);
 }
 

@@ -46,6 +46,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     ph->ref = LUA_NOREF;
     ph->sub[0] = ph->sub[1] = ph->sub[2] = LUA_NOREF;
     ph->samples = LUA_NOREF;
+    ph->slat = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -330,7 +331,12 @@ static int l_stats__index(lua_State *L)
         push_dist(L, ph->submit, dist_sum(ph->submit));
     else if (ph->has_depths && strcmp(k, "complete") == 0)
         push_dist(L, ph->complete, dist_sum(ph->complete));
-    else if (strcmp(k, "samples") == 0) {
+    else if (strcmp(k, "slat") == 0) {
+        if (ph->slat == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ph->slat);
+    } else if (strcmp(k, "samples") == 0) {
         if (ph->samples == LUA_NOREF)
             lua_pushnil(L);
         else
@@ -369,6 +375,8 @@ static int l_stats__gc(lua_State *L)
     }
     luaL_unref(L, LUA_REGISTRYINDEX, ph->samples);
     ph->samples = LUA_NOREF;
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->slat);
+    ph->slat = LUA_NOREF;
     return 0;
 }
 

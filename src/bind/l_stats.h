@@ -23,6 +23,7 @@ struct pl_phase {
     int ref;                  /* registry ref while active */
     int sub[3];      /* registry refs of the read/write/fsync stats of p.run, or LUA_NOREF */
     uint64_t shorts; /* p.run: transfers shorter than asked */
+    int slat;        /* p.run with slat: registry ref of r.slat ({read=, write=}), or LUA_NOREF */
     int samples;     /* p.run with sample_ms: registry ref of r.samples, or LUA_NOREF */
     uint64_t samples_dropped; /* p.run: windows past the cap, not in r.samples */
     char name[64];

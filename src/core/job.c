@@ -400,6 +400,8 @@ PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
         engine_failed(l, rc);
         return rc;
     }
+    if (l->s->slat && l->measuring && io->op != PL_OP_FSYNC) /* fio's slat: handed to the kernel */
+        pl_stats_record(&l->r->slat[io->op == PL_OP_WRITE], io->len, pl_clock_ns() - io->t_due);
     if (rc == PL_Q_DONE) {
         if (l->measuring && !l->commits)
             l->r->complete[1]++; /* done in the submit call, as a sync engine's */
@@ -682,6 +684,8 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     pl_stats_reset(&r->all);
     for (int i = 0; i < 3; i++)
         pl_stats_reset(&r->by_op[i]);
+    pl_stats_reset(&r->slat[0]);
+    pl_stats_reset(&r->slat[1]);
     struct pl_job *j = calloc(1, sizeof *j);
     if (!j)
         return -ENOMEM;

@@ -38,6 +38,7 @@ struct pl_job_spec {
     struct pl_pattern_spec pat;        /* hi == 0: the size of the first file */
     uint64_t count, bytes, seconds_ns; /* stop rules; 0 = unused */
     uint64_t ramp_ns;                  /* excluded from the stats */
+    int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
@@ -65,6 +66,7 @@ struct pl_sample {
 struct pl_job_result {
     struct pl_stats all;
     struct pl_stats by_op[3]; /* read, write, fsync */
+    struct pl_stats slat[2];  /* with spec slat: queued to the submit call's return, read/write */
     uint64_t shorts;          /* transfers shorter than asked */
     enum pl_job_stop stopped;
     int err; /* first errno that ended (or occurred in) the job */

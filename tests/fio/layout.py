@@ -20,7 +20,7 @@ import tempfile
 
 ENV = dict(os.environ, FIO_TEST_BS="8k", LC_ALL="C")
 
-UNIT = re.compile(r"\((nsec|usec|msec|sec)\)")
+UNIT = re.compile(r"\((nsec|usec|msec|sec|\s*[KMGT]i?B/s)\)")
 # a number with fio's scaling suffixes or a size/rate unit glued to it
 NUM = re.compile(r"[ \t]*-?\d+(\.\d+)?(e[+-]?\d+)?((KiB|MiB|GiB|TiB|PiB|kB|MB|GB|TB|PB|B)(?![a-zA-Z])|[kMGTP](?![a-zA-Z]))?")
 LATDIST = re.compile(r"^\s+lat \((nsec|usec|msec|sec)\)\s*:")

@@ -1,0 +1,509 @@
+-- fio 3.33: run fio job files and command lines, and print what fio prints
+--
+--   platter fio job.fio
+--   platter fio --name=rand --rw=randread --bs=4k --size=64m --runtime=10 --time_based
+--   platter fio --output-format=json --output=result.json job.fio
+--
+-- The job file (or command line) is read by platter.fio_job with fio's rules;
+-- each job, times numjobs, runs as one p.run in a p.parallel worker (jobs
+-- between two stonewalls run together, as in fio); the report is fio's, from
+-- platter.fio_report: normal, terse, json and json+. platter's own record
+-- (--json FILE) keeps each group as a phase, so `platter compare` reads it.
+--
+-- How a job becomes a p.run is in `plan` below; docs/fio.md says what is
+-- supported and what differs from fio. To make a job your own, copy this
+-- file, or the job's p.run table from `platter fio --lua job.fio`.
+local p = require "platter"
+local fj = require "platter.fio_job"
+local fr = require "platter.fio_report"
+
+local argv = { ... }
+
+-- fio's own options and every job option platter fio takes, for --help, the man
+-- page and the bash completion. fio's command line is not p.args' kind (each
+-- --name starts a job, order matters), so platter.fio_job reads it; p.args only
+-- describes it here, called with no words.
+local FIO_OPTIONS = {
+  { "--output", arg = "FILE", help = "write the report to FILE (named on the command line) instead of stdout" },
+  { "--output-format", arg = "FORMAT", help = "normal, terse, json or json+, or several joined by commas" },
+  { "--terse-version", arg = "N", help = "terse format version: 2, 3 (default), 4 or 5" },
+  { "--minimal", help = "the terse format only (--output-format=terse)" },
+  { "--showcmd", help = "print the job files as command-line options, and stop" },
+  { "--parse-only", help = "read the job files and options, check them, and stop" },
+  { "--section", arg = "NAME", help = "run only the job section NAME of the first job file" },
+  { "--version", help = "print fio's version (fio-3.33), and stop" },
+}
+local ARGS = { name = "fio", usage = "[fio options] [--name=JOB --option=VALUE ...] [JOBFILE ...]",
+  summary = "fio 3.33: run fio job files and command lines, and print fio's reports.",
+  options = {}, rest = true,
+  epilog = "Job options are written --option=VALUE on the command line, as in fio; see docs/fio.md." }
+for _, o in ipairs(FIO_OPTIONS) do ARGS.options[#ARGS.options + 1] = o end
+for _, s in ipairs(fj.supported()) do
+  ARGS.options[#ARGS.options + 1] = { "--" .. s.name, arg = "VALUE", help = s.help or "a fio job option" }
+end
+p.args(ARGS)
+
+local function fail(msg, code)
+  p.ewrite(msg, msg:sub(-1) == "\n" and "" or "\n")
+  p.exit(code or 1)
+end
+
+local ok, cfg = pcall(fj.parse, argv, { read_file = p.read_text, getenv = p.getenv })
+if not ok then fail(tostring(cfg)) end
+
+if cfg.help then p.args(ARGS, "--help") end  -- prints the help and ends the script
+if cfg.version then
+  p.write("fio-3.33\n")
+  p.exit(0)
+end
+if cfg.showcmd then
+  p.write(fj.showcmd(cfg))
+  p.exit(0)
+end
+if cfg.parse_only then p.exit(0) end
+
+-- ---------------------------------------------------------------------------
+-- Output: stdout, or --output=FILE (which must be named on the command line,
+-- as it is: the sandbox writes text only there)
+-- ---------------------------------------------------------------------------
+local outfile
+if cfg.output then
+  local w, err = p.output_file(cfg.output)
+  if not w then fail("fio: unable to open '" .. cfg.output .. "' output file: " .. tostring(err)) end
+  outfile = w
+end
+local function emit(s)
+  if outfile then assert(outfile:write(s)) else p.write(s) end
+end
+
+local formats = {}
+for _, f in ipairs(cfg.output_format or { "normal" }) do formats[f] = true end
+if cfg.minimal then formats = { terse = true } end
+local normal = formats.normal
+
+-- fio_job's {name=, value=} lists as fio_report's {{name, value}} pairs
+local function pairs_of(list)
+  local t = {}
+  for _, kv in ipairs(list or {}) do
+    -- a bare option (fio stores "") is not in fio's JSON
+    if kv.value ~= nil and kv.value ~= "" and kv.value ~= true then t[#t + 1] = { kv.name, kv.value } end
+  end
+  return t
+end
+local global_options = pairs_of(cfg.global)
+
+-- ---------------------------------------------------------------------------
+-- Jobs: numjobs copies, groups, and the segments that stonewalls separate
+-- ---------------------------------------------------------------------------
+local instances, segments = {}, {}
+do
+  local groupid, in_group = 0, 0
+  for _, job in ipairs(cfg.jobs) do
+    local o = job.o
+    if (o.stonewall or o.new_group) and in_group > 0 then
+      groupid, in_group = groupid + 1, 0
+    end
+    if o.stonewall or #segments == 0 then segments[#segments + 1] = {} end
+    for k = 0, (o.numjobs or 1) - 1 do
+      local inst = { job = job, o = o, jobnum = k, groupid = groupid, index = #instances + 1 }
+      instances[#instances + 1] = inst
+      local seg = segments[#segments]
+      seg[#seg + 1] = inst
+      in_group = in_group + 1
+    end
+  end
+end
+
+local ENGINES = { sync = "sync", psync = "psync", pvsync = "psync", libaio = "libaio",
+  io_uring = "io_uring", mmap = "mmap", null = "null" }
+local QUEUED = { libaio = true, io_uring = true, null = true }
+local ASYNC = { libaio = true, io_uring = true }
+
+-- a stats object's latency summary, for the trip back from a worker
+local function summary(s)
+  if not s or s.ops == 0 then return nil end
+  return { ops = s.ops, min = s:min(), max = s:max(), mean = s:mean(), stdev = s:stdev() }
+end
+-- summaries pooled (group_reporting), and read back as an object fr.job can use
+local function pool(a, b)
+  if not a then return b end
+  if not b then return a end
+  local n = a.ops + b.ops
+  local mean = (a.mean * a.ops + b.mean * b.ops) / n
+  local ss = (a.ops - 1) * a.stdev ^ 2 + (b.ops - 1) * b.stdev ^ 2
+    + a.ops * (a.mean - mean) ^ 2 + b.ops * (b.mean - mean) ^ 2
+  return { ops = n, min = math.min(a.min, b.min), max = math.max(a.max, b.max), mean = mean,
+    stdev = n > 1 and math.sqrt(ss / (n - 1)) or 0 }
+end
+local function as_stats(t)
+  if not t then return nil end
+  return { ops = t.ops, min = function() return t.min end, max = function() return t.max end,
+    mean = function() return t.mean end, stdev = function() return t.stdev end }
+end
+
+local function expand_name(fmtname, inst, filenum)
+  return (fmtname:gsub("%$(%a+)", function(k)
+    if k == "jobname" then return inst.job.name end
+    if k == "jobnum" then return tostring(inst.jobnum) end
+    if k == "filenum" then return tostring(filenum) end
+    if k == "clientuid" then return "0" end
+  end))
+end
+
+-- The files of an instance: names, each file's size and the range it covers.
+local function files_of(inst)
+  local o = inst.o
+  local names = {}
+  local dir = o.directory
+  if o.filename then
+    for _, n in ipairs(o.filename) do names[#names + 1] = n end
+  else
+    for i = 0, (o.nrfiles or 1) - 1 do
+      names[#names + 1] = expand_name(o.filename_format or "$jobname.$jobnum.$filenum", inst, i)
+    end
+  end
+  if dir then
+    for i, n in ipairs(names) do
+      if n:sub(1, 1) ~= "/" then names[i] = dir .. "/" .. n end
+    end
+  end
+  local offset = (o.offset or 0) + inst.jobnum * (o.offset_increment or 0)
+  local size = o.size
+  if not size and o.filesize then size = o.filesize * #names end
+  if not size then
+    -- fio takes an existing file's size
+    local st = p.stat(names[1])
+    if st and st.size > 0 then size = (st.size - offset) * #names end
+  end
+  if not size or size <= 0 then
+    fail(string.format("%s: you need to specify size=", inst.job.name))
+  end
+  local per = o.filesize or math.floor(size / #names)
+  return names, per, offset, size
+end
+
+-- ---------------------------------------------------------------------------
+-- plan: one job instance as a p.run table (the part a user edits)
+-- ---------------------------------------------------------------------------
+local function sizes_of(o, dir)
+  if o.bssplit and o.bssplit[dir] and #o.bssplit[dir] > 0 then
+    local list, weights = {}, {}
+    for _, e in ipairs(o.bssplit[dir]) do
+      list[#list + 1], weights[#weights + 1] = e.bs, e.pct > 0 and e.pct or 1
+    end
+    return nil, list, weights
+  end
+  if o.bsrange and o.bsrange[dir] then
+    local lo, hi = o.bsrange[dir][1], o.bsrange[dir][2]
+    if lo ~= hi then
+      local list = {}
+      for b = lo, hi, lo do list[#list + 1] = b end
+      return nil, list
+    end
+    return lo
+  end
+  return o.bs[dir]
+end
+
+local function plan(inst, files, per, offset, size)
+  local o = inst.o
+  local kind = o.rw.kind
+  local reads = kind == "read" or kind == "randread" or kind == "rw" or kind == "randrw"
+  local writes = kind == "write" or kind == "randwrite" or kind == "rw" or kind == "randrw"
+  local random = kind:sub(1, 4) == "rand"
+  local dir = reads and "read" or "write"
+  local bs, bs_list, weights = sizes_of(o, dir)
+  if reads and writes then
+    local wb, wl = sizes_of(o, "write")
+    if wb ~= bs or (wl and #wl ~= #(bs_list or {})) then
+      fail(inst.job.name .. ": different read and write block sizes in one job are not supported by platter fio")
+    end
+  end
+  local engine = ENGINES[o.ioengine or "psync"]
+  local r = {
+    files = files, name = inst.job.name,
+    op = (reads and writes) and "mix" or (reads and "read" or "write"),
+    engine = engine, qd = QUEUED[engine] and o.iodepth or 1,
+    batch = QUEUED[engine] and math.min(o.iodepth_batch or 1, o.iodepth or 1) or nil,
+    range = { offset, offset + per },
+    -- randrepeat=1 (fio's default): the same offsets every run; 0: new ones each run
+    seed = o.randrepeat == false and p.random(0, 2 ^ 40) or (o.randseed or 137) + inst.index - 1,
+    sample_ms = 500, progress = false,
+    slat = ASYNC[engine] or nil,   -- fio shows submission latency for async engines
+  }
+  if engine == "null" then r.batch = nil end
+  if bs_list then r.bs_list, r.weights = bs_list, weights else r.bs = bs end
+  if bs_list then r.align = bs_list[1] end
+  if o.ba and o.ba[dir] then r.align = o.ba[dir] end
+  if r.op == "mix" then r.read_pct = o.rwmixread or 50 end
+  local dist = o.random_distribution or { kind = "random" }
+  if random then
+    if dist.kind == "zipf" then
+      r.pattern, r.theta = "zipf", dist.theta
+    elseif dist.kind == "normal" then
+      r.pattern, r.sigma = "normal", (dist.dev or 0) / 100
+    elseif dist.kind == "random" then
+      r.pattern = o.norandommap and "random" or "shuffle"
+    else
+      fail(inst.job.name .. ": random_distribution=" .. dist.kind .. " is not supported by platter fio yet")
+    end
+    if (o.rw.seq_nr or 1) > 1 then
+      fail(inst.job.name .. ": rw=" .. kind .. ":N is not supported by platter fio yet")
+    end
+    local pr = o.percentage_random
+    if pr and (pr.read ~= 100 or pr.write ~= 100) then
+      fail(inst.job.name .. ": percentage_random is not supported by platter fio yet")
+    end
+  else
+    local skip = o.rw.seq_add or 0
+    if skip < 0 then
+      fail(inst.job.name .. ": a negative rw=" .. kind .. ":N skip is not supported by platter fio yet")
+    elseif skip > 0 then
+      r.pattern, r.stride = "stride", (bs or bs_list[1]) + skip
+    else
+      r.pattern = "seq"
+    end
+  end
+  -- stop rules: io_size (or size) times loops, runtime; time_based runs for runtime
+  local total = (o.io_size or size) * (o.loops or 1)
+  if o.time_based and (o.runtime or 0) > 0 then
+    r.seconds = o.runtime
+  else
+    r.bytes = total
+    if (o.runtime or 0) > 0 then r.seconds = o.runtime end
+  end
+  if (o.ramp_time or 0) > 0 then r.ramp = o.ramp_time end
+  if (o.thinktime or 0) > 0 then r.think_us = o.thinktime * 1e6 end
+  local rate = (o.rate.read or 0) + (o.rate.write or 0)
+  if rate > 0 then r.rate_bps = rate end
+  local riops = (o.rate_iops.read or 0) + (o.rate_iops.write or 0)
+  if riops > 0 then r.rate_iops = riops end
+  if (o.rate_process or "linear") ~= "linear" then
+    fail(inst.job.name .. ": rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
+  end
+  local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
+  if every and writes then r.fsync_every = every end
+  return r
+end
+
+-- Options platter.fio_job reads but this workload cannot honour yet: an error
+-- naming them, never a run that quietly does something else.
+local function check_supported(job)
+  local o = job.o
+  local function no(what) fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what)) end
+  if o.verify and o.verify ~= "none" then no("verify=" .. o.verify) end
+  if (o.slat_percentiles) then no("slat_percentiles=1") end
+  if (o.steadystate_duration or 0) > 0 then no("steadystate") end
+  if (o.buffer_compress_percentage or 0) > 0 then no("buffer_compress_percentage") end
+  if (o.rate_min.read or 0) > 0 or (o.rate_min.write or 0) > 0 then no("rate_min") end
+  if (o.iodepth_batch_complete_min or 1) ~= 1 or (o.iodepth_batch_complete_max or 0) ~= 0 then
+    no("iodepth_batch_complete_min/max (platter reaps every completion at once)")
+  end
+  if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
+  for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
+    if o[k] then no(k:gsub("_percent$", "") .. "=N%") end
+  end
+  if o.size_percent and o.size_percent ~= 100 then no("size=N% (other than 100%)") end
+  if (o.write_bw_log or o.write_iops_log or o.write_lat_log) and (o.log_avg_msec or 0) == 0 then
+    no("per-I/O logs (write_*_log without log_avg_msec)")
+  end
+end
+for _, job in ipairs(cfg.jobs) do check_supported(job) end
+
+-- ---------------------------------------------------------------------------
+-- Layout: fio's "Laying out IO file" before the jobs start
+-- ---------------------------------------------------------------------------
+local prepared, disks = {}, {}
+local function prepare(inst)
+  local names, per, offset, size = files_of(inst)
+  local o = inst.o
+  local null = ENGINES[o.ioengine or "psync"] == "null"
+  local need = offset + per
+  local laid, total = 0, 0
+  for _, n in ipairs(names) do
+    local st = p.stat(n)
+    if null then
+      if not st then p.scratch(n) end
+    elseif not st or (st.kind == "file" and st.size < need) then
+      laid, total = laid + 1, total + need
+    end
+  end
+  if laid > 0 and normal then
+    -- filesetup.c: the size in whole MiB
+    if laid == 1 then
+      emit(string.format("%s: Laying out IO file (1 file / %dMiB)\n", inst.job.name, math.floor(need / 1048576)))
+    else
+      emit(string.format("%s: Laying out IO files (%d files / total %dMiB)\n", inst.job.name, laid,
+        math.floor(total / 1048576)))
+    end
+  end
+  for _, n in ipairs(names) do
+    local f, err = p.open(n, { create = true, write = true, size = need, sparse = null, fill = "random" })
+    if not f then fail(string.format("fio: pid=0, err=%s/file:%s, func=open, error=%s", "2", n, err)) end
+    if not null then
+      f:fsync()  -- fio's create_fsync: the layout is on disk before the job
+      local dev = f:info().device  -- for "Disk stats": the disks the jobs' files are on
+      if dev and not disks[dev] then disks[dev], disks[#disks + 1] = true, dev end
+    end
+    f:close()
+  end
+  prepared[inst.index] = { names = names, per = per, offset = offset, size = size }
+end
+
+-- ---------------------------------------------------------------------------
+-- Running: a segment's instances together in workers
+-- ---------------------------------------------------------------------------
+local function run_instance(inst)
+  local o, prep = inst.o, prepared[inst.index]
+  local kind = o.rw.kind
+  local writes = kind ~= "read" and kind ~= "randread"
+  local files = {}
+  for i, n in ipairs(prep.names) do
+    local f = assert(p.open(n, { write = writes, direct = o.direct, sync = o.sync == "sync",
+      dsync = o.sync == "dsync" }))
+    if o.invalidate ~= false and not o.direct and f.drop_cache then f:drop_cache() end
+    files[i] = f
+  end
+  if (o.startdelay or 0) > 0 then p.sleep(o.startdelay) end
+  local spec = plan(inst, files, prep.per, prep.offset, prep.size)
+  local ru0 = p.rusage()
+  local t0 = p.now()
+  local r = p.run(spec)
+  if o.end_fsync and writes then for _, f in ipairs(files) do f:fsync() end end
+  if o.fsync_on_close and writes then for _, f in ipairs(files) do f:fsync() end end
+  local elapsed = (p.now() - t0) / 1e9
+  local ru1 = p.rusage()
+  for _, f in ipairs(files) do f:close() end
+  if o.unlink then for _, n in ipairs(prep.names) do p.remove(n) end end
+  local values = {
+    samples = r.samples, elapsed = elapsed, stopped = r.stopped, error = r.error,
+    usr = ru1.user - ru0.user, sys = ru1.sys - ru0.sys, ctx = ru1.ctx - ru0.ctx,
+    majf = ru1.majf - ru0.majf, minf = ru1.minf - ru0.minf,
+    depths = r.depths, submit = r.submit, complete = r.complete,
+    rshorts = r.shorts,
+    slat = r.slat and { read = summary(r.slat.read), write = summary(r.slat.write) } or nil,
+  }
+  return r, values
+end
+
+-- ---------------------------------------------------------------------------
+-- Reports
+-- ---------------------------------------------------------------------------
+local jobs_out = {}
+local started = os.time()
+
+-- the header: fio prints it before laying out files and starting the jobs
+if normal then
+  local stub = {}
+  for _, inst in ipairs(instances) do
+    stub[#stub + 1] = fr.job({ name = inst.job.name, groupid = inst.groupid, options = pairs_of(inst.job.list) }, {})
+  end
+  emit(fr.header(fr.defs(fr.top(stub, { global_options = global_options }))))
+end
+
+for _, inst in ipairs(instances) do prepare(inst) end
+
+local disk_before = p.diskstats and p.diskstats() or nil
+local t_all = p.now()
+
+local results, failures = {}, 0
+for _, seg in ipairs(segments) do
+  local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end)
+  for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
+    local inst = seg[f.worker]
+    p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, tostring(f.error or
+      (f.signal and ("killed by signal " .. f.signal)) or ("exit status " .. tostring(f.status)))))
+    failures = failures + 1
+  end
+  for i, inst in ipairs(seg) do
+    results[inst.index] = { stats = res[i], values = res.values and res.values[i] or {} }
+  end
+end
+local all_ms = (p.now() - t_all) / 1e6
+
+-- one job object per instance, or per group with group_reporting
+local function meta_of(inst, v, stats)
+  local o = inst.o
+  local runtime = math.floor((v.elapsed or stats.seconds or 0) * 1000 + 0.5)
+  return {
+    name = inst.job.name, groupid = inst.groupid, pid = p.pid(),
+    options = pairs_of(inst.job.list), runtime_ms = runtime, elapsed_s = v.elapsed,
+    usr_cpu_s = v.usr, sys_cpu_s = v.sys, ctx = v.ctx, majf = v.majf, minf = v.minf,
+    iodepth = QUEUED[ENGINES[o.ioengine or "psync"]] and o.iodepth or 1,
+    depths = v.depths, submit = v.submit, complete = v.complete,
+    percentile_list = inst.job.raw.percentile_list,
+    clat_percentiles = o.clat_percentiles, lat_percentiles = o.lat_percentiles,
+    samples = v.samples, plus = formats["json+"],
+  }
+end
+
+local groups_done = {}
+for _, inst in ipairs(instances) do
+  local res = results[inst.index]
+  if inst.o.group_reporting then
+    local g = groups_done[inst.groupid]
+    if not g then
+      g = { inst = inst, members = {}, }
+      groups_done[inst.groupid] = g
+      jobs_out[#jobs_out + 1] = g
+    end
+    g.members[#g.members + 1] = res
+  else
+    jobs_out[#jobs_out + 1] = { inst = inst, members = { res } }
+  end
+end
+
+local job_objects = {}
+for _, g in ipairs(jobs_out) do
+  local first = g.members[1]
+  local merged = { read = nil, write = nil, sync = nil }
+  local v = {}
+  for _, m in ipairs(g.members) do
+    local s = m.stats
+    if s then
+      for _, d in ipairs({ "read", "write" }) do
+        if s[d] then merged[d] = merged[d] and merged[d]:merge(s[d]) or s[d] end
+      end
+      if s.fsync then merged.sync = merged.sync and merged.sync:merge(s.fsync) or s.fsync end
+    end
+    local mv = m.values or {}
+    v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
+    for _, k in ipairs({ "usr", "sys", "ctx", "majf", "minf" }) do v[k] = (v[k] or 0) + (mv[k] or 0) end
+    if not v.samples then v.samples = mv.samples
+    elseif mv.samples then
+      for i, w in ipairs(mv.samples) do
+        local t = v.samples[i]
+        if t then
+          for _, k in ipairs({ "rbytes", "wbytes", "rops", "wops" }) do t[k] = (t[k] or 0) + (w[k] or 0) end
+        end
+      end
+    end
+    if mv.slat then
+      v.slat = v.slat or {}
+      v.slat.read, v.slat.write = pool(v.slat.read, mv.slat.read), pool(v.slat.write, mv.slat.write)
+    end
+    for _, k in ipairs({ "depths", "submit", "complete" }) do
+      if mv[k] then
+        v[k] = v[k] or { 0, 0, 0, 0, 0, 0, 0 }
+        for i = 1, 7 do v[k][i] = v[k][i] + (mv[k][i] or 0) end
+      end
+    end
+  end
+  local meta = meta_of(g.inst, v, first.stats or {})
+  meta.jobs = #g.members
+  if v.slat then merged.slat = { read = as_stats(v.slat.read), write = as_stats(v.slat.write) } end
+  job_objects[#job_objects + 1] = fr.job(meta, merged)
+end
+
+local disk = {}
+if disk_before and #disks > 0 then
+  local after = p.diskstats()
+  if after then disk = fr.disk_util(disk_before, after, all_ms, disks) end
+end
+
+local top = fr.top(job_objects, { global_options = global_options, time = started, disk_util = disk })
+if formats.terse then emit(fr.terse(top, { version = cfg.terse_version })) end
+if formats.json then emit(fr.json(top, formats["json+"])) end
+if normal then emit(fr.normal(top, { header = false })) end
+if outfile then assert(outfile:close()) end
+if failures > 0 then p.exit(1) end
