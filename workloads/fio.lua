@@ -272,11 +272,15 @@ local function plan(inst, files, per, offset, size)
     r.bytes = total
     if (o.runtime or 0) > 0 then r.seconds = o.runtime end
   end
+  -- fio drops the cache at the start of each loop over the files (invalidate=1)
+  if o.invalidate ~= false and not o.direct and engine ~= "null" then r.invalidate_every = per * #files end
   if (o.ramp_time or 0) > 0 then r.ramp = o.ramp_time end
   if (o.thinktime or 0) > 0 then r.think_us = o.thinktime * 1e6 end
-  local rate = (o.rate.read or 0) + (o.rate.write or 0)
+  -- fio limits each direction on its own; p.run has one limit, the sum of the job's
+  local function both(t) return (reads and t.read or 0) + (writes and t.write or 0) end
+  local rate = both(o.rate)
   if rate > 0 then r.rate_bps = rate end
-  local riops = (o.rate_iops.read or 0) + (o.rate_iops.write or 0)
+  local riops = both(o.rate_iops)
   if riops > 0 then r.rate_iops = riops end
   if (o.rate_process or "linear") ~= "linear" then
     fail(inst.job.name .. ": rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
@@ -361,7 +365,9 @@ local function run_instance(inst)
   for i, n in ipairs(prep.names) do
     local f = assert(p.open(n, { write = writes, direct = o.direct, sync = o.sync == "sync",
       dsync = o.sync == "dsync" }))
-    if o.invalidate ~= false and not o.direct and f.drop_cache then f:drop_cache() end
+    if o.invalidate ~= false and not o.direct then f:advise("dontneed") end
+    -- fadvise_hint=1, fio's default: tell the kernel how the job will read
+    f:advise((kind == "read" or kind == "write" or kind == "rw") and "sequential" or "random")
     files[i] = f
   end
   if (o.startdelay or 0) > 0 then p.sleep(o.startdelay) end
@@ -406,9 +412,10 @@ for _, inst in ipairs(instances) do prepare(inst) end
 local disk_before = p.diskstats and p.diskstats() or nil
 local t_all = p.now()
 
-local results, failures = {}, 0
+local results, failures, cut = {}, 0, false
 for _, seg in ipairs(segments) do
-  local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end)
+  -- partial: after Ctrl-C the workers' results so far come back, for fio's report of them
+  local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end, { partial = true })
   for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
     local inst = seg[f.worker]
     p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, tostring(f.error or
@@ -416,7 +423,12 @@ for _, seg in ipairs(segments) do
     failures = failures + 1
   end
   for i, inst in ipairs(seg) do
-    results[inst.index] = { stats = res[i], values = res.values and res.values[i] or {} }
+    if res[i] then results[inst.index] = { stats = res[i], values = res.values and res.values[i] or {} } end
+  end
+  if res.interrupted then
+    cut = true  -- fio's signal handler: this line, then the report of what ran
+    emit(string.format("\nfio: terminating on signal %d\n", 2))
+    break
   end
 end
 local all_ms = (p.now() - t_all) / 1e6
@@ -440,6 +452,9 @@ end
 local groups_done = {}
 for _, inst in ipairs(instances) do
   local res = results[inst.index]
+  if not res then  -- not started before a Ctrl-C: fio reports no such job either
+    goto next_instance
+  end
   if inst.o.group_reporting then
     local g = groups_done[inst.groupid]
     if not g then
@@ -451,6 +466,7 @@ for _, inst in ipairs(instances) do
   else
     jobs_out[#jobs_out + 1] = { inst = inst, members = { res } }
   end
+  ::next_instance::
 end
 
 local job_objects = {}
@@ -506,4 +522,5 @@ if formats.terse then emit(fr.terse(top, { version = cfg.terse_version })) end
 if formats.json then emit(fr.json(top, formats["json+"])) end
 if normal then emit(fr.normal(top, { header = false })) end
 if outfile then assert(outfile:close()) end
+if cut then error("interrupted", 0) end  -- platter's own report of the cut, exit status 130
 if failures > 0 then p.exit(1) end

@@ -19,41 +19,15 @@
 #include "hot.h"
 
 static const char *const run_keys[] = {
-    "align",
-    "batch",
-    "bs",
-    "bs_list",
-    "bytes",
-    "count",
-    "engine",
-    "file",
-    "files",
-    "fsync_every",
-    "gen",
-    "iopoll",
-    "name",
-    "offsets",
-    "on_error",
-    "op",
-    "pattern",
-    "progress",
-    "qd",
-    "ramp",
-    "range",
-    "rate_bps",
-    "rate_iops",
-    "read_pct",
-    "sample_ms",
-    "seconds",
-    "seed",
-    "slat",
-    "sigma",
-    "sqpoll",
-    "sqpoll_idle_ms",
-    "stride",
-    "theta",
-    "think_us",
-    "weights",
+    "align",    "batch",       "bs",       "bs_list",
+    "bytes",    "count",       "engine",   "file",
+    "files",    "fsync_every", "gen",      "invalidate_every",
+    "iopoll",   "name",        "offsets",  "on_error",
+    "op",       "pattern",     "progress", "qd",
+    "ramp",     "range",       "rate_bps", "rate_iops",
+    "read_pct", "sample_ms",   "seconds",  "seed",
+    "slat",     "sigma",       "sqpoll",   "sqpoll_idle_ms",
+    "stride",   "theta",       "think_us", "weights",
     NULL,
 };
 
@@ -358,6 +332,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     }
     s.slat = getbool(L, 1, "slat", 0);
     s.fsync_every = getint(L, 1, "fsync_every", 0);
+    s.invalidate_every = getsize(L, 1, "invalidate_every", 0);
     if (getnum(L, 1, "rate_iops", &v))
         s.rate_iops = v;
     if (getnum(L, 1, "rate_bps", &v))

@@ -413,6 +413,12 @@ static int l_parallel(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     check_handoff(L);
     lua_settop(L, 3);
+    int partial = 0; /* opts.partial: after a Ctrl-C, return what the workers did */
+    if (lua_istable(L, 3)) {
+        lua_getfield(L, 3, "partial");
+        partial = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+    }
     pl_checkintr(L);
     /* the merged phase: the hook sees it start (the cache watch), then end */
     struct pl_phase *merged = pl_phase_new(L, "parallel");
@@ -542,6 +548,12 @@ static int l_parallel(lua_State *L)
         lua_pushvalue(L, res);
         if (lua_pcall(L, 2, 0, 0) != LUA_OK)
             lua_pop(L, 1);
+        if (partial) { /* recorded as cut; the caller reports it and then stops */
+            lua_pushboolean(L, 1);
+            lua_setfield(L, res, "interrupted");
+            lua_pushvalue(L, res);
+            return 1;
+        }
         pl_checkintr(L); /* raises "interrupted", as p.phase does after a cut */
     }
     pl_hook_phase(L, mi, "parallel", res);

@@ -34,6 +34,7 @@ struct loop {
     uint64_t start, meas_start, deadline;
     uint64_t last; /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
+    uint64_t next_pass; /* invalidate_every: issued_bytes at which the cache is dropped next */
     unsigned inflight;  /* queue depth > 1: submitted, not yet reaped */
     int engine_rc;      /* the engine failed: its -errno (the job ended there) */
     uint64_t period_ns; /* rate_iops: time between I/Os */
@@ -487,6 +488,19 @@ PL_HOT static uint64_t issue(struct loop *l, struct pl_io *io, uint64_t think, u
     return l->sync ? issue_sync(l, io, think, start) : issue_async(l, io, think);
 }
 
+/* invalidate_every: a pass over the files is done; drop their cached pages
+   (fio's invalidate at each loop), as a posix_fadvise DONTNEED writes nothing back. */
+static void drop_pass(struct loop *l)
+{
+    const struct pl_job_spec *s = l->s;
+    for (unsigned i = 0; i < s->nfiles; i++) {
+        struct pl_error e = {0};
+        (void)s->files[i]->target->advise(s->files[i], PL_ADV_DONTNEED, 0, 0, &e);
+    }
+    while (l->next_pass <= l->issued_bytes)
+        l->next_pass += s->invalidate_every;
+}
+
 /* The C loop of a pattern job: choose the next I/O, issue it, until a stop rule. */
 PL_HOT static void run_pattern(struct loop *l)
 {
@@ -502,6 +516,10 @@ PL_HOT static void run_pattern(struct loop *l)
         maybe_ramp_end(l, now);
         if (should_stop(l, now))
             break;
+        if (l->s->invalidate_every && l->issued_bytes >= l->next_pass) {
+            drop_pass(l);
+            start = 0; /* the fadvise is not the device's time */
+        }
         uint64_t think;
         next_io(l, io, &think);
         now = issue(l, io, think, start);

@@ -38,6 +38,8 @@ struct pl_job_spec {
     struct pl_pattern_spec pat;        /* hi == 0: the size of the first file */
     uint64_t count, bytes, seconds_ns; /* stop rules; 0 = unused */
     uint64_t ramp_ns;                  /* excluded from the stats */
+    uint64_t invalidate_every;         /* drop the files' cached pages after each this many
+                                          bytes issued (0: never); pattern jobs */
     int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     uint64_t fsync_every;              /* fsync after every N writes */
