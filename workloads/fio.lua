@@ -150,6 +150,16 @@ local function expand_name(fmtname, inst, filenum)
   end))
 end
 
+-- The size of an existing file or device, or nil (p.open works on every target,
+-- the simulated disk's too, where p.stat has no directories to look in).
+local function size_of(path)
+  local f = p.open(path)
+  if not f then return nil end
+  local n = f:size()
+  f:close()
+  return n
+end
+
 -- The files of an instance: names, each file's size and the range it covers.
 local function files_of(inst)
   local o = inst.o
@@ -172,11 +182,11 @@ local function files_of(inst)
   if not size and o.filesize then size = o.filesize * #names end
   if not size then
     -- fio takes an existing file's size
-    local st = p.stat(names[1])
-    if st and st.size > 0 then size = (st.size - offset) * #names end
+    local n = size_of(names[1])
+    if n and n > 0 then size = (n - offset) * #names end
   end
   if not size or size <= 0 then
-    fail(string.format("%s: you need to specify size=", inst.job.name))
+    fail(string.format("fio: job %s: you need to specify size=", inst.job.name))
   end
   local per = o.filesize or math.floor(size / #names)
   return names, per, offset, size
@@ -216,7 +226,7 @@ local function plan(inst, files, per, offset, size)
   if reads and writes then
     local wb, wl = sizes_of(o, "write")
     if wb ~= bs or (wl and #wl ~= #(bs_list or {})) then
-      fail(inst.job.name .. ": different read and write block sizes in one job are not supported by platter fio")
+      fail("fio: job " .. inst.job.name .. ": different read and write block sizes in one job are not supported by platter fio")
     end
   end
   local engine = ENGINES[o.ioengine or "psync"]
@@ -245,19 +255,19 @@ local function plan(inst, files, per, offset, size)
     elseif dist.kind == "random" then
       r.pattern = o.norandommap and "random" or "shuffle"
     else
-      fail(inst.job.name .. ": random_distribution=" .. dist.kind .. " is not supported by platter fio yet")
+      fail("fio: job " .. inst.job.name .. ": random_distribution=" .. dist.kind .. " is not supported by platter fio yet")
     end
     if (o.rw.seq_nr or 1) > 1 then
-      fail(inst.job.name .. ": rw=" .. kind .. ":N is not supported by platter fio yet")
+      fail("fio: job " .. inst.job.name .. ": rw=" .. kind .. ":N is not supported by platter fio yet")
     end
     local pr = o.percentage_random
     if pr and (pr.read ~= 100 or pr.write ~= 100) then
-      fail(inst.job.name .. ": percentage_random is not supported by platter fio yet")
+      fail("fio: job " .. inst.job.name .. ": percentage_random is not supported by platter fio yet")
     end
   else
     local skip = o.rw.seq_add or 0
     if skip < 0 then
-      fail(inst.job.name .. ": a negative rw=" .. kind .. ":N skip is not supported by platter fio yet")
+      fail("fio: job " .. inst.job.name .. ": a negative rw=" .. kind .. ":N skip is not supported by platter fio yet")
     elseif skip > 0 then
       r.pattern, r.stride = "stride", (bs or bs_list[1]) + skip
     else
@@ -283,7 +293,7 @@ local function plan(inst, files, per, offset, size)
   local riops = both(o.rate_iops)
   if riops > 0 then r.rate_iops = riops end
   if (o.rate_process or "linear") ~= "linear" then
-    fail(inst.job.name .. ": rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
+    fail("fio: job " .. inst.job.name .. ": rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
   end
   local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
   if every and writes then r.fsync_every = every end
@@ -314,21 +324,39 @@ local function check_supported(job)
 end
 for _, job in ipairs(cfg.jobs) do check_supported(job) end
 
+-- fio checks directory= as it parses it (not on the simulated disk, which has no directories)
+if not p.config.sim then
+  for _, job in ipairs(cfg.jobs) do
+    local d = job.o.directory
+    if d then
+      local ok_, st = pcall(p.stat, d)
+      if not ok_ then  -- the sandbox: a directory a job file names must be named on the command line too
+        fail(string.format("fio: job %s: directory=%s: %s", job.name, d, tostring(st):gsub("^stat: ", "")))
+      end
+      if not st or st.kind ~= "dir" then
+        fail(string.format("fio: %s is not a directory\nfio: failed parsing directory=%s\nfio: job %s dropped",
+          d, d, job.name))
+      end
+    end
+  end
+end
+
 -- ---------------------------------------------------------------------------
 -- Layout: fio's "Laying out IO file" before the jobs start
 -- ---------------------------------------------------------------------------
 local prepared, disks = {}, {}
 local function prepare(inst)
-  local names, per, offset, size = files_of(inst)
+  local pr = prepared[inst.index]
+  local names, per, offset = pr.names, pr.per, pr.offset
   local o = inst.o
   local null = ENGINES[o.ioengine or "psync"] == "null"
   local need = offset + per
   local laid, total = 0, 0
   for _, n in ipairs(names) do
-    local st = p.stat(n)
+    local have = size_of(n)
     if null then
-      if not st then p.scratch(n) end
-    elseif not st or (st.kind == "file" and st.size < need) then
+      if not have then p.scratch(n) end
+    elseif not have or have < need then
       laid, total = laid + 1, total + need
     end
   end
@@ -351,7 +379,6 @@ local function prepare(inst)
     end
     f:close()
   end
-  prepared[inst.index] = { names = names, per = per, offset = offset, size = size }
 end
 
 -- ---------------------------------------------------------------------------
@@ -382,7 +409,7 @@ local function run_instance(inst)
   for _, f in ipairs(files) do f:close() end
   if o.unlink then for _, n in ipairs(prep.names) do p.remove(n) end end
   local values = {
-    samples = r.samples, elapsed = elapsed, stopped = r.stopped, error = r.error,
+    samples = r.samples, elapsed = elapsed, runtime = r.seconds, stopped = r.stopped, error = r.error,
     usr = ru1.user - ru0.user, sys = ru1.sys - ru0.sys, ctx = ru1.ctx - ru0.ctx,
     majf = ru1.majf - ru0.majf, minf = ru1.minf - ru0.minf,
     depths = r.depths, submit = r.submit, complete = r.complete,
@@ -396,9 +423,17 @@ end
 -- Reports
 -- ---------------------------------------------------------------------------
 local jobs_out = {}
-local started = os.time()
+-- under --sim the clock is the model's: the report's dates are the epoch, so a run repeats
+local started = p.config.sim and 0 or os.time()
 
 -- the header: fio prints it before laying out files and starting the jobs
+-- every job's files and p.run table first: what cannot run fails before anything is printed
+for _, inst in ipairs(instances) do
+  local names, per, offset, size = files_of(inst)
+  prepared[inst.index] = { names = names, per = per, offset = offset, size = size }
+  plan(inst, names, per, offset, size)
+end
+
 if normal then
   local stub = {}
   for _, inst in ipairs(instances) do
@@ -436,7 +471,8 @@ local all_ms = (p.now() - t_all) / 1e6
 -- one job object per instance, or per group with group_reporting
 local function meta_of(inst, v, stats)
   local o = inst.o
-  local runtime = math.floor((v.elapsed or stats.seconds or 0) * 1000 + 0.5)
+  -- fio's runtime: the time the job did I/O (after its ramp), in ms rounded up (backend.c)
+  local runtime = math.floor((math.floor((v.runtime or stats.seconds or 0) * 1e6) + 999) / 1000)
   return {
     name = inst.job.name, groupid = inst.groupid, pid = p.pid(),
     options = pairs_of(inst.job.list), runtime_ms = runtime, elapsed_s = v.elapsed,
@@ -445,7 +481,8 @@ local function meta_of(inst, v, stats)
     depths = v.depths, submit = v.submit, complete = v.complete,
     percentile_list = inst.job.raw.percentile_list,
     clat_percentiles = o.clat_percentiles, lat_percentiles = o.lat_percentiles,
-    samples = v.samples, plus = formats["json+"],
+    samples = v.samples, plus = formats["json+"], gtod_reduce = o.gtod_reduce,
+    description = o.description,
   }
 end
 
@@ -484,6 +521,7 @@ for _, g in ipairs(jobs_out) do
     end
     local mv = m.values or {}
     v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
+    v.runtime = math.max(v.runtime or 0, mv.runtime or 0)
     for _, k in ipairs({ "usr", "sys", "ctx", "majf", "minf" }) do v[k] = (v[k] or 0) + (mv[k] or 0) end
     if not v.samples then v.samples = mv.samples
     elseif mv.samples then

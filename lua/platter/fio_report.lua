@@ -1181,6 +1181,7 @@ end
 --   group_bw         {read=, write=} the group's bytes/s, for bw_agg (default own)
 --   shorts           {read=, write=, trim=} short I/Os
 --   continue_on_error, total_err, first_error
+--   gtod_reduce      fio's gtod_reduce=1: no latencies, no submit/complete counts
 function M.job(meta, stats)
   stats = stats or {}
   local pcts = M.percentile_list(meta.percentile_list)
@@ -1230,8 +1231,11 @@ function M.job(meta, stats)
     -- slat: what p.run's slat = true measured (async engines), as fio shows it without percentiles
     local sl = stats.slat and stats.slat[name]
     d.slat_ns = lat_of_stats(sl, sl and sl.ops or 0, nil, nil)
-    d.clat_ns = lat_of_stats(s, ops, pcts, meta.plus)
-    d.lat_ns = lat_of_stats(s, ops, lat_pcts, meta.plus)
+    -- gtod_reduce: fio takes no latencies at all
+    local lat_s, lat_n = s, ops
+    if meta.gtod_reduce then lat_s, lat_n = nil, 0 end
+    d.clat_ns = lat_of_stats(lat_s, lat_n, pcts, meta.plus)
+    d.lat_ns = lat_of_stats(lat_s, lat_n, lat_pcts, meta.plus)
     if not meta.lat_percentiles then d.lat_ns.percentile, d.lat_ns.bins = nil, nil end
     local bws, iopss = samples_of(meta.samples, dkeys[name][1], dkeys[name][2])
     d.bw_min, d.bw_max, d.bw_mean, d.bw_dev = moments(bws)
@@ -1248,7 +1252,7 @@ function M.job(meta, stats)
     d.iops_samples = #iopss
     job[name] = d
     all_ops = all_ops + ops
-    if s and ops > 0 and s.buckets then
+    if s and ops > 0 and s.buckets and not meta.gtod_reduce then
       for _, b in ipairs(s:buckets()) do
         local v = b[1]  -- a bucket's low edge decides its fio latency bucket
         local edges = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 }
@@ -1285,8 +1289,9 @@ function M.job(meta, stats)
     for i = 1, 7 do t = t + (c[i] or 0) end
     return calc_dist(c, t, 0.1)
   end
-  job.iodepth_submit = named(ORDERS.iodepth_submit, calls(meta.submit))
-  job.iodepth_complete = named(ORDERS.iodepth_submit, calls(meta.complete))
+  local zero = { 0, 0, 0, 0, 0, 0, 0 }  -- gtod_reduce: fio counts no calls either
+  job.iodepth_submit = named(ORDERS.iodepth_submit, calls(meta.gtod_reduce and zero or meta.submit))
+  job.iodepth_complete = named(ORDERS.iodepth_submit, calls(meta.gtod_reduce and zero or meta.complete))
   local function lat_pct(counts, n)
     local out = {}
     for i = 1, n do

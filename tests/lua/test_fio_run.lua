@@ -1,0 +1,79 @@
+-- The p.run and p.parallel pieces platter fio leans on: invalidate_every
+-- (fio's cache drop at each loop over the files), slat (fio's submission
+-- latency at depth) and p.parallel's opts.partial.
+local T = ...
+local p = require "platter"
+
+local function scratch(name, size, opts)
+  local path = T.tmpdir() .. "/" .. name
+  local o = { create = true, write = true, size = size, fill = "random" }
+  for k, v in pairs(opts or {}) do o[k] = v end
+  local f = assert(p.open(path, o))
+  assert(f:fsync())
+  return f, path
+end
+
+T.test("invalidate_every: the pages of an earlier pass are gone when the next starts", function()
+  local f, path = scratch("inv2.dat", "2m")
+  f:close()
+  f = assert(p.open(path))
+  -- one pass and a bit: the drop at 2 MiB leaves only the last 64 KiB in the cache
+  p.run { file = f, bs = "64k", bytes = 2 * 1048576 + 65536, invalidate_every = "2m",
+          progress = false }
+  local res, total = f:resident()
+  T.ok(res * 100 / total < 20, string.format("a few percent resident after the drop, got %d of %d pages",
+    res, total))
+  f:close()
+  f = assert(p.open(path))
+  p.run { file = f, bs = "64k", bytes = 2 * 1048576 + 65536, progress = false }
+  res, total = f:resident()
+  T.ok(res * 100 / total > 90, string.format("without it the whole file stays: %d of %d pages", res, total))
+  f:close()
+end)
+
+T.test("invalidate_every: a size string or bytes; wrong types raise", function()
+  local f = scratch("inv3.dat", "1m")
+  local r = p.run { file = f, bs = 4096, count = 10, invalidate_every = 1048576, progress = false }
+  T.eq(r.ops, 10, "bytes as a number")
+  T.raises(function() p.run { file = f, bs = 4096, count = 1, invalidate_every = {} } end,
+    "invalidate_every", "a table is refused")
+  f:close()
+end)
+
+T.test("slat: io_uring at depth times each submission, apart from the I/O's latency", function()
+  if not p.have_uring then return T.skip("no io_uring") end
+  local f = scratch("slat.dat", "4m", { direct = true })
+  local r = p.run { file = f, engine = "io_uring", qd = 8, op = "mix", pattern = "random",
+                    count = 400, slat = true, progress = false }
+  T.ok(r.slat ~= nil, "r.slat")
+  local n = r.slat.read.ops + r.slat.write.ops
+  T.eq(n, 400, "one slat per read and write submitted")
+  T.eq(r.slat.read.ops, r.read.ops, "reads")
+  T.ok(r.slat.read:mean() > 0, "a submission takes time")
+  T.ok(r.slat.read:mean() < r.read:mean(), "slat is part of the latency, smaller than it")
+  local plain = p.run { file = f, engine = "io_uring", qd = 8, pattern = "random", count = 10,
+                        progress = false }
+  T.eq(plain.slat, nil, "no r.slat without slat = true")
+  f:close()
+end)
+
+T.test("slat: libaio too, and a sync engine's is the whole call", function()
+  local f = scratch("slat2.dat", "1m")
+  if p.have_aio then
+    local r = p.run { file = f, engine = "libaio", qd = 4, pattern = "random", count = 100,
+                      slat = true, progress = false }
+    T.eq(r.slat.read.ops, 100, "libaio: one per I/O")
+  end
+  local r = p.run { file = f, engine = "psync", pattern = "random", count = 50, slat = true,
+                    progress = false }
+  T.eq(r.slat, nil, "psync submits nothing to time apart: no slat")
+  f:close()
+end)
+
+T.test("p.parallel opts.partial: without a Ctrl-C the results are the usual ones", function()
+  local res = p.parallel(2, function(i)
+    return p.phase("w" .. i, function() p.sleep(0.01) end)
+  end, { partial = true })
+  T.eq(res.interrupted, nil, "not interrupted")
+  T.ok(res[1] and res[2], "both results")
+end)
