@@ -270,7 +270,8 @@ local function plan(inst, files, per, offset, size)
     local pr = o.percentage_random
     if pr and (pr.read ~= 100 or pr.write ~= 100) then
       if reads and writes and pr.read ~= pr.write then
-        fail(inst.job.name .. ": different read and write percentage_random in one job are not supported by platter fio")
+        fail(inst.job.name ..
+          ": different read and write percentage_random in one job are not supported by platter fio")
       end
       r.random_pct = pr[dir]
     end
