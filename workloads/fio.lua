@@ -195,6 +195,9 @@ end
 -- ---------------------------------------------------------------------------
 -- plan: one job instance as a p.run table (the part a user edits)
 -- ---------------------------------------------------------------------------
+-- An error of one job, in fio's form ("fio: job NAME: ...").
+local function jobfail(inst, msg) fail("fio: job " .. inst.job.name .. ": " .. msg) end
+
 local function sizes_of(o, dir)
   if o.bssplit and o.bssplit[dir] and #o.bssplit[dir] > 0 then
     local list, weights = {}, {}
@@ -226,7 +229,7 @@ local function plan(inst, files, per, offset, size)
   if reads and writes then
     local wb, wl = sizes_of(o, "write")
     if wb ~= bs or (wl and #wl ~= #(bs_list or {})) then
-      fail("fio: job " .. inst.job.name .. ": different read and write block sizes in one job are not supported by platter fio")
+      jobfail(inst, "different read and write block sizes in one job are not supported by platter fio")
     end
   end
   local engine = ENGINES[o.ioengine or "psync"]
@@ -248,31 +251,62 @@ local function plan(inst, files, per, offset, size)
   if r.op == "mix" then r.read_pct = o.rwmixread or 50 end
   local dist = o.random_distribution or { kind = "random" }
   if random then
-    if dist.kind == "zipf" then
-      r.pattern, r.theta = "zipf", dist.theta
+    if dist.kind == "zipf" or dist.kind == "pareto" then
+      -- fio's lib/zipf.c: ranks scattered by its golden-ratio hash (scatter "fio")
+      r.pattern, r.scatter, r.center = dist.kind, "fio", dist.center
+      if dist.kind == "zipf" then r.theta = dist.theta else r.pareto_h = dist.h end
     elseif dist.kind == "normal" then
       r.pattern, r.sigma = "normal", (dist.dev or 0) / 100
+    elseif dist.kind == "zoned" or dist.kind == "zoned_abs" then
+      local function zones(list)
+        local z = {}
+        for i, e in ipairs(list or {}) do z[i] = { e.access, e.size } end
+        return z
+      end
+      r.pattern, r.zones = dist.kind, zones(dist[dir])
+      if reads and writes then
+        local w = zones(dist.write)
+        local same = #w == #r.zones
+        for i, e in ipairs(w) do same = same and e[1] == r.zones[i][1] and e[2] == r.zones[i][2] end
+        if not same then
+          jobfail(inst, "different read and write zones in one job are not supported by platter fio")
+        end
+      end
+      if #r.zones == 0 then r.pattern, r.zones = o.norandommap and "random" or "shuffle", nil end
     elseif dist.kind == "random" then
       r.pattern = o.norandommap and "random" or "shuffle"
     else
-      fail("fio: job " .. inst.job.name .. ": random_distribution=" .. dist.kind .. " is not supported by platter fio yet")
+      jobfail(inst, "random_distribution=" .. dist.kind .. " is not supported by platter fio yet")
     end
-    if (o.rw.seq_nr or 1) > 1 then
-      fail("fio: job " .. inst.job.name .. ": rw=" .. kind .. ":N is not supported by platter fio yet")
-    end
+    -- rw=randread:N: a new random offset every N I/Os, sequential in between
+    if (o.rw.seq_nr or 1) > 1 then r.seq_nr = o.rw.seq_nr end
     local pr = o.percentage_random
     if pr and (pr.read ~= 100 or pr.write ~= 100) then
-      fail("fio: job " .. inst.job.name .. ": percentage_random is not supported by platter fio yet")
+      if reads and writes and pr.read ~= pr.write then
+        fail("fio: job " .. inst.job.name ..
+          ": different read and write percentage_random in one job are not supported by platter fio")
+      end
+      r.random_pct = pr[dir]
     end
   else
     local skip = o.rw.seq_add or 0
     if skip < 0 then
-      fail("fio: job " .. inst.job.name .. ": a negative rw=" .. kind .. ":N skip is not supported by platter fio yet")
+      r.pattern, r.skip = "seq", skip  -- fio's backwards read (get_next_seq_offset's wrap)
     elseif skip > 0 then
       r.pattern, r.stride = "stride", (bs or bs_list[1]) + skip
     else
       r.pattern = "seq"
     end
+  end
+  -- fio reaps at least iodepth_batch_complete_min when the queue is full, and at most
+  -- iodepth_batch_complete_max (which defaults to the min, 1): one at a time by default
+  if QUEUED[engine] and r.qd > 1 then
+    local lo = o.iodepth_batch_complete_min or 1
+    r.reap_min = math.max(lo, 1)
+    r.reap_max = math.max(o.iodepth_batch_complete_max or 0, lo, 1)
+  end
+  if (o.rate_min.read or 0) > 0 or (o.rate_min.write or 0) > 0 then
+    r.rate_min_bps = { read = o.rate_min.read or 0, write = o.rate_min.write or 0 }
   end
   -- stop rules: io_size (or size) times loops, runtime; time_based runs for runtime
   local total = (o.io_size or size) * (o.loops or 1)
@@ -293,7 +327,7 @@ local function plan(inst, files, per, offset, size)
   local riops = both(o.rate_iops)
   if riops > 0 then r.rate_iops = riops end
   if (o.rate_process or "linear") ~= "linear" then
-    fail("fio: job " .. inst.job.name .. ": rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
+    jobfail(inst, "rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
   end
   local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
   if every and writes then r.fsync_every = every end
@@ -309,10 +343,6 @@ local function check_supported(job)
   if (o.slat_percentiles) then no("slat_percentiles=1") end
   if (o.steadystate_duration or 0) > 0 then no("steadystate") end
   if (o.buffer_compress_percentage or 0) > 0 then no("buffer_compress_percentage") end
-  if (o.rate_min.read or 0) > 0 or (o.rate_min.write or 0) > 0 then no("rate_min") end
-  if (o.iodepth_batch_complete_min or 1) ~= 1 or (o.iodepth_batch_complete_max or 0) ~= 0 then
-    no("iodepth_batch_complete_min/max (platter reaps every completion at once)")
-  end
   if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
   for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
     if o[k] then no(k:gsub("_percent$", "") .. "=N%") end

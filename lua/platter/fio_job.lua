@@ -827,20 +827,41 @@ function KIND.log(s, o, v)
   o[s.store] = (v and v ~= "") and v or true
 end
 
-local DISTR = { random = true, zipf = true, pareto = true, normal = true, zoned = true }
+local DISTR = { random = true, zipf = true, pareto = true, normal = true, zoned = true,
+  zoned_abs = true }
 
-function KIND.distribution(_, o, v)
+-- zoned_abs: "access/size:..." with sizes in bytes (fio's units)
+local function zoned_abs_dir(str, kb_base)
+  local list, given = {}, 0
+  for item in (str .. ":"):gmatch("([^:]*):") do
+    if item == "" then break end
+    local a, b = item:match("^([^/]*)/(.*)$")
+    local access = tonumber((a or item):match("^%s*(%d+)"))
+    local size = b and parse_size(b:match("^%s*(.-)%s*$"), kb_base)
+    if not access or not size then bad("fio: split conversion failed") end
+    list[#list + 1] = { access = access, size = size }
+    given = given + access
+  end
+  if #list == 0 then return nil end
+  if given > 100 then bad("fio: zone_split percentages add to more than 100%") end
+  if given < 100 then
+    bad(fmt("fio: access percentage don't add up to 100 for zoned random distribution (got=%d)",
+      given))
+  end
+  return list
+end
+
+function KIND.distribution(_, o, v, st)
   if not v then bad(nil) end
   local head = enum_head(v)
-  if not DISTR[head] then
-    if head == "zoned_abs" then fail(not_supported("random_distribution=zoned_abs")) end
-    bad(nil)
-  end
+  if not DISTR[head] then bad(nil) end
   local d = { kind = head }
-  if head == "zoned" then
+  if head == "zoned" or head == "zoned_abs" then
     local str = v:match("^%s*(.-)%s*$")
-    if str:sub(1, 6) ~= "zoned:" then bad(fmt("fio: mismatch in zoned input <%s>", str)) end
-    local t = per_dir(str:sub(7), zoned_dir)
+    local pre = head .. ":"
+    if str:sub(1, #pre) ~= pre then bad(fmt("fio: mismatch in zoned input <%s>", str)) end
+    local t = head == "zoned" and per_dir(str:sub(#pre + 1), zoned_dir)
+      or per_dir(str:sub(#pre + 1), function(x) return zoned_abs_dir(x, st.kb_base()) end)
     d.read, d.write, d.trim = t.read, t.write, t.trim
   elseif head ~= "random" then
     local val = ({ zipf = 1.1, pareto = 0.2, normal = 0.0 })[head]

@@ -19,15 +19,54 @@
 #include "hot.h"
 
 static const char *const run_keys[] = {
-    "align",    "batch",       "bs",       "bs_list",
-    "bytes",    "count",       "engine",   "file",
-    "files",    "fsync_every", "gen",      "invalidate_every",
-    "iopoll",   "name",        "offsets",  "on_error",
-    "op",       "pattern",     "progress", "qd",
-    "ramp",     "range",       "rate_bps", "rate_iops",
-    "read_pct", "sample_ms",   "seconds",  "seed",
-    "slat",     "sigma",       "sqpoll",   "sqpoll_idle_ms",
-    "stride",   "theta",       "think_us", "weights",
+    "align",
+    "batch",
+    "bs",
+    "bs_list",
+    "bytes",
+    "center",
+    "count",
+    "engine",
+    "file",
+    "files",
+    "fsync_every",
+    "gen",
+    "invalidate_every",
+    "iopoll",
+    "name",
+    "offsets",
+    "on_error",
+    "op",
+    "pareto_h",
+    "pattern",
+    "progress",
+    "qd",
+    "ramp",
+    "random_pct",
+    "range",
+    "rate_bps",
+    "rate_cycle_ms",
+    "rate_iops",
+    "rate_min_bps",
+    "rate_min_iops",
+    "read_pct",
+    "reap_max",
+    "reap_min",
+    "sample_ms",
+    "scatter",
+    "seconds",
+    "seed",
+    "seq_nr",
+    "sigma",
+    "skip",
+    "slat",
+    "sqpoll",
+    "sqpoll_idle_ms",
+    "stride",
+    "theta",
+    "think_us",
+    "weights",
+    "zones",
     NULL,
 };
 
@@ -206,7 +245,13 @@ static struct pl_file **getfiles(lua_State *L, int t, unsigned *n)
 static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
                            struct pl_file **files)
 {
-    if (r->err_op == PL_OP_FSYNC)
+    if (r->stopped == PL_STOP_RATE_MIN && r->rate_min_iops) /* fio's words */
+        snprintf(buf, n, "rate_iops_min=%llu not met, got %llu IOPS",
+                 (unsigned long long)r->rate_min_want, (unsigned long long)r->rate_min_got);
+    else if (r->stopped == PL_STOP_RATE_MIN)
+        snprintf(buf, n, "rate_min=%lluB/s not met, got %lluB/s",
+                 (unsigned long long)r->rate_min_want, (unsigned long long)r->rate_min_got);
+    else if (r->err_op == PL_OP_FSYNC)
         snprintf(buf, n, "fsync %s: %s", files[r->err_file]->path, strerror(r->err));
     else
         snprintf(buf, n, "%s %s at offset %llu: %s", pl_op_names[r->err_op],
@@ -239,6 +284,94 @@ static void get_uring_opts(lua_State *L, struct pl_job_spec *s)
     u->o.sqpoll = sqpoll;
     u->o.sq_idle_ms = (unsigned)idle;
     s->engine = pl_engine_with(&u->ops, s->engine, &u->o);
+}
+
+/* rate_min_bps / rate_min_iops: a number (both directions) or { read =, write = } */
+static void get_per_dir(lua_State *L, const char *k, double out[2])
+{
+    lua_getfield(L, 1, k);
+    if (lua_istable(L, -1)) {
+        int t = lua_gettop(L);
+        lua_Number v;
+        if (getnum(L, t, "read", &v))
+            out[0] = v;
+        if (getnum(L, t, "write", &v))
+            out[1] = v;
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            lua_pop(L, 1);
+            const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+            if (strcmp(key, "read") != 0 && strcmp(key, "write") != 0)
+                luaL_error(L, "run: '%s' takes a number or { read =, write = }", k);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        lua_Number v;
+        getnum(L, 1, k, &v);
+        out[0] = out[1] = v;
+    }
+    lua_pop(L, 1);
+}
+
+/* skip: a signed number of bytes, or a size string with an optional leading '-' */
+static int64_t get_skip(lua_State *L)
+{
+    lua_getfield(L, 1, "skip");
+    int64_t v = 0;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        const char *str = lua_tostring(L, -1);
+        int neg = str[0] == '-';
+        lua_pushstring(L, str + neg);
+        uint64_t u = pl_checksize(L, lua_gettop(L));
+        lua_pop(L, 1);
+        if (u > (uint64_t)INT64_MAX)
+            luaL_error(L, "run: 'skip' is too large");
+        v = neg ? -(int64_t)u : (int64_t)u;
+    } else if (!lua_isnil(L, -1)) {
+        lua_Number n = lua_tonumber(L, -1);
+        if (!lua_isnumber(L, -1) || n != n || n != (lua_Number)(int64_t)n ||
+            n > 9007199254740992.0 || n < -9007199254740992.0)
+            luaL_error(L, "run: 'skip' must be an integer number of bytes (or a size string)");
+        v = (int64_t)n;
+    }
+    lua_pop(L, 1);
+    return v;
+}
+
+/* zones = { {access, size}, ... }: size a percentage (zoned) or bytes (zoned_abs) */
+static struct pl_zone *get_zones(lua_State *L, size_t *n)
+{
+    lua_getfield(L, 1, "zones");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        *n = 0;
+        return NULL;
+    }
+    if (!lua_istable(L, -1))
+        luaL_error(L, "run: 'zones' must be a list of {access, size}");
+    int list = lua_gettop(L);
+    *n = pl_rawlen(L, list);
+    if (*n == 0 || *n > PL_ZONE_SLOTS)
+        luaL_error(L, "run: 'zones' must have 1..100 entries");
+    struct pl_zone *z = lua_newuserdata(L, *n * sizeof *z);
+    lua_insert(L, list); /* below the list, kept until the run ends */
+    for (size_t i = 0; i < *n; i++) {
+        lua_rawgeti(L, list + 1, (int)i + 1);
+        int e = lua_gettop(L);
+        if (!lua_istable(L, e))
+            luaL_error(L, "run: zones[%d] must be {access, size}", (int)i + 1);
+        lua_rawgeti(L, e, 1);
+        lua_rawgeti(L, e, 2);
+        lua_Number a = lua_tonumber(L, e + 1);
+        if (!lua_isnumber(L, e + 1) || !pl_isexact(a) || a > 100)
+            luaL_error(L, "run: zones[%d]: access must be a percentage 0..100", (int)i + 1);
+        z[i].access = (unsigned)a;
+        if (lua_isnil(L, e + 2))
+            luaL_error(L, "run: zones[%d]: a size is missing", (int)i + 1);
+        z[i].size = pl_checksize(L, e + 2);
+        lua_pop(L, 3);
+    }
+    lua_pop(L, 1);
+    return z;
 }
 
 /*
@@ -284,7 +417,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     if (kind < 0)
         luaL_error(L,
                    "run: unknown pattern '%s' (seq, reverse, random, reread, stride, zipf, "
-                   "normal, list, shuffle)",
+                   "normal, list, shuffle, pareto, zoned, zoned_abs)",
                    pat);
     lua_pop(L, 1);
     s.pat.kind = (enum pl_pattern_kind)kind;
@@ -299,6 +432,31 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         s.pat.sigma = v;
     else
         s.pat.sigma = 0.1;
+    s.pat.pareto_h = 0.2;
+    if (getnum(L, 1, "pareto_h", &v)) {
+        if (!(v > 0 && v < 1))
+            luaL_error(L, "run: 'pareto_h' must be within (0, 1)");
+        s.pat.pareto_h = v;
+    }
+    if (getnum(L, 1, "center", &v)) {
+        if (v > 1)
+            luaL_error(L, "run: 'center' must be within 0..1");
+        s.pat.has_center = 1;
+        s.pat.center = v;
+    }
+    static const char *const scatters[] = {"spread", "fio", "none", NULL};
+    s.pat.scatter = (enum pl_scatter)getoption(L, 1, "scatter", "spread", scatters);
+    size_t nzones = 0;
+    s.pat.zones = get_zones(L, &nzones);
+    s.pat.nzones = nzones;
+    if ((s.pat.kind == PL_PAT_ZONED || s.pat.kind == PL_PAT_ZONED_ABS) && !s.pat.zones)
+        luaL_error(L, "run: pattern '%s' needs 'zones'", pat);
+    s.pat.seq_nr = (unsigned)getint(L, 1, "seq_nr", 1);
+    uint64_t rpct = getint(L, 1, "random_pct", 100);
+    if (rpct > 100)
+        luaL_error(L, "run: 'random_pct' must be within 0..100");
+    s.pat.seq_pct = (unsigned)(100 - rpct);
+    s.pat.skip = get_skip(L);
     size_t nlist = 0;
     s.pat.list = getlist(L, 1, "offsets", &nlist);
     s.pat.nlist = nlist;
@@ -341,6 +499,15 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         s.think_ns = pl_scale_u64(v, 1000.0);
     s.qd = (unsigned)getint(L, 1, "qd", 1);
     s.batch_submit = (unsigned)getint(L, 1, "batch", 0);
+    s.reap_min = (unsigned)getint(L, 1, "reap_min", 0);
+    s.reap_max = (unsigned)getint(L, 1, "reap_max", 0);
+    get_per_dir(L, "rate_min_bps", s.rate_min_bps);
+    get_per_dir(L, "rate_min_iops", s.rate_min_iops);
+    if (getnum(L, 1, "rate_cycle_ms", &v)) {
+        s.rate_cycle_ns = pl_scale_u64(v, 1e6);
+        if (s.rate_cycle_ns < 1000000)
+            luaL_error(L, "run: 'rate_cycle_ms' must be at least 1");
+    }
 
     lua_getfield(L, 1, "engine");
     const char *eng = luaL_optstring(L, -1, s.qd > 1 ? "io_uring" : "psync");

@@ -48,10 +48,14 @@ struct loop {
     uint64_t next_sample; /* end of the open sample window; UINT64_MAX: not sampling */
     struct pl_sample win; /* the open window */
     size_t samples_cap;
+    unsigned reap_min, reap_max; /* at depth: fewest a full queue waits for, most per reap */
+    uint64_t rate_check;         /* rate_min: when the next check is due; UINT64_MAX: none */
+    uint64_t rate_last_t[2], rate_last_bytes[2], rate_last_ops[2];
 };
 
 static const char *const stop_names[] = {
-    "none", "count", "bytes", "time", "error", "interrupted", "generator end", "generator error",
+    "none",        "count",         "bytes",           "time",     "error",
+    "interrupted", "generator end", "generator error", "rate_min",
 };
 
 const char *pl_job_stop_name(enum pl_job_stop s)
@@ -356,7 +360,9 @@ static void engine_failed(struct loop *l, int rc)
    -errno after an engine failure (then the job is ending). */
 PL_HOT static int reap_some(struct loop *l, unsigned min)
 {
-    int n = l->e.ops->reap(&l->e, min, l->done, l->s->qd);
+    if (min > l->reap_max)
+        min = l->reap_max; /* fio: a max below the min is raised to it (setup) */
+    int n = l->e.ops->reap(&l->e, min, l->done, l->reap_max);
     if (n < 0) {
         engine_failed(l, n);
         return n;
@@ -438,7 +444,7 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
 {
     const struct pl_job_spec *s = l->s;
     while (l->inflight >= s->qd || !l->nfree)
-        if (reap_some(l, 1) < 0)
+        if (reap_some(l, l->reap_min) < 0)
             return pl_clock_ns();
     uint64_t due = due_time(l), now = pl_clock_ns();
     if (due > now) {
@@ -475,7 +481,7 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
     /* a full queue is reaped now, before the next I/O is chosen: a generator's time
        then is not in the latency of I/O that completed meanwhile (at depth 1, none) */
     if (l->inflight >= s->qd)
-        reap_some(l, 1);
+        reap_some(l, l->reap_min);
     if (think)
         pl_clock_sleep_ns(think, (volatile int *)s->stop);
     return pl_clock_ns();
@@ -501,6 +507,52 @@ static void drop_pass(struct loop *l)
         l->next_pass += s->invalidate_every;
 }
 
+/*
+ * rate_min (fio's __check_min_rate): the first check after the 2 s settle only
+ * records where each direction is; later ones, once per cycle, compare the rate
+ * since the previous one with the minimum, in fio's integer arithmetic.
+ */
+static void check_min_rate(struct loop *l, uint64_t now)
+{
+    const struct pl_job_spec *s = l->s;
+    uint64_t cycle = s->rate_cycle_ns ? s->rate_cycle_ns : 1000000000u;
+    l->rate_check = now + cycle;
+    if (!l->measuring)
+        return;
+    for (int d = 0; d < 2; d++) {
+        const struct pl_stats *st = &l->r->by_op[d];
+        if (!(s->rate_min_bps[d] > 0) && !(s->rate_min_iops[d] > 0))
+            continue;
+        if (!st->bytes)
+            continue; /* fio checks a direction once it has done some I/O */
+        if (l->rate_last_bytes[d] || l->rate_last_ops[d]) {
+            uint64_t spent = (now - l->rate_last_t[d]) / 1000000u;
+            if (spent == 0 || spent * 1000000u < cycle)
+                continue;
+            int iops = !(s->rate_min_bps[d] > 0);
+            uint64_t want = (uint64_t)(iops ? s->rate_min_iops[d] : s->rate_min_bps[d]);
+            uint64_t got = iops ? (st->ops - l->rate_last_ops[d]) * 1000 / spent
+                                : (st->bytes - l->rate_last_bytes[d]) * 1000 / spent;
+            if (got < want) {
+                struct pl_job_result *r = l->r;
+                r->rate_min_dir = d;
+                r->rate_min_iops = iops;
+                r->rate_min_want = want;
+                r->rate_min_got = got;
+                if (!r->err) {
+                    r->err = EIO;
+                    r->err_op = d == 1 ? PL_OP_WRITE : PL_OP_READ;
+                }
+                stop(l, PL_STOP_RATE_MIN);
+                return;
+            }
+        }
+        l->rate_last_bytes[d] = st->bytes;
+        l->rate_last_ops[d] = st->ops;
+        l->rate_last_t[d] = now;
+    }
+}
+
 /* The C loop of a pattern job: choose the next I/O, issue it, until a stop rule. */
 PL_HOT static void run_pattern(struct loop *l)
 {
@@ -523,6 +575,8 @@ PL_HOT static void run_pattern(struct loop *l)
         uint64_t think;
         next_io(l, io, &think);
         now = issue(l, io, think, start);
+        if (now >= l->rate_check) /* UINT64_MAX without rate_min */
+            check_min_rate(l, now);
     }
 }
 
@@ -764,11 +818,21 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         goto fail;
     }
     l->sync = s->qd == 1 && (s->engine->flags & PL_ENGINE_SYNC);
+    l->reap_max = s->reap_max && s->reap_max < s->qd ? s->reap_max : s->qd;
+    l->reap_min = s->reap_min ? s->reap_min : 1;
+    if (l->reap_min > s->qd)
+        l->reap_min = s->qd;
+    if (l->reap_max < l->reap_min) /* fio: max defaults to (and is at least) min */
+        l->reap_max = l->reap_min;
     l->commits = (s->engine->flags & PL_ENGINE_COMMITS) != 0;
     l->start = pl_clock_ns();
     l->last = l->start;
     if (s->seconds_ns)
         l->deadline = l->start + s->ramp_ns + s->seconds_ns;
+    l->rate_check = UINT64_MAX;
+    for (int d = 0; d < 2; d++)
+        if (s->rate_min_bps[d] > 0 || s->rate_min_iops[d] > 0)
+            l->rate_check = l->start + 2000000000u; /* fio's settle period */
     if (!s->ramp_ns)
         begin_measuring(l, l->start);
     *out = j;
@@ -805,6 +869,8 @@ PL_HOT int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t l
     io->off = op == PL_OP_FSYNC ? 0 : off;
     io->len = op == PL_OP_FSYNC ? 0 : len;
     l->last = issue(l, io, think_ns ? think_ns : l->s->think_ns, 0);
+    if (l->last >= l->rate_check)
+        check_min_rate(l, l->last);
     /* stop rules are checked now, so the caller does not ask its generator for an I/O
        the job will not issue (the C loop checks them before calling it) */
     return !should_stop(l, l->last);

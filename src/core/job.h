@@ -24,6 +24,7 @@ enum pl_job_stop {
     PL_STOP_INTERRUPT,
     PL_STOP_GEN_END,
     PL_STOP_GEN_ERROR,
+    PL_STOP_RATE_MIN,
 };
 
 struct pl_job_spec {
@@ -48,6 +49,21 @@ struct pl_job_spec {
     const struct pl_engine_ops *engine;
     unsigned qd;
     unsigned batch_submit; /* 0 = engine default */
+    /*
+     * Reaping at depth (fio's iodepth_batch_complete_min/max): a full queue waits
+     * for at least reap_min completions (0 = 1) and every reap takes at most
+     * reap_max (0 = qd: all there are). fio's default is 1 and 1.
+     */
+    unsigned reap_min, reap_max;
+    /*
+     * fio's rate_min / rate_iops_min, per direction ([0] read, [1] write; 0 = none):
+     * after the first 2 s of the job (ramp included; not checked during the ramp),
+     * every rate_cycle_ns (0 = fio's 1 s) the direction's completed bytes (or I/Os)
+     * since the previous check, per whole millisecond elapsed, must reach it; else
+     * the job stops (PL_STOP_RATE_MIN) with err EIO.
+     */
+    double rate_min_bps[2], rate_min_iops[2];
+    uint64_t rate_cycle_ns;
     uint64_t seed;
     int stop_on_error;
     int external;                /* the caller chooses every I/O (pl_job_step): no pattern */
@@ -85,6 +101,10 @@ struct pl_job_result {
     struct pl_sample *samples; /* malloc'd (pl_job_result_free), nsamples of them */
     size_t nsamples;
     uint64_t samples_dropped; /* windows past PL_SAMPLES_MAX, or lost to memory */
+    /* PL_STOP_RATE_MIN: the direction (0 read, 1 write), whether iops (else bytes/s),
+       the minimum and the rate found (fio's integers) */
+    int rate_min_dir, rate_min_iops;
+    uint64_t rate_min_want, rate_min_got;
 };
 
 /* Free what a result owns beyond itself (its samples); the result stays valid, empty of

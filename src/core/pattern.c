@@ -27,7 +27,11 @@ static const char *const names[] = {
     [PL_PAT_SEQ] = "seq",       [PL_PAT_REVERSE] = "reverse", [PL_PAT_RANDOM] = "random",
     [PL_PAT_REREAD] = "reread", [PL_PAT_STRIDE] = "stride",   [PL_PAT_ZIPF] = "zipf",
     [PL_PAT_NORMAL] = "normal", [PL_PAT_LIST] = "list",       [PL_PAT_SHUFFLE] = "shuffle",
+    [PL_PAT_PARETO] = "pareto", [PL_PAT_ZONED] = "zoned",     [PL_PAT_ZONED_ABS] = "zoned_abs",
 };
+
+/* fio's hash.h: GOLDEN_RATIO_64, the multiplier of __hash_u64 */
+#define FIO_GOLDEN_64 UINT64_C(0x61C8864680B583EB)
 
 #define NKINDS (sizeof(names) / sizeof(names[0]))
 
@@ -109,6 +113,112 @@ static double zeta(uint64_t n, double theta)
     return sum;
 }
 
+uint64_t pl_pattern_fio_scatter(uint64_t rank, uint64_t off, uint64_t n)
+{
+    return (rank * FIO_GOLDEN_64 + off) % n;
+}
+
+/*
+ * The offset that places rank 0: fio's rand_off (a 32-bit draw, or nblocks * center)
+ * for scatter fio and none; with a center, the spread's additive term as well.
+ */
+static int fail(const char **why, const char *reason);
+
+static void scatter_prepare(struct pl_pattern *p)
+{
+    uint64_t n = p->nblocks;
+    if (p->s.has_center) {
+        uint64_t c = (uint64_t)((double)n * p->s.center);
+        p->fio_off = c;
+        p->zipf_add = c % n;
+    } else {
+        p->fio_off = pl_rng_next(&p->rng) & UINT64_C(0xffffffff);
+    }
+}
+
+/* A rank of zipf or pareto on its block. */
+PL_HOT static uint64_t scatter(const struct pl_pattern *p, uint64_t r)
+{
+    uint64_t n = p->nblocks;
+    switch (p->s.scatter) {
+    case PL_SCATTER_FIO: return pl_pattern_fio_scatter(r, p->fio_off, n);
+    case PL_SCATTER_NONE: return (uint64_t)(((unsigned __int128)r + p->fio_off) % n);
+    case PL_SCATTER_SPREAD: break;
+    }
+    return mul_add_mod(r, p->zipf_mult, p->zipf_add, n);
+}
+
+static void pareto_prepare(struct pl_pattern *p)
+{
+    /* the spread's multiplier, as for zipf */
+    uint64_t n = p->nblocks;
+    uint64_t m = (uint64_t)(((unsigned __int128)n * UINT64_C(0x9e3779b97f4a7c15)) >> 64);
+    if (m == 0)
+        m = 1;
+    while (gcd64(m, n) != 1)
+        m = m + 1 < n ? m + 1 : 1;
+    p->zipf_mult = m;
+    p->zipf_add = pl_rng_below(&p->rng, n);
+    p->pareto_pow = log(p->s.pareto_h) / log(1.0 - p->s.pareto_h);
+    scatter_prepare(p);
+}
+
+/* fio's pareto_next before the scatter: (n - 1) * u^pow, truncated */
+PL_HOT static uint64_t pareto_rank(struct pl_pattern *p)
+{
+    double u = pl_rng_double(&p->rng);
+    double x = (double)(p->nblocks - 1) * pow(u, p->pareto_pow);
+    uint64_t r = x >= 0 ? (uint64_t)x : 0;
+    return r < p->nblocks ? r : p->nblocks - 1;
+}
+
+/* zoned, zoned_abs: each access slot's first block and number of blocks */
+static int zones_prepare(struct pl_pattern *p, const char **why)
+{
+    const struct pl_pattern_spec *s = &p->s;
+    uint64_t lastb = p->nblocks;
+    unsigned slot = 0;
+    uint64_t size_prev = 0;
+    if (s->zones == NULL || s->nzones == 0)
+        return fail(why, "zoned needs zones");
+    for (size_t i = 0; i < s->nzones; i++) {
+        const struct pl_zone *z = &s->zones[i];
+        if (z->access > PL_ZONE_SLOTS - slot)
+            return fail(why, "zone access percentages add up to more than 100");
+        uint64_t start, count;
+        if (s->kind == PL_PAT_ZONED) {
+            if (z->size > 100 - size_prev)
+                return fail(why, "zone size percentages add up to more than 100");
+            start = (uint64_t)(((unsigned __int128)size_prev * lastb) / 100);
+            count = (uint64_t)(((unsigned __int128)lastb * z->size) / 100);
+        } else {
+            if (z->size > UINT64_MAX - size_prev)
+                return fail(why, "zone sizes overflow");
+            start = size_prev / s->align;
+            uint64_t end = (size_prev + z->size) / s->align;
+            if (end > lastb)
+                return fail(why, "zoned_abs sizes exceed the range");
+            count = end - start;
+        }
+        for (unsigned k = 0; k < z->access; k++, slot++) {
+            p->zone_start[slot] = start;
+            p->zone_blocks[slot] = count;
+        }
+        size_prev += z->size;
+    }
+    if (slot != PL_ZONE_SLOTS)
+        return fail(why, "zone access percentages must add up to 100");
+    return 0;
+}
+
+/* fio's zoned pick: a slot, then a uniform block of its zone (its first if it has none) */
+PL_HOT static uint64_t zoned_block(struct pl_pattern *p)
+{
+    unsigned v = (unsigned)pl_rng_below(&p->rng, PL_ZONE_SLOTS);
+    uint64_t n = p->zone_blocks[v];
+    return p->zone_start[v] + (n > 1 ? pl_rng_below(&p->rng, n) : 0);
+}
+
 static void zipf_prepare(struct pl_pattern *p)
 {
     uint64_t n = p->nblocks;
@@ -144,6 +254,7 @@ static void zipf_prepare(struct pl_pattern *p)
         m = m + 1 < n ? m + 1 : 1;
     p->zipf_mult = m;
     p->zipf_add = pl_rng_below(&p->rng, n);
+    scatter_prepare(p);
 }
 
 /* Zipf rank in [0, nblocks): 0 is the most likely. */
@@ -296,13 +407,58 @@ PL_HOT static uint64_t stride_next(struct pl_pattern *p, uint64_t len)
     return off;
 }
 
+/* seq with a skip: fio's get_next_seq_offset (see pattern.h) */
+PL_HOT static uint64_t seq_skip_next(struct pl_pattern *p, uint64_t len)
+{
+    const struct pl_pattern_spec *s = &p->s;
+    uint64_t lo = s->lo, w = s->hi - s->lo, last = p->pos;
+    uint64_t add = (uint64_t)s->skip; /* two's complement: adding it subtracts */
+    if (last == lo && lo && s->skip < 0)
+        last = w; /* fio's rewind, a size taken as a file offset */
+    uint64_t pos = last - lo;
+    if (pos) {
+        pos += add;
+        if (pos >= s->hi)
+            pos = s->skip > 0 ? lo : w + add;
+    }
+    if (pos > w || w - pos < len)
+        pos = 0;
+    p->pos = lo + pos + len;
+    return lo + pos;
+}
+
+static uint64_t pattern_base(struct pl_pattern *p, uint64_t len);
+
+/* seq_nr / seq_pct: the sequential I/O of fio's get_next_block, else the pattern's */
+PL_HOT static uint64_t mixed_next(struct pl_pattern *p, uint64_t len)
+{
+    const struct pl_pattern_spec *s = &p->s;
+    int random = 0;
+    if (--p->seq_left == 0) {
+        p->seq_left = s->seq_nr > 1 ? s->seq_nr : 1;
+        random = !s->seq_pct || pl_rng_below(&p->mix_rng, 100) >= s->seq_pct;
+    }
+    uint64_t off = p->last_end;
+    if (random || len > s->hi - s->lo || off < s->lo || off - s->lo > s->hi - s->lo - len)
+        off = pattern_base(p, len);
+    p->last_end = off + len;
+    return off;
+}
+
 PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
+{
+    if (len == 0)
+        len = p->len;
+    if (p->mixed)
+        return mixed_next(p, len);
+    return pattern_base(p, len);
+}
+
+PL_HOT static uint64_t pattern_base(struct pl_pattern *p, uint64_t len)
 {
     const struct pl_pattern_spec *s = &p->s;
     uint64_t off;
 
-    if (len == 0)
-        len = p->len;
     if (s->kind == PL_PAT_LIST) {
         off = s->list[p->li];
         p->li = p->li + 1 < s->nlist ? p->li + 1 : 0;
@@ -315,6 +471,8 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
 
     switch (s->kind) {
     case PL_PAT_SEQ:
+        if (s->skip)
+            return seq_skip_next(p, len);
         if (p->pos < s->lo || p->pos - s->lo > width)
             p->pos = s->lo;
         off = p->pos;
@@ -334,11 +492,10 @@ PL_HOT uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len)
 
     case PL_PAT_STRIDE: return stride_next(p, len);
 
-    case PL_PAT_ZIPF: {
-        uint64_t r = zipf_rank(p);
-        uint64_t block = mul_add_mod(r, p->zipf_mult, p->zipf_add, p->nblocks);
-        return fit_aligned(p, s->lo + block * s->align, len);
-    }
+    case PL_PAT_ZIPF: return fit_aligned(p, s->lo + scatter(p, zipf_rank(p)) * s->align, len);
+    case PL_PAT_PARETO: return fit_aligned(p, s->lo + scatter(p, pareto_rank(p)) * s->align, len);
+    case PL_PAT_ZONED:
+    case PL_PAT_ZONED_ABS: return fit_aligned(p, s->lo + zoned_block(p) * s->align, len);
 
     case PL_PAT_NORMAL:
         if (width == 0)
@@ -416,9 +573,39 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
             return fail(why, "shuffle needs fewer than 2^62 blocks");
         shuffle_prepare(p);
         break;
+    case PL_PAT_PARETO:
+        if (!(s->pareto_h > 0.0 && s->pareto_h < 1.0))
+            return fail(why, "pareto needs 0 < h < 1");
+        pareto_prepare(p);
+        break;
+    case PL_PAT_ZONED:
+    case PL_PAT_ZONED_ABS: {
+        int rc = zones_prepare(p, why);
+        if (rc < 0)
+            return rc;
+        break;
+    }
     case PL_PAT_RANDOM:
     case PL_PAT_REREAD:
     case PL_PAT_LIST: break;
+    }
+    if (s->has_center && !(s->center >= 0.0 && s->center <= 1.0))
+        return fail(why, "center must be within 0..1");
+    if (s->scatter > PL_SCATTER_NONE)
+        return fail(why, "unknown scatter");
+    if (s->seq_pct > 100)
+        return fail(why, "seq_pct must be within 0..100");
+    if (s->skip && s->kind != PL_PAT_SEQ)
+        return fail(why, "skip needs pattern seq");
+    if ((s->seq_nr > 1 || s->seq_pct) && s->kind != PL_PAT_RANDOM && s->kind != PL_PAT_SHUFFLE &&
+        s->kind != PL_PAT_ZIPF && s->kind != PL_PAT_PARETO && s->kind != PL_PAT_NORMAL &&
+        s->kind != PL_PAT_ZONED && s->kind != PL_PAT_ZONED_ABS)
+        return fail(why, "seq_nr and seq_pct need a random pattern");
+    if (s->seq_nr > 1 || s->seq_pct) {
+        p->mixed = 1;
+        p->seq_left = 1; /* fio: the first I/O is a candidate for a random offset */
+        p->last_end = s->lo;
+        pl_rng_seed(&p->mix_rng, s->seed ^ UINT64_C(0x5e9a11e5));
     }
     return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * Access patterns: where the next I/O goes. seq, reverse, random, reread,
- * stride, zipf, normal, list and shuffle, each over a byte range [lo, hi) with an
+ * stride, zipf, normal, list, shuffle, pareto, zoned and zoned_abs, each over a
+ * byte range [lo, hi) with an
  * alignment, driven by a seeded pl_rng so a seed gives the same offsets on
  * every build. Pure computation: no I/O, no Lua.
  */
@@ -22,7 +23,27 @@ enum pl_pattern_kind {
     PL_PAT_NORMAL,
     PL_PAT_LIST,
     PL_PAT_SHUFFLE,
+    PL_PAT_PARETO,
+    PL_PAT_ZONED,
+    PL_PAT_ZONED_ABS,
 };
+
+/* How zipf and pareto place a rank on a block. */
+enum pl_scatter {
+    PL_SCATTER_SPREAD, /* a bijection (multiplier coprime with nblocks): every rank its own block */
+    PL_SCATTER_FIO,    /* fio's: (rank * 0x61C8864680B583EB + off) mod nblocks, 64-bit wrap;
+                          ranks may share a block (as fio's lib/zipf.c does) */
+    PL_SCATTER_NONE,   /* rank r at block (r + off) mod nblocks: the hottest at the centre */
+};
+
+/* zoned: access percent and the zone's size in percent of the range; zoned_abs: the
+   size in bytes. Zones follow each other from lo. */
+struct pl_zone {
+    unsigned access;
+    uint64_t size;
+};
+
+#define PL_ZONE_SLOTS 100
 
 struct pl_pattern_spec {
     enum pl_pattern_kind kind;
@@ -34,6 +55,25 @@ struct pl_pattern_spec {
     const uint64_t *list; /* list: offsets, used in order and then from the start; borrowed,
                                so it must outlive the pattern */
     size_t nlist;
+    double pareto_h;             /* pareto: fio's h, in (0, 1) (0.2 is fio's default) */
+    int has_center;              /* zipf, pareto: center given (else drawn from the seed) */
+    double center;               /* where rank 0 goes before the scatter's hash, a fraction
+                                    of the blocks in 0..1 (fio's :center) */
+    enum pl_scatter scatter;     /* zipf, pareto */
+    const struct pl_zone *zones; /* zoned, zoned_abs: borrowed, like list */
+    size_t nzones;
+    /*
+     * Random kinds (random, shuffle, zipf, pareto, normal, zoned, zoned_abs): fio's
+     * rw=randread:N and percentage_random. Every seq_nr-th I/O (the first included)
+     * is a candidate for a random offset and takes one with probability 100 - seq_pct
+     * percent (fio's percentage_random = 100 - seq_pct); every other I/O starts where
+     * the previous one ended (a random offset when that would not fit). seq_nr 0 or 1
+     * and seq_pct 0: always random.
+     */
+    unsigned seq_nr;
+    unsigned seq_pct;
+    int64_t skip; /* seq: fio's rw=read:N, bytes between the end of an I/O and the next
+                     (negative: backwards; see pl_pattern_next) */
     uint64_t seed;
 };
 
@@ -60,6 +100,16 @@ struct pl_pattern {
      */
     uint64_t sh_mask, sh_ctr, sh_key[3], sh_mul[3];
     unsigned sh_shift;
+    double pareto_pow; /* pareto: ln(h) / ln(1 - h) */
+    uint64_t fio_off;  /* scatter fio / none: the offset added after the hash */
+    /* zoned: for each of the 100 access slots, its zone's first block and block count */
+    uint64_t zone_start[PL_ZONE_SLOTS], zone_blocks[PL_ZONE_SLOTS];
+    /* seq_nr / random_pct (mixed != 0): its own generator, so the random offsets are
+       those of the plain pattern; seq_left counts down to the next candidate */
+    int mixed;
+    unsigned seq_left;
+    uint64_t last_end;
+    struct pl_rng mix_rng;
 };
 
 /*
@@ -91,12 +141,32 @@ int pl_pattern_init(struct pl_pattern *p, const struct pl_pattern_spec *s, uint6
  *   shuffle  every aligned start lo + k*align (k < nblocks) once per pass, in an
  *            order drawn from the seed, a new order each pass (fio's random map
  *            without its bitmap: a keyed permutation, not a rejected draw)
+ *   pareto   fio's: rank floor((nblocks-1) * u^(ln h / ln(1-h))), u uniform in [0, 1),
+ *            placed on a block by `scatter` as zipf's rank
+ *   zoned    fio's zoned: a slot v uniform in 0..99 picks the zone whose access
+ *            percentages cover v; the zone's blocks start at (size percent before
+ *            it) * nblocks / 100 and number nblocks * (its size percent) / 100; a
+ *            uniform block of it (its first block when it has none)
+ *   zoned_abs the same with sizes in bytes: the zone's blocks from (bytes before it)
+ *            / align to (bytes up to its end) / align
+ *   seq with skip: fio's get_next_seq_offset on a file that ends at hi, W = hi - lo:
+ *            pos = (end of the last I/O) - lo, plus skip unless pos is 0; a pos at or
+ *            past hi (or below 0, in 64-bit wrap) becomes W + skip for skip < 0 and
+ *            lo for skip > 0; the I/O goes to lo + pos (to lo if it does not fit).
+ *            The first I/O is at lo, except that with skip < 0 and lo > 0 fio first
+ *            takes the end of the last I/O to be W (its rewind, in file offsets)
  * seq, reverse, random, reread, stride, list and shuffle are exact integer arithmetic,
  * identical everywhere for a seed; zipf and normal use libm (pow, exp, log,
  * sqrt, cos), so they repeat exactly with the same libm and compiler flags
  * (no -ffast-math; fused multiply-add contraction may change the last bits).
  */
 uint64_t pl_pattern_next(struct pl_pattern *p, uint64_t len);
+
+/*
+ * fio's scatter of a rank over n blocks (lib/zipf.c): the golden-ratio hash of the
+ * rank, plus off, modulo n, in 64-bit arithmetic that wraps.
+ */
+uint64_t pl_pattern_fio_scatter(uint64_t rank, uint64_t off, uint64_t n);
 
 /* Name <-> kind; pl_pattern_kind_of returns -1 for an unknown name, pl_pattern_name "unknown". */
 int pl_pattern_kind_of(const char *name);

@@ -26,7 +26,7 @@ shown; tests/fio/layout.py compares the layout with the real fio.
   reader: Laying out IO file (1 file / 4MiB)
   
   writer: (groupid=0, jobs=1): err= 0: pid=4242: Thu Jan  1 00:00:00 1970
-    write: IOPS=1828, BW=114MiB/s (120MB/s)(4096KiB/35msec); 0 zone resets
+    write: IOPS=1777, BW=111MiB/s (117MB/s)(4096KiB/36msec); 0 zone resets
       clat (nsec): min=550133, max=550133, avg=550133.00, stdev= 0.00
        lat (nsec): min=550133, max=550133, avg=550133.00, stdev= 0.00
       clat percentiles (usec):
@@ -36,7 +36,7 @@ shown; tests/fio/layout.py compares the layout with the real fio.
        | 99.00th=[  551], 99.50th=[  551], 99.90th=[  551], 99.95th=[  551],
        | 99.99th=[  551]
     lat (usec)   : 750=100.00%
-    cpu          : usr=0.00%, sys=100.61%, ctx=0, majf=0, minf=0
+    cpu          : usr=0.00%, sys=97.81%, ctx=0, majf=0, minf=0
     IO depths    : 1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, >=64=0.0%
        submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%
        complete  : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%
@@ -63,7 +63,7 @@ shown; tests/fio/layout.py compares the layout with the real fio.
        latency   : target=0, window=0, percentile=100.00%, depth=1
   
   Run status group 0 (all jobs):
-    WRITE: bw=114MiB/s (120MB/s), 114MiB/s-114MiB/s (120MB/s-120MB/s), io=4096KiB (4194kB), run=35-35msec
+    WRITE: bw=111MiB/s (117MB/s), 111MiB/s-111MiB/s (117MB/s-117MB/s), io=4096KiB (4194kB), run=36-36msec
   
   Run status group 1 (all jobs):
      READ: bw=4352KiB/s (4456kB/s), 4352KiB/s-4352KiB/s (4456kB/s-4456kB/s), io=4352KiB (4456kB), run=1000-1000msec
@@ -124,8 +124,8 @@ job file, no job at all.
   $ platter fio --name=x --size=1m --verify=md5
   fio: job x: verify=md5 is not supported by platter fio yet
   [1]
-  $ platter fio --name=x --size=1m --rw=randread --random_distribution=pareto:0.9
-  fio: job x: random_distribution=pareto is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --buffer_compress_percentage=50
+  fio: job x: buffer_compress_percentage is not supported by platter fio yet
   [1]
   $ platter fio nope.fio
   fio: unable to open 'nope.fio' job file

@@ -292,7 +292,12 @@ T.test("random distributions", function()
   bad({ "--name=x", "--random_distribution=pareto:1.5" }, "fio: pareto input out of range (0 < input < 1.0)")
   bad({ "--name=x", "--random_distribution=zoned:50/50" },
     "fio: access percentage don't add up to 100 for zoned random distribution (got=50)")
-  bad({ "--name=x", "--random_distribution=zoned_abs:50/1m:50/2m" }, "not supported by platter fio")
+  local za = job("--random_distribution=zoned_abs:50/1m:50/2m").random_distribution
+  T.eq(za.kind, "zoned_abs", "zoned_abs")
+  T.eq(za.read[2].size, 2097152, "zoned_abs sizes in bytes")
+  T.eq(za.write[1].access, 50, "for every direction")
+  bad({ "--name=x", "--random_distribution=zoned_abs:50/1m:40/2m" },
+    "fio: access percentage don't add up to 100 for zoned random distribution (got=90)")
   bad({ "--name=x", "--random_distribution=normal:1:2" },
     "fio: distribution center out of range (0 <= center <= 1.0)")
 end)

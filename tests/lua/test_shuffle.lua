@@ -84,6 +84,6 @@ T.test("shuffle: at depth through libaio and io_uring, and O_DIRECT", function()
     end
   end
   local f = fresh()
-  T.raises(function() p.run { file = f, pattern = "shufle" } end, "normal, list, shuffle)")
+  T.raises(function() p.run { file = f, pattern = "shufle" } end, "normal, list, shuffle, pareto, zoned, zoned_abs)")
   f:close()
 end)

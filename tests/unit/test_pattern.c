@@ -710,6 +710,300 @@ static void test_shuffle_fits(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* pareto, zoned, fio's scatter, seq_nr / seq_pct, seq with a skip           */
+
+static int cmp_desc64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Shares of the n draws on the hottest 1%, 10% and 50% of nb blocks, the hottest
+   block's, and the fraction of blocks drawn at all (fio's iolog gives the same). */
+struct shares {
+    double top1, top10, top50, hottest, distinct;
+};
+
+static struct shares draw_shares(struct pl_pattern *p, uint64_t lo, uint64_t len, uint64_t nb,
+                                 uint64_t n)
+{
+    uint64_t *c = calloc(nb, sizeof *c);
+    assert_non_null(c);
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t off = pl_pattern_next(p, len);
+        assert_true(off >= lo);
+        assert_int_equal((off - lo) % len, 0);
+        uint64_t b = (off - lo) / len;
+        assert_true(b < nb);
+        c[b]++;
+    }
+    struct shares s = {0};
+    uint64_t seen = 0;
+    for (uint64_t b = 0; b < nb; b++)
+        seen += c[b] != 0;
+    qsort(c, nb, sizeof *c, cmp_desc64);
+    uint64_t acc = 0;
+    for (uint64_t b = 0; b < nb / 2; b++) {
+        acc += c[b];
+        if (b + 1 == nb / 100)
+            s.top1 = (double)acc / (double)n;
+        if (b + 1 == nb / 10)
+            s.top10 = (double)acc / (double)n;
+    }
+    s.top50 = (double)acc / (double)n;
+    s.hottest = (double)c[0] / (double)n;
+    s.distinct = (double)seen / (double)nb;
+    free(c);
+    return s;
+}
+
+static void assert_near(double got, double want, double tol, const char *what)
+{
+    if (fabs(got - want) > tol)
+        fail_msg("%s: %.4f, fio's %.4f (tolerance %.3f)", what, got, want, tol);
+}
+
+/*
+ * Against fio 3.33: `fio --name=x --ioengine=null --rw=randread --bs=4k --size=64m
+ * --norandommap --random_distribution=D --number_ios=200000 --io_size=100g
+ * --write_iolog=L`, the blocks of L counted as here (16384 blocks, 200000 draws).
+ */
+static void test_fio_shapes(void **state)
+{
+    (void)state;
+    static const struct {
+        enum pl_pattern_kind kind;
+        double param;
+        struct shares fio;
+    } cases[] = {
+        {PL_PAT_PARETO, 0.2, {0.526825, 0.72916, 0.928915, 0.26099, 0.93738}},
+        {PL_PAT_PARETO, 0.3, {0.256155, 0.5099, 0.83987, 0.05656, 0.99341}},
+        {PL_PAT_ZIPF, 1.1, {0.684225, 0.863425, 0.97743, 0.14755, 0.76361}},
+        {PL_PAT_ZIPF, 0.8, {0.31755, 0.58443, 0.87503, 0.03307, 0.98413}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int sc = PL_SCATTER_SPREAD; sc <= PL_SCATTER_FIO; sc++) {
+            struct pl_pattern_spec s = spec(cases[i].kind, 0, 64 * MIB);
+            s.align = 4 * KIB;
+            s.theta = cases[i].param;
+            s.pareto_h = cases[i].param;
+            s.scatter = (enum pl_scatter)sc;
+            struct pl_pattern p;
+            init_ok(&p, &s, 4 * KIB);
+            struct shares got = draw_shares(&p, 0, 4 * KIB, 16384, 200000);
+            const struct shares *w = &cases[i].fio;
+            assert_near(got.top1, w->top1, 0.01, "top 1%");
+            assert_near(got.top10, w->top10, 0.01, "top 10%");
+            assert_near(got.top50, w->top50, 0.01, "top 50%");
+            assert_near(got.hottest, w->hottest, 0.01, "hottest block");
+            /* fio's hash lets ranks share a block: fewer distinct blocks than the spread
+               (a bijection) reaches; the spread stays within a few percent */
+            assert_near(got.distinct, w->distinct, sc == PL_SCATTER_FIO ? 0.01 : 0.06,
+                        "distinct blocks");
+        }
+    }
+}
+
+/* fio's scatter is its hash: (rank * 0x61C8864680B583EB + off) mod n, wrapping */
+static void test_fio_scatter_formula(void **state)
+{
+    (void)state;
+    assert_int_equal(pl_pattern_fio_scatter(0, 7, 100), 7);
+    assert_int_equal(pl_pattern_fio_scatter(1, 0, 1000), UINT64_C(0x61C8864680B583EB) % 1000);
+    uint64_t h = UINT64_C(3) * UINT64_C(0x61C8864680B583EB) + UINT64_C(0xffffffff);
+    assert_int_equal(pl_pattern_fio_scatter(3, 0xffffffff, 16384), h % 16384);
+
+    /* pareto with scatter none and center 0: the rank itself, so rank 0 (block 0) takes
+       the mass u < (1/(n-1))^(1/pow) exactly */
+    struct pl_pattern_spec s = spec(PL_PAT_PARETO, 0, 1024 * 4 * KIB);
+    s.align = 4 * KIB;
+    s.pareto_h = 0.2;
+    s.scatter = PL_SCATTER_NONE;
+    s.has_center = 1;
+    s.center = 0;
+    struct pl_pattern p;
+    init_ok(&p, &s, 4 * KIB);
+    uint64_t zero = 0, n = 200000, lower = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t b = pl_pattern_next(&p, 0) / (4 * KIB);
+        zero += b == 0;
+        lower += b < 512;
+    }
+    double pw = log(0.2) / log(0.8);
+    double want = pow(1.0 / 1023.0, 1.0 / pw);
+    assert_near((double)zero / (double)n, want, 0.005, "pareto rank 0");
+    assert_true(lower > n * 9 / 10); /* the head is at the start, not scattered */
+
+    /* center 0.5 puts rank 0 at block n/2 (fio: rand_off = n * center) */
+    s.center = 0.5;
+    init_ok(&p, &s, 4 * KIB);
+    uint64_t mid = 0;
+    for (uint64_t i = 0; i < 10000; i++)
+        mid += pl_pattern_next(&p, 0) == 512 * 4 * KIB;
+    assert_true(mid > 10000 / 5);
+}
+
+static void test_pareto_seeded_and_bounds(void **state)
+{
+    (void)state;
+    struct pl_pattern_spec s = spec(PL_PAT_PARETO, 12 * KIB, 12 * KIB + 777 * 8 * KIB);
+    s.align = 8 * KIB;
+    s.pareto_h = 0.25;
+    s.scatter = PL_SCATTER_FIO;
+    struct pl_pattern a, b;
+    init_ok(&a, &s, 8 * KIB);
+    init_ok(&b, &s, 8 * KIB);
+    uint64_t first[8];
+    for (int i = 0; i < 20000; i++) {
+        uint64_t x = pl_pattern_next(&a, 0), y = pl_pattern_next(&b, 0);
+        assert_int_equal(x, y);
+        assert_true(x >= s.lo && x + 8 * KIB <= s.hi);
+        assert_int_equal((x - s.lo) % (8 * KIB), 0);
+        if (i < 8)
+            first[i] = x;
+    }
+    /* pinned: the same draws on every build (and both Lua flavours run this C) */
+    s.seed = 43;
+    init_ok(&b, &s, 8 * KIB);
+    int same = 0;
+    for (int i = 0; i < 8; i++)
+        same += pl_pattern_next(&b, 0) == first[i];
+    assert_true(same < 8);
+}
+
+static void test_zoned_fractions(void **state)
+{
+    (void)state;
+    /* fio's zoned:60/10:30/20:10/70 — 60% of I/O on the first 10% of the range, ... */
+    static const struct pl_zone z[] = {{60, 10}, {30, 20}, {10, 70}};
+    struct pl_pattern_spec s = spec(PL_PAT_ZONED, 4 * KIB, 4 * KIB + 1000 * 4 * KIB);
+    s.align = 4 * KIB;
+    s.zones = z;
+    s.nzones = 3;
+    struct pl_pattern p;
+    init_ok(&p, &s, 4 * KIB);
+    uint64_t in[3] = {0}, n = 100000;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t off = pl_pattern_next(&p, 0);
+        assert_true(off >= s.lo && off + 4 * KIB <= s.hi);
+        uint64_t b = (off - s.lo) / (4 * KIB);
+        in[b < 100 ? 0 : b < 300 ? 1 : 2]++;
+    }
+    assert_near((double)in[0] / n, 0.60, 0.01, "zone 1");
+    assert_near((double)in[1] / n, 0.30, 0.01, "zone 2");
+    assert_near((double)in[2] / n, 0.10, 0.01, "zone 3");
+
+    /* zoned_abs:50/8k:50/64k — sizes in bytes; the rest of the range is never touched */
+    static const struct pl_zone za[] = {{50, 8 * KIB}, {50, 64 * KIB}};
+    s = spec(PL_PAT_ZONED_ABS, 0, 1 * MIB);
+    s.align = 4 * KIB;
+    s.zones = za;
+    s.nzones = 2;
+    init_ok(&p, &s, 4 * KIB);
+    uint64_t first = 0;
+    for (uint64_t i = 0; i < 20000; i++) {
+        uint64_t off = pl_pattern_next(&p, 0);
+        assert_true(off < 72 * KIB);
+        first += off < 8 * KIB;
+    }
+    assert_near((double)first / 20000, 0.5, 0.02, "zoned_abs first zone");
+
+    /* bad tables */
+    const char *why = NULL;
+    static const struct pl_zone bad1[] = {{60, 10}, {30, 20}};
+    s = spec(PL_PAT_ZONED, 0, 1 * MIB);
+    s.zones = bad1;
+    s.nzones = 2;
+    assert_int_equal(pl_pattern_init(&p, &s, 4 * KIB, &why), -EINVAL);
+    static const struct pl_zone bad2[] = {{100, 2 * MIB}};
+    s = spec(PL_PAT_ZONED_ABS, 0, 1 * MIB);
+    s.zones = bad2;
+    s.nzones = 1;
+    assert_int_equal(pl_pattern_init(&p, &s, 4 * KIB, &why), -EINVAL);
+    assert_string_equal(why, "zoned_abs sizes exceed the range");
+}
+
+/* fio's rw=randread:4: the first I/O random, then 3 that follow it, ... */
+static void test_seq_nr_and_pct(void **state)
+{
+    (void)state;
+    struct pl_pattern_spec s = spec(PL_PAT_RANDOM, 0, 4096 * 4 * KIB);
+    s.align = 4 * KIB;
+    s.seq_nr = 4;
+    struct pl_pattern p, plain;
+    init_ok(&p, &s, 4 * KIB);
+    struct pl_pattern_spec s0 = s;
+    s0.seq_nr = 0;
+    init_ok(&plain, &s0, 4 * KIB);
+    uint64_t prev = 0;
+    for (int i = 0; i < 400; i++) {
+        uint64_t off = pl_pattern_next(&p, 0);
+        if (i % 4 == 0) /* the random ones are the plain pattern's, in order */
+            assert_int_equal(off, pl_pattern_next(&plain, 0));
+        else if (prev + 4 * KIB < s.hi)
+            assert_int_equal(off, prev + 4 * KIB);
+        prev = off;
+    }
+
+    /* percentage_random=30: about 30% of I/Os random, the others follow the last */
+    s.seq_nr = 1;
+    s.seq_pct = 70;
+    init_ok(&p, &s, 4 * KIB);
+    uint64_t follow = 0, n = 50000;
+    prev = UINT64_MAX;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t off = pl_pattern_next(&p, 0);
+        follow += off == prev + 4 * KIB;
+        prev = off;
+    }
+    assert_near((double)follow / n, 0.70, 0.01, "sequential share");
+
+    /* seq_pct 100: sequential from lo, wrapping to a random offset at the end */
+    s.seq_pct = 100;
+    init_ok(&p, &s, 4 * KIB);
+    assert_int_equal(pl_pattern_next(&p, 0) % (4 * KIB), 0); /* the first is random */
+    uint64_t a = pl_pattern_next(&p, 0), b = pl_pattern_next(&p, 0);
+    assert_int_equal(b, a + 4 * KIB);
+
+    const char *why = NULL;
+    s = spec(PL_PAT_SEQ, 0, 1 * MIB);
+    s.seq_nr = 8;
+    assert_int_equal(pl_pattern_init(&p, &s, 4 * KIB, &why), -EINVAL);
+}
+
+/* fio 3.33's offsets (write_iolog, ioengine=null, bs=4k, size=64k), in 4k blocks */
+static void test_seq_skip_as_fio(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t skip;
+        uint64_t lo;
+        int n;
+        int blocks[16];
+    } cases[] = {
+        {-8 * 1024, 0, 16, {0, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}},
+        {-4 * 1024, 0, 4, {0, 0, 0, 0}},
+        {-12 * 1024, 0, 16, {0, 13, 11, 9, 7, 5, 3, 1, 13, 11, 9, 7, 5, 3, 1, 13}},
+        {-16 * 1024, 0, 16, {0, 12, 9, 6, 3, 0, 12, 9, 6, 3, 0, 12, 9, 6, 3, 0}},
+        /* --offset=16k: fio's rewind mixes io_size and file offsets */
+        {-8 * 1024, 16 * 1024, 16, {14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 18, 17, 16, 15, 14}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct pl_pattern_spec s = spec(PL_PAT_SEQ, cases[i].lo, cases[i].lo + 64 * KIB);
+        s.skip = cases[i].skip;
+        struct pl_pattern p;
+        init_ok(&p, &s, 4 * KIB);
+        for (int k = 0; k < cases[i].n; k++) {
+            uint64_t off = pl_pattern_next(&p, 0);
+            if (off != (uint64_t)cases[i].blocks[k] * 4 * KIB)
+                fail_msg("skip %lld lo %llu: I/O %d at block %llu, fio's %d",
+                         (long long)cases[i].skip, (unsigned long long)cases[i].lo, k,
+                         (unsigned long long)(off / (4 * KIB)), cases[i].blocks[k]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -730,6 +1024,12 @@ int main(void)
         cmocka_unit_test(test_shuffle_once_per_pass),
         cmocka_unit_test(test_shuffle_seeded_order),
         cmocka_unit_test(test_shuffle_fits),
+        cmocka_unit_test(test_fio_shapes),
+        cmocka_unit_test(test_fio_scatter_formula),
+        cmocka_unit_test(test_pareto_seeded_and_bounds),
+        cmocka_unit_test(test_zoned_fractions),
+        cmocka_unit_test(test_seq_nr_and_pct),
+        cmocka_unit_test(test_seq_skip_as_fio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
