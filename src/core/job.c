@@ -973,6 +973,7 @@ int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_resul
     v.pat.hi = w->range_hi; /* the range the writes ran over, whatever the file's size now */
     v.count = w->steps ? w->steps : 1;
     v.bytes = v.seconds_ns = v.ramp_ns = v.sample_ns = v.fsync_every = v.think_ns = 0;
+    v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
     v.rate_iops = v.rate_bps = 0;
     struct pl_job *j;
     int rc = pl_job_open(&j, &v, r, why);
