@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cmd=${1:-run}
 [ $# -gt 0 ] && shift
 
-PACKAGES="cmake make gcc pkg-config libluajit-5.1-dev liblua5.4-dev liburing-dev libaio-dev
+PACKAGES="cmake make gcc pkg-config libluajit-5.1-dev liblua5.4-dev liburing-dev libaio-dev libisal-dev
 libcmocka-dev python3-cram util-linux e2fsprogs fio lua-cjson-dev libssl-dev
 gnuplot-nox libseccomp-dev python3-pyte ioping clang-format lua-check locales bonnie++ strace hdparm"
 

@@ -334,12 +334,43 @@ local function plan(inst, files, per, offset, size)
   return r
 end
 
+-- verify=, do_verify, verify_fatal: p.run writes checksummed blocks (in C),
+-- and a write job reads back all it wrote right after (do_verify, fio's
+-- default), which fio reports as the job's reads; a read job checks every
+-- block it reads. A bad block ends the job at once in fio whether or not
+-- verify_fatal is set (the failure is an I/O error, EILSEQ, and
+-- continue_on_error is off), so it does here too.
+local function plan_verify(o, r)
+  if not o.verify or o.verify == "none" then return r end
+  r.verify, r.verify_fatal = o.verify, true
+  if r.op ~= "read" and o.do_verify ~= false then r.verify_pass = true end
+  return r
+end
+
+-- A job whose check found a bad block: fio's messages, err=84 in its report.
+local VERIFY_ERR = "Invalid or incomplete multibyte or wide character"
+local function verify_failed(inst, meta, members)
+  for _, m in ipairs(members) do
+    local v = m.values or {}
+    if (v.verify_errors or 0) > 0 then
+      local what, off, file, want, got =
+        (v.verify_error or ""):match("^(%S+) at offset (%d+) of (.-): expected (%S+), got (%S+)$")
+      p.ewrite(string.format("%s: verify failed at file %s offset %s\n       Expected: %s\n       Received: %s\n",
+        what or "verify", file or "?", off or "?", want or "?", got or "?"))
+      local func = ASYNC[ENGINES[inst.o.ioengine or "psync"]] and "io_u_queued_complete" or "io_u_sync_complete"
+      meta.error, meta.verror = 84, "file:io_u.c:2152, func=" .. func .. ", error=" .. VERIFY_ERR
+      emit(string.format("fio: pid=%d, err=84/file:io_u.c:2152, func=%s, error=%s\n", meta.pid or 0, func, VERIFY_ERR))
+      return true
+    end
+  end
+  return false
+end
+
 -- Options platter.fio_job reads but this workload cannot honour yet: an error
 -- naming them, never a run that quietly does something else.
 local function check_supported(job)
   local o = job.o
   local function no(what) fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what)) end
-  if o.verify and o.verify ~= "none" then no("verify=" .. o.verify) end
   if (o.slat_percentiles) then no("slat_percentiles=1") end
   if (o.steadystate_duration or 0) > 0 then no("steadystate") end
   if (o.buffer_compress_percentage or 0) > 0 then no("buffer_compress_percentage") end
@@ -428,7 +459,7 @@ local function run_instance(inst)
     files[i] = f
   end
   if (o.startdelay or 0) > 0 then p.sleep(o.startdelay) end
-  local spec = plan(inst, files, prep.per, prep.offset, prep.size)
+  local spec = plan_verify(o, plan(inst, files, prep.per, prep.offset, prep.size))
   local ru0 = p.rusage()
   local t0 = p.now()
   local r = p.run(spec)
@@ -445,6 +476,7 @@ local function run_instance(inst)
     depths = r.depths, submit = r.submit, complete = r.complete,
     rshorts = r.shorts,
     slat = r.slat and { read = summary(r.slat.read), write = summary(r.slat.write) } or nil,
+    verify_errors = r.verify_errors, verify_error = r.verify_error,
   }
   return r, values
 end
@@ -575,6 +607,7 @@ for _, g in ipairs(jobs_out) do
   end
   local meta = meta_of(g.inst, v, first.stats or {})
   meta.jobs = #g.members
+  if verify_failed(g.inst, meta, g.members) then failures = failures + 1 end
   if v.slat then merged.slat = { read = as_stats(v.slat.read), write = as_stats(v.slat.write) } end
   job_objects[#job_objects + 1] = fr.job(meta, merged)
 end

@@ -65,6 +65,9 @@ static const char *const run_keys[] = {
     "stride",
     "theta",
     "think_us",
+    "verify",
+    "verify_fatal",
+    "verify_pass",
     "weights",
     "zones",
     NULL,
@@ -258,6 +261,15 @@ static void describe_error(char *buf, size_t n, const struct pl_job_result *r,
                  files[r->err_file]->path, (unsigned long long)r->err_off, strerror(r->err));
 }
 
+/* r.verify_error: "crc32c at offset 8192 of f.dat: expected 0x..., got 0x..." */
+static void describe_verify(char *buf, size_t n, const struct pl_job_result *r,
+                            struct pl_file **files)
+{
+    const struct pl_vfy_fail *f = &r->vfail;
+    snprintf(buf, n, "%s at offset %llu of %s: expected %s, got %s", f->what,
+             (unsigned long long)f->off, files[r->vfail_file]->path, f->expected, f->got);
+}
+
 /* iopoll, sqpoll and sqpoll_idle_ms (io_uring only): a copy of the engine's ops carrying
    them, left on the stack as a userdata with the other arrays of the spec. */
 static void get_uring_opts(lua_State *L, struct pl_job_spec *s)
@@ -372,6 +384,25 @@ static struct pl_zone *get_zones(lua_State *L, size_t *n)
     }
     lua_pop(L, 1);
     return z;
+}
+
+/* verify = "crc32c" | "md5" | "sha256" and verify_fatal (verify_pass: l_run) */
+static void get_verify(lua_State *L, struct pl_job_spec *s)
+{
+    static const char *const kinds[] = {"none", "crc32c", "md5", "sha256", NULL};
+    lua_getfield(L, 1, "verify");
+    int given = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (given) /* the list is in enum pl_vfy_kind's order */
+        s->verify = (enum pl_vfy_kind)getoption(L, 1, "verify", "none", kinds);
+    s->verify_fatal = getbool(L, 1, "verify_fatal", 0);
+    if (s->verify_fatal && !s->verify)
+        luaL_error(L, "run: 'verify_fatal' needs 'verify'");
+    lua_getfield(L, 1, "gen");
+    int gen = !lua_isnil(L, -1);
+    lua_pop(L, 1);
+    if (s->verify && gen)
+        luaL_error(L, "run: 'verify' needs a pattern job, not 'gen'");
 }
 
 /*
@@ -535,6 +566,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     }
     lua_pop(L, 1);
     s.stop_on_error = getoption(L, 1, "on_error", "stop", on_err) == 0;
+    get_verify(L, &s);
 
     lua_getfield(L, 1, "gen");
     if (!lua_isnil(L, -1)) {
@@ -606,6 +638,12 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     snprintf(ph->stopped, sizeof ph->stopped, "%s", pl_job_stop_name(r->stopped));
     if (r->err)
         describe_error(ph->error, sizeof ph->error, r, s->files);
+    if (s->verify) {
+        ph->has_verify = 1;
+        ph->verify_errors = r->verify_errors;
+        if (r->verify_errors)
+            describe_verify(ph->verify_error, sizeof ph->verify_error, r, s->files);
+    }
     for (int i = 0; i < 3; i++) {
         if (!r->by_op[i].ops && !r->by_op[i].errors)
             continue;
@@ -652,6 +690,64 @@ static void hook_run_start(lua_State *L)
     lua_pop(L, 1);
 }
 
+/*
+ * verify_pass: fio's do_verify after the job in *w (unless it ended on an error
+ * or an interrupt, as fio skips it then): the pass's reads become w's reads
+ * (w->by_op[PL_OP_READ], with their own times; a mix job's reads and the
+ * pass's together), its depth figures are added,
+ * and its verify results and a verify or interrupt stop are w's. The job's
+ * own figures (w->all) stay the write pass's. 0 or -errno.
+ */
+static int verify_after(lua_State *L, const struct pl_job_spec *s, struct pl_job_result *w,
+                        const char *name, const char **why)
+{
+    if (w->stopped == PL_STOP_ERROR || w->stopped == PL_STOP_INTERRUPT)
+        return 0;
+    struct pl_job_result *v = malloc(sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    pl_progress_begin(v, name, NULL, hide_progress(L));
+    int rc = pl_job_verify_pass(s, w, v, why);
+    pl_progress_end(v);
+    if (rc == 0) {
+        struct pl_stats *rd = &w->by_op[PL_OP_READ];
+        if (rd->ops || rd->errors) {
+            /* a mix job's own reads and the pass's, timed as fio adds the two up: the
+               reads' seconds are the mix's plus the pass's */
+            uint64_t mixed = rd->t_end > rd->t_start ? rd->t_end - rd->t_start : 0;
+            pl_stats_merge(rd, &v->by_op[PL_OP_READ]);
+            rd->t_end = v->by_op[PL_OP_READ].t_end;
+            rd->t_start = v->by_op[PL_OP_READ].t_start - mixed;
+        } else {
+            *rd = v->by_op[PL_OP_READ];
+        }
+        pl_stats_merge(&w->slat[0], &v->slat[0]);
+        for (int i = 0; i < PL_DIST_NR; i++) {
+            w->depths[i] += v->depths[i];
+            w->submit[i] += v->submit[i];
+            w->complete[i] += v->complete[i];
+        }
+        w->depth_rw += v->depth_rw;
+        w->shorts += v->shorts;
+        w->verify_errors = v->verify_errors;
+        w->vfail = v->vfail;
+        w->vfail_file = v->vfail_file;
+        if (v->stopped == PL_STOP_VERIFY || v->stopped == PL_STOP_INTERRUPT ||
+            v->stopped == PL_STOP_ERROR)
+            w->stopped = v->stopped;
+        if (v->err && !w->err) {
+            w->err = v->err;
+            w->err_op = v->err_op;
+            w->err_off = v->err_off;
+            w->err_file = v->err_file;
+        }
+        pl_io_phase_absorb(&v->all); /* the pass's reads count in the phases around it */
+    }
+    pl_job_result_free(v);
+    free(v);
+    return rc;
+}
+
 /* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md). A job with
    `gen` goes through the stepped functions below, which lua/platter/run.lua drives. */
 static int l_run(lua_State *L)
@@ -663,6 +759,9 @@ static int l_run(lua_State *L)
         return luaL_error(L, "run: a 'gen' job is driven by platter.run (p.run)");
     lua_getfield(L, 1, "name");
     const char *name = luaL_optstring(L, -1, "run");
+    int verify_pass = getbool(L, 1, "verify_pass", 0);
+    if (verify_pass && (!s.verify || s.op == PL_JOB_READ))
+        return luaL_error(L, "run: 'verify_pass' needs 'verify' and op = \"write\" or \"mix\"");
     hook_run_start(L);
     struct pl_job_result *r = malloc(sizeof *r);
     if (!r)
@@ -672,6 +771,11 @@ static int l_run(lua_State *L)
     int rc = pl_job_run(&s, r, &why);
     pl_progress_end(r);
     if (rc < 0) {
+        pl_job_result_free(r);
+        free(r);
+        start_error(L, rc, why);
+    }
+    if (verify_pass && (rc = verify_after(L, &s, r, name, &why)) < 0) {
         pl_job_result_free(r);
         free(r);
         start_error(L, rc, why);

@@ -343,7 +343,14 @@ static int l_stats__index(lua_State *L)
             lua_rawgeti(L, LUA_REGISTRYINDEX, ph->samples);
     } else if (strcmp(k, "samples_dropped") == 0)
         pl_pushu64(L, ph->samples_dropped);
-    else {
+    else if (ph->has_verify && strcmp(k, "verify_errors") == 0)
+        pl_pushu64(L, ph->verify_errors);
+    else if (ph->has_verify && strcmp(k, "verify_error") == 0) {
+        if (ph->verify_error[0])
+            lua_pushstring(L, ph->verify_error);
+        else
+            lua_pushnil(L);
+    } else {
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");
         lua_getfield(L, -1, k);

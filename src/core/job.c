@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "cache.h"
 #include "clock.h"
 #include "job.h"
 #include "progress.h"
@@ -51,11 +52,13 @@ struct loop {
     unsigned reap_min, reap_max; /* at depth: fewest a full queue waits for, most per reap */
     uint64_t rate_check;         /* rate_min: when the next check is due; UINT64_MAX: none */
     uint64_t rate_last_t[2], rate_last_bytes[2], rate_last_ops[2];
+    enum pl_vfy_kind vfill, vcheck; /* verify: fill the blocks written, check those read */
+    struct pl_rng vrng;             /* verify: the seed of each block's data */
 };
 
 static const char *const stop_names[] = {
     "none",        "count",         "bytes",           "time",     "error",
-    "interrupted", "generator end", "generator error", "rate_min",
+    "interrupted", "generator end", "generator error", "rate_min", "verify",
 };
 
 const char *pl_job_stop_name(enum pl_job_stop s)
@@ -146,10 +149,34 @@ static void stop(struct loop *l, enum pl_job_stop why)
     }
 }
 
+/* verify: make the block about to be written (its data from the job's seed). */
+static void verify_fill(struct loop *l, struct pl_io *io)
+{
+    /* check_spec let only blocks of PL_VFY_HDR bytes or more through */
+    pl_vfy_fill(l->vfill, io->buf, io->len, io->off, pl_rng_next(&l->vrng));
+}
+
+/* verify: check the blocks a read brought (after its latency was taken). */
+static void verify_check(struct loop *l, const struct pl_io *io)
+{
+    struct pl_job_result *r = l->r;
+    struct pl_vfy_fail f;
+    if (io->res <= 0 || pl_vfy_check(l->vcheck, io->buf, (uint64_t)io->res, io->off, &f) == 0)
+        return;
+    if (!r->verify_errors++) {
+        r->vfail = f;
+        r->vfail_file = io->findex;
+    }
+    if (l->s->verify_fatal)
+        stop(l, PL_STOP_VERIFY);
+}
+
 /* Record one completion that finished at `now`. */
 PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
     struct pl_job_result *r = l->r;
+    if (l->vcheck && io->op == PL_OP_READ)
+        verify_check(l, io);
     if (io->res < 0) {
         int err = (int)-io->res;
         pl_io_count(&r->all, io, 0);
@@ -288,6 +315,11 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
 PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t start)
 {
     const struct pl_job_spec *s = l->s;
+    if (s->verify) { /* the clock is read after the block is made and the last one checked */
+        if (l->vfill && io->op == PL_OP_WRITE)
+            verify_fill(l, io);
+        start = 0;
+    }
     uint64_t due = due_time(l);
     if (due) {
         uint64_t now = pl_clock_ns();
@@ -470,6 +502,10 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
     io->off = req->off;
     io->len = req->len;
     io->findex = req->findex;
+    if (l->vfill && io->op == PL_OP_WRITE) {
+        verify_fill(l, io);
+        now = pl_clock_ns(); /* making the block is not the device's time */
+    }
     io->t_due = due ? due : now;
     maybe_ramp_end(l, io->t_due);
     if (submit_async(l, io) < 0)
@@ -594,6 +630,29 @@ static int default_stop(struct loop *l, struct pl_job_spec *s, uint64_t range, c
     }
 }
 
+/* What verify needs: a pattern job, blocks that hold a header, somewhere that keeps data. */
+static int check_verify(const struct pl_job_spec *s, const char **why)
+{
+    uint64_t minbs = s->nbs ? UINT64_MAX : s->bs;
+    for (unsigned i = 0; i < s->nbs; i++)
+        if (s->bs_list[i] < minbs)
+            minbs = s->bs_list[i];
+    if (!pl_vfy_sum_len(s->verify))
+        *why = "unknown verify kind";
+    else if (s->external)
+        *why = "verify needs a pattern job, not a generator";
+    else if (minbs < PL_VFY_HDR)
+        *why = "verify needs blocks of at least 64 bytes (the header of each block)";
+    else if (strcmp(s->engine->name, "null") == 0)
+        *why = "verify needs an engine that moves data, not null";
+    else
+        for (unsigned i = 0; i < s->nfiles; i++)
+            if (s->files[i] && (s->files[i]->target->flags & PL_TARGET_VIRTUAL))
+                *why = "verify needs a target that keeps what is written (not the simulated "
+                       "disk or the null target)";
+    return *why ? -1 : 0;
+}
+
 static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char **why)
 {
     if (!s->nfiles || !s->files) {
@@ -633,6 +692,8 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         *why = "read_pct must be within 0..100";
         return -EINVAL;
     }
+    if (s->verify && check_verify(s, why) < 0)
+        return -EINVAL;
     for (unsigned i = 0; i < s->nfiles; i++) {
         const struct pl_file *f = s->files[i];
         if (!f || f->fd < 0) {
@@ -808,6 +869,9 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     l->next_sample = UINT64_MAX;
     window_reset(&l->win);
     pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
+    pl_rng_seed(&l->vrng, s->seed ^ 0x7e51f1edull);
+    l->vfill = s->op != PL_JOB_READ ? s->verify : PL_VFY_NONE;
+    l->vcheck = s->op == PL_JOB_READ ? s->verify : PL_VFY_NONE;
     if (s->rate_iops > 0)
         l->period_ns = pl_u64_clamp(1e9 / s->rate_iops);
     rc = setup(l, s, maxbs, why);
@@ -913,6 +977,8 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
         r->submit[1] += l->sync_meas;
         r->complete[1] += l->sync_meas;
     }
+    r->steps = l->issued;
+    r->range_hi = l->s->pat.hi;
     free_loop(l);
     free(j);
     if (rc < 0 && why)
@@ -925,6 +991,64 @@ void pl_job_result_free(struct pl_job_result *r)
     free(r->samples);
     r->samples = NULL;
     r->nsamples = 0;
+}
+
+/* The verify pass: the write job's choices again, its writes read back and checked. */
+static void run_replay(struct loop *l, uint64_t steps)
+{
+    struct pl_io req = {0};
+    struct pl_io *io = l->sync ? &l->ios[0] : &req;
+    unsigned nf = l->s->nfiles;
+    uint64_t now = pl_clock_ns();
+    for (uint64_t i = 0; i < steps; i++) {
+        if (now >= pl_progress_due)
+            progress(l, now);
+        if (should_stop(l, now))
+            break;
+        uint64_t think;
+        next_io(l, io, &think);
+        io->findex = nf > 1 ? (unsigned)(i % nf) : 0; /* as the write pass chose it */
+        if (io->op != PL_OP_WRITE) {
+            now = pl_clock_ns();
+            continue;
+        }
+        io->op = PL_OP_READ;
+        now = issue(l, io, 0, 0);
+    }
+}
+
+int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_result *w,
+                       struct pl_job_result *r, const char **why)
+{
+    struct pl_job_spec v = *spec;
+    *why = NULL;
+    if (!v.verify || v.op == PL_JOB_READ) {
+        *why = "a verify pass follows a write or mix job with verify set";
+        return -EINVAL;
+    }
+    /* fio syncs and drops the cache first, so the blocks come from the device */
+    for (unsigned i = 0; i < v.nfiles; i++) {
+        struct pl_file *f = v.files[i];
+        struct pl_error e;
+        if (f && f->fd >= 0 && (f->target->flags & PL_TARGET_FDS) && pl_cache_drop(f, &e) < 0) {
+            *why = "cannot sync and drop the cache of a file before the verify pass";
+            return -e.err;
+        }
+    }
+    v.pat.hi = w->range_hi; /* the range the writes ran over, whatever the file's size now */
+    v.count = w->steps ? w->steps : 1;
+    v.bytes = v.seconds_ns = v.ramp_ns = v.sample_ns = v.fsync_every = v.think_ns = 0;
+    v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
+    v.rate_iops = v.rate_bps = 0;
+    struct pl_job *j;
+    int rc = pl_job_open(&j, &v, r, why);
+    if (rc < 0)
+        return rc;
+    j->l.vfill = PL_VFY_NONE;
+    j->l.vcheck = v.verify;
+    if (w->steps)
+        run_replay(&j->l, w->steps);
+    return pl_job_close(j, 0, why);
 }
 
 int pl_job_run(const struct pl_job_spec *spec, struct pl_job_result *r, const char **why)

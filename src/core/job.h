@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "pattern.h"
 #include "stats.h"
+#include "verify.h"
 
 enum pl_job_op { PL_JOB_READ, PL_JOB_WRITE, PL_JOB_MIX };
 
@@ -25,6 +26,7 @@ enum pl_job_stop {
     PL_STOP_GEN_END,
     PL_STOP_GEN_ERROR,
     PL_STOP_RATE_MIN,
+    PL_STOP_VERIFY, /* verify_fatal: a block read back was bad */
 };
 
 struct pl_job_spec {
@@ -66,6 +68,11 @@ struct pl_job_spec {
     uint64_t rate_cycle_ns;
     uint64_t seed;
     int stop_on_error;
+    /* verify (verify.h): a write job writes verified blocks, a read job checks every
+       block it reads; verify_fatal stops the job at the first bad one. Needs blocks
+       of at least PL_VFY_HDR bytes, a target that keeps data and not the null engine. */
+    enum pl_vfy_kind verify;
+    int verify_fatal;
     int external;                /* the caller chooses every I/O (pl_job_step): no pattern */
     volatile sig_atomic_t *stop; /* checked between I/Os */
 };
@@ -105,6 +112,11 @@ struct pl_job_result {
        the minimum and the rate found (fio's integers) */
     int rate_min_dir, rate_min_iops;
     uint64_t rate_min_want, rate_min_got;
+    uint64_t steps;           /* I/Os the job chose (ramp included): a verify pass replays them */
+    uint64_t range_hi;        /* the end of the range the pattern ran over */
+    uint64_t verify_errors;   /* bad blocks read (spec verify on a read, or a verify pass) */
+    struct pl_vfy_fail vfail; /* the first of them */
+    unsigned vfail_file;
 };
 
 /* Free what a result owns beyond itself (its samples); the result stays valid, empty of
@@ -146,6 +158,18 @@ int pl_job_open(struct pl_job **j, const struct pl_job_spec *s, struct pl_job_re
                 const char **why);
 int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns);
 int pl_job_close(struct pl_job *j, int rc, const char **why);
+
+/*
+ * fio's do_verify: after a write (or mix) job of spec s with verify set ran
+ * into *w, fsync and drop the cache of its files (when the target has real
+ * descriptors), then replay the job's choices from its seed and read back
+ * every block it wrote, checking each (spec verify, verify_fatal). Reads only,
+ * at the job's engine and depth, without its ramp, rate, think time, fsyncs
+ * or samples. Fills *r as pl_job_run does (its reads in by_op[PL_OP_READ]);
+ * 0, or -errno with *why.
+ */
+int pl_job_verify_pass(const struct pl_job_spec *s, const struct pl_job_result *w,
+                       struct pl_job_result *r, const char **why);
 
 const char *pl_job_stop_name(enum pl_job_stop s);
 

@@ -121,8 +121,8 @@ job file, no job at all.
   $ platter fio --name=x --size=1m --zonemode=zbd
   fio: option 'zonemode' is not supported by platter fio (platter fio --help lists what is)
   [1]
-  $ platter fio --name=x --size=1m --verify=md5
-  fio: job x: verify=md5 is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --steadystate_duration=10
+  fio: job x: steadystate is not supported by platter fio yet
   [1]
   $ platter fio --name=x --size=1m --buffer_compress_percentage=50
   fio: job x: buffer_compress_percentage is not supported by platter fio yet
