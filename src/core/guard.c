@@ -649,6 +649,22 @@ int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len
  * it must not be able to plant a file the user did not name (a shell start-up
  * file in the current directory, say).
  */
+/* A name that only a log can have: NAME.log, NAME not empty and not starting
+   with '.', made of letters, digits and "._-+" (fio's NAME_bw.1.log). */
+static int log_name(const char *p)
+{
+    const char *base = strrchr(p, '/');
+    base = base ? base + 1 : p;
+    size_t n = strlen(base);
+    if (n < 5 || base[0] == '.' || strcmp(base + n - 4, ".log") != 0)
+        return 0;
+    for (const char *c = base; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              strchr("._-+", *c)))
+            return 0;
+    return 1;
+}
+
 int pl_fs_open_output(const char *path, char *why, size_t len)
 {
     int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, fd;
@@ -668,10 +684,25 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
             for (int k = 0; k < 2 && !r; k++)
                 if (!roots[i].tree && roots[i].name[k] && strcmp(p, roots[i].name[k]) == 0)
                     r = &roots[i];
+        if (!r && log_name(p)) { /* a log file (fio's NAME_bw.1.log): anywhere beneath a root */
+            const char *rest;
+            const struct root *t = find_root(p, 0, &rest);
+            if (t && t->tree && strcmp(rest, ".") != 0) {
+                fd = open_beneath(t, rest, flags | O_NOFOLLOW, 0644);
+                if (fd == -EXDEV) {
+                    refuse_escape(path, t, why, len);
+                    return PL_FS_REFUSED;
+                }
+                if (fd < 0)
+                    return fd;
+                goto opened;
+            }
+        }
         if (!r) {
             snprintf(why, len,
                      "%s is not a file named on the command line: a script writes text "
-                     "only to a file named there (run with --trust to lift the sandbox)",
+                     "only to a file named there, or to a NAME.log file under the allowed "
+                     "directories (run with --trust to lift the sandbox)",
                      path);
             return PL_FS_REFUSED;
         }
@@ -683,6 +714,7 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
         if (fd < 0)
             return fd;
     }
+opened:;
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         close(fd);

@@ -102,7 +102,8 @@ int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len
 /*
  * Open a file for text output (truncated, mode 0644): in the sandbox only a
  * path named on the command line itself (an existing regular file or a new
- * name), never another path beneath a root; never a device or FIFO.
+ * name), or a log (NAME.log: letters, digits, "._-+", not a dotfile) beneath
+ * an allowed directory; never a device, a FIFO or through a symlink.
  */
 int pl_fs_open_output(const char *path, char *why, size_t len);
 /* Open the file a descriptor refers to again, with other flags (same inode). */

@@ -27,7 +27,7 @@ Anything else under the current directory is refused, a dotfile included,
 and nothing is created.
 
   $ platter -e 'platter.output_file(".bashrc")'
-  platter: \(command line\):1: output_file: .bashrc is not a file named on the command line: a script writes text only to a file named there \(run with --trust to lift the sandbox\) (re)
+  platter: \(command line\):1: output_file: .bashrc is not a file named on the command line: a script writes text only to a file named there, or to a NAME.log file under the allowed directories \(run with --trust to lift the sandbox\) (re)
   [1]
   $ platter -e 'platter.output_file("sub/x.txt")' sub
   platter: \(command line\):1: output_file: sub/x.txt is not a file named on the command line.* (re)
@@ -38,6 +38,32 @@ and nothing is created.
   old.txt
   report.txt
   w.lua
+
+A log is the one kind of file a script may create without its name on the
+command line (fio's NAME_bw.1.log): a plain NAME.log under the current
+directory, $TMPDIR or a named directory, never a dotfile, never through a
+symlink, never outside.
+
+  $ platter -e 'local w = assert(platter.output_file("job_bw.1.log")); w:write("1, 2, 0, 0, 0\n"); w:close()'
+  $ cat job_bw.1.log
+  1, 2, 0, 0, 0
+  $ mkdir logs && platter -e 'assert(platter.output_file("logs/job_lat.1.log")):close()' && ls logs
+  job_lat.1.log
+  $ platter -e 'platter.output_file(".job.log")'
+  platter: \(command line\):1: output_file: .job.log is not a file named on the command line.* (re)
+  [1]
+  $ platter -e 'platter.output_file("job.log.sh")'
+  platter: \(command line\):1: output_file: job.log.sh is not a file named on the command line.* (re)
+  [1]
+  $ platter -e 'platter.output_file("/etc/platter-test.log")'
+  platter: \(command line\):1: output_file: /etc/platter-test.log is not a file named on the command line.* (re)
+  [1]
+  $ echo keep > kept.txt && ln -s kept.txt link.log
+  $ platter -e 'print(platter.output_file("link.log"))'
+  nil\toutput_file link.log: Too many levels of symbolic links\t40 (esc)
+  $ cat kept.txt
+  keep
+  $ rm -r link.log kept.txt job_bw.1.log logs
 
 A named file that is not a regular file is refused, and so is a named file
 replaced by a symlink after platter started.
