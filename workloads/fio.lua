@@ -471,6 +471,9 @@ local function run_instance(inst)
   if o.unlink then for _, n in ipairs(prep.names) do p.remove(n) end end
   local values = {
     samples = r.samples, elapsed = elapsed, runtime = r.seconds, stopped = r.stopped, error = r.error,
+    -- a verify pass reads after the writes: each direction has its own time, as in fio
+    runtime_rw = spec.verify_pass and { read = r.read and r.read.seconds or 0,
+      write = r.write and r.write.seconds or 0 } or nil,
     usr = ru1.user - ru0.user, sys = ru1.sys - ru0.sys, ctx = ru1.ctx - ru0.ctx,
     majf = ru1.majf - ru0.majf, minf = ru1.minf - ru0.minf,
     depths = r.depths, submit = r.submit, complete = r.complete,
@@ -534,10 +537,16 @@ local all_ms = (p.now() - t_all) / 1e6
 local function meta_of(inst, v, stats)
   local o = inst.o
   -- fio's runtime: the time the job did I/O (after its ramp), in ms rounded up (backend.c)
-  local runtime = math.floor((math.floor((v.runtime or stats.seconds or 0) * 1e6) + 999) / 1000)
+  local function ms(sec) return math.floor((math.floor((sec or 0) * 1e6) + 999) / 1000) end
+  local runtime, job_runtime = ms(v.runtime or stats.seconds), nil
+  if v.runtime_rw then
+    runtime = { read = ms(v.runtime_rw.read), write = ms(v.runtime_rw.write) }
+    job_runtime = runtime.read + runtime.write
+  end
   return {
     name = inst.job.name, groupid = inst.groupid, pid = p.pid(),
-    options = pairs_of(inst.job.list), runtime_ms = runtime, elapsed_s = v.elapsed,
+    options = pairs_of(inst.job.list), runtime_ms = runtime, job_runtime_ms = job_runtime,
+    elapsed_s = v.elapsed,
     usr_cpu_s = v.usr, sys_cpu_s = v.sys, ctx = v.ctx, majf = v.majf, minf = v.minf,
     iodepth = QUEUED[ENGINES[o.ioengine or "psync"]] and o.iodepth or 1,
     depths = v.depths, submit = v.submit, complete = v.complete,
@@ -584,6 +593,12 @@ for _, g in ipairs(jobs_out) do
     local mv = m.values or {}
     v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
     v.runtime = math.max(v.runtime or 0, mv.runtime or 0)
+    if mv.runtime_rw then
+      v.runtime_rw = v.runtime_rw or { read = 0, write = 0 }
+      for _, d in ipairs({ "read", "write" }) do
+        v.runtime_rw[d] = math.max(v.runtime_rw[d], mv.runtime_rw[d] or 0)
+      end
+    end
     for _, k in ipairs({ "usr", "sys", "ctx", "majf", "minf" }) do v[k] = (v[k] or 0) + (mv[k] or 0) end
     if not v.samples then v.samples = mv.samples
     elseif mv.samples then

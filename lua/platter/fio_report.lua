@@ -1169,6 +1169,8 @@ end
 --   options          job options: {{name, value}, ...} in order, or a map
 --   runtime_ms       the job's runtime (fio's per-direction "runtime" and
 --                    "job_runtime"); a table {read=, write=, trim=} per direction
+--   job_runtime_ms   the whole job's time when it is not runtime_ms (a verify
+--                    pass after the writes: the sum); default the longest direction
 --   elapsed_s        wall seconds since start (default runtime), eta (INT_MAX)
 --   usr_cpu_s, sys_cpu_s, ctx, majf, minf   CPU use (p.rusage's)
 --   iodepth          1; depths, submit, complete: 7 counts each in fio's
@@ -1207,7 +1209,13 @@ function M.job(meta, stats)
     if #keys > 0 then job["job options"] = M.ordered(jo, keys) end
   end
   local runtime = meta.runtime_ms or 0
-  local rusec = runtime
+  -- job_runtime: the whole job's time (meta.job_runtime_ms), else the longest direction's
+  local rusec = meta.job_runtime_ms or runtime
+  if type(rusec) == "table" then
+    local m = 0
+    for _, v in pairs(rusec) do if v > m then m = v end end
+    rusec = m
+  end
   local all_ops, lat_counts = 0, { n = {}, u = {}, m = {} }
   local dkeys = { read = { "rbytes", "rops" }, write = { "wbytes", "wops" }, trim = {} }
   for _, name in ipairs(RW) do
