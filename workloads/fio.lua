@@ -349,6 +349,22 @@ end
 
 -- A job whose check found a bad block: fio's messages, err=84 in its report.
 local VERIFY_ERR = "Invalid or incomplete multibyte or wide character"
+-- rate_min / rate_iops_min not met: fio's check_min_rate ends the job with EIO, says
+-- why on stderr and the error on stdout (backend.c's td_verror at fio-3.33)
+local RATE_ERR = "file:backend.c:1131, func=check_min_rate, error=Input/output error"
+local function rate_min_failed(inst, meta, members)
+  for _, m in ipairs(members) do
+    local v = m.values or {}
+    if v.stopped == "rate_min" then
+      p.ewrite(string.format("%s: %s\n", inst.job.name, v.error or "rate_min not met"))
+      meta.error, meta.verror = 5, RATE_ERR
+      emit(string.format("fio: pid=%d, err=5/%s\n", meta.pid or 0, RATE_ERR))
+      return true
+    end
+  end
+  return false
+end
+
 local function verify_failed(inst, meta, members)
   for _, m in ipairs(members) do
     local v = m.values or {}
@@ -623,6 +639,7 @@ for _, g in ipairs(jobs_out) do
   local meta = meta_of(g.inst, v, first.stats or {})
   meta.jobs = #g.members
   if verify_failed(g.inst, meta, g.members) then failures = failures + 1 end
+  if rate_min_failed(g.inst, meta, g.members) then failures = failures + 1 end
   if v.slat then merged.slat = { read = as_stats(v.slat.read), write = as_stats(v.slat.write) } end
   job_objects[#job_objects + 1] = fr.job(meta, merged)
 end
