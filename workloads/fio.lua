@@ -155,9 +155,9 @@ end
 local function size_of(path)
   local f = p.open(path)
   if not f then return nil end
-  local n = f:size()
+  local n, kind = f:size(), f:info().kind
   f:close()
-  return n
+  return n, kind
 end
 
 -- The files of an instance: names, each file's size and the range it covers.
@@ -430,8 +430,11 @@ local function prepare(inst)
   local need = offset + per
   local laid, total = 0, 0
   for _, n in ipairs(names) do
-    local have = size_of(n)
-    if null then
+    local have, kind = size_of(n)
+    if kind == "block" or kind == "other" then
+      -- a device (filename=/dev/sdX) is used as it is: fio lays out only files
+      pr.device = true
+    elseif null then
       if not have then p.scratch(n) end
     elseif not have or have < need then
       laid, total = laid + 1, total + need
@@ -447,10 +450,15 @@ local function prepare(inst)
     end
   end
   for _, n in ipairs(names) do
-    local f, err = p.open(n, { create = true, write = true, size = need, sparse = null, fill = "random" })
+    local f, err
+    if pr.device then
+      f, err = p.open(n)  -- a write job opens it for writing later, under --destroy's rule
+    else
+      f, err = p.open(n, { create = true, write = true, size = need, sparse = null, fill = "random" })
+    end
     if not f then fail(string.format("fio: pid=0, err=%s/file:%s, func=open, error=%s", "2", n, err)) end
     if not null then
-      f:fsync()  -- fio's create_fsync: the layout is on disk before the job
+      if not pr.device then f:fsync() end  -- fio's create_fsync: the layout is on disk first
       local dev = f:info().device  -- for "Disk stats": the disks the jobs' files are on
       if dev and not disks[dev] then disks[dev], disks[#disks + 1] = true, dev end
     end
@@ -513,6 +521,17 @@ for _, inst in ipairs(instances) do
   local names, per, offset, size = files_of(inst)
   prepared[inst.index] = { names = names, per = per, offset = offset, size = size }
   plan(inst, names, per, offset, size)
+  local kind = inst.o.rw.kind
+  if kind ~= "read" and kind ~= "randread" then
+    for _, n in ipairs(names) do  -- a device a job writes: --destroy's rule, decided now
+      local _, k = size_of(n)
+      if k == "block" then
+        local ok_, f, err = pcall(p.open, n, { write = true })
+        if not ok_ or not f then jobfail(inst, tostring(ok_ and err or f):gsub("^.-: open:", "open:")) end
+        f:close()
+      end
+    end
+  end
 end
 
 if normal then
