@@ -113,7 +113,6 @@ def compare(name, a, b, what):
 # names /dev is skipped), ramps and start delays dropped.
 SHRINK = [
     (re.compile(r"^(size|filesize|io_size)\s*=.*$", re.M), r"\1=8m"),
-    (re.compile(r"^(runtime)\s*=.*$", re.M), r"\1=1100ms"),
     (re.compile(r"^(ramp_time|startdelay)\s*=.*$", re.M), r"\1=0"),
     (re.compile(r"^(numjobs)\s*=\s*(\d+).*$", re.M), lambda m: "numjobs=%d" % min(int(m.group(2)), 2)),
     (re.compile(r"^(loops)\s*=.*$", re.M), r"\1=1"),
@@ -134,6 +133,11 @@ def examples(platter, fio, src):
             continue
         for pat, rep in SHRINK:
             text = pat.sub(rep, text)
+        # every example runs 1.1 s (a cap for slow rates such as rate=1250, and a run long
+        # enough that both tools take their 500 ms bandwidth samples, however fast the disk)
+        text = re.sub(r"^\s*(time_based|runtime)\s*(=.*)?$", "", text, flags=re.M)
+        text = text.replace("[global]", "[global]\nruntime=1100ms\ntime_based", 1) if "[global]" in text \
+            else "[global]\nruntime=1100ms\ntime_based\n" + text
         if not re.search(r"^\s*(size|filesize)\s*=", text, re.M):
             text = text.replace("[global]", "[global]\nsize=8m", 1) if "[global]" in text \
                 else "[global]\nsize=8m\n" + text
