@@ -135,7 +135,7 @@ def examples(platter, fio, src):
             text = pat.sub(rep, text)
         # every example runs 1.1 s (a cap for slow rates such as rate=1250, and a run long
         # enough that both tools take their 500 ms bandwidth samples, however fast the disk)
-        text = re.sub(r"^\s*(time_based|runtime)\s*(=.*)?$", "", text, flags=re.M)
+        text = re.sub(r"^\s*(time_based|runtime|timeout)\s*(=.*)?$", "", text, flags=re.M)
         text = text.replace("[global]", "[global]\nruntime=1100ms\ntime_based", 1) if "[global]" in text \
             else "[global]\nruntime=1100ms\ntime_based\n" + text
         if not re.search(r"^\s*(size|filesize)\s*=", text, re.M):
