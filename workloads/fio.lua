@@ -218,6 +218,16 @@ local function sizes_of(o, dir)
   return o.bs[dir]
 end
 
+-- steadystate_duration in whole seconds (fio truncates it; under 1 s it is off)
+local function steady_dur(o) return math.floor(o.steadystate_duration or 0) end
+-- the p.run table's steady (fio's steadystate, steadystate_duration, steadystate_ramp_time)
+local function steady_of(o)
+  local ss = o.steadystate
+  if steady_dur(o) < 1 or not ss then return nil end
+  return { kind = ss.kind, limit = ss.limit, pct = ss.pct, duration_s = steady_dur(o),
+    ramp_s = o.steadystate_ramp_time or 0 }
+end
+
 local function plan(inst, files, per, offset, size)
   local o = inst.o
   local kind = o.rw.kind
@@ -331,6 +341,7 @@ local function plan(inst, files, per, offset, size)
   end
   local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
   if every and writes then r.fsync_every = every end
+  r.steady = steady_of(o)
   return r
 end
 
@@ -388,7 +399,6 @@ local function check_supported(job)
   local o = job.o
   local function no(what) fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what)) end
   if (o.slat_percentiles) then no("slat_percentiles=1") end
-  if (o.steadystate_duration or 0) > 0 then no("steadystate") end
   if (o.buffer_compress_percentage or 0) > 0 then no("buffer_compress_percentage") end
   if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
   for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
@@ -400,6 +410,31 @@ local function check_supported(job)
   end
 end
 for _, job in ipairs(cfg.jobs) do check_supported(job) end
+
+-- steadystate: fio rejects a group whose jobs' steady-state options differ; with
+-- group_reporting it judges the group's summed IOPS/bw as one, which platter (one
+-- p.run judged in each worker) does not do yet
+local function check_steady()
+  local first = {}
+  for _, inst in ipairs(instances) do
+    local o, f = inst.o, first[inst.groupid]
+    local ss = steady_dur(o) >= 1 and o.steadystate or nil
+    local key = ss and string.format("%s:%.17g:%s:%d:%.17g", ss.kind, ss.limit, tostring(ss.pct),
+      steady_dur(o), o.steadystate_ramp_time or 0) or ""
+    if not f then
+      first[inst.groupid] = { key = key }
+    elseif f.key ~= key then
+      fail("fio: file:steadystate.c:338, func=job rejected: steadystate options must be " ..
+        "consistent within reporting groups, error=Invalid argume")
+    else
+      if ss and o.group_reporting then
+        fail(string.format("fio: job %s: steadystate in a group_reporting group of several jobs " ..
+          "is not supported by platter fio yet", inst.job.name))
+      end
+    end
+  end
+end
+check_steady()
 
 -- fio checks directory= as it parses it (not on the simulated disk, which has no directories)
 if not p.config.sim then
@@ -504,6 +539,7 @@ local function run_instance(inst)
     rshorts = r.shorts,
     slat = r.slat and { read = summary(r.slat.read), write = summary(r.slat.write) } or nil,
     verify_errors = r.verify_errors, verify_error = r.verify_error,
+    steady = r.steady,
   }
   return r, values
 end
@@ -588,7 +624,7 @@ local function meta_of(inst, v, stats)
     percentile_list = inst.job.raw.percentile_list,
     clat_percentiles = o.clat_percentiles, lat_percentiles = o.lat_percentiles,
     samples = v.samples, plus = formats["json+"], gtod_reduce = o.gtod_reduce,
-    description = o.description,
+    description = o.description, steady = v.steady,
   }
 end
 
@@ -626,6 +662,7 @@ for _, g in ipairs(jobs_out) do
       if s.fsync then merged.sync = merged.sync and merged.sync:merge(s.fsync) or s.fsync end
     end
     local mv = m.values or {}
+    v.steady = v.steady or mv.steady  -- one member: check_steady refuses more
     v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
     v.runtime = math.max(v.runtime or 0, mv.runtime or 0)
     if mv.runtime_rw then

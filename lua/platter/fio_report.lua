@@ -18,6 +18,7 @@
 --   fr.job(meta, stats) -> job        a job object from platter stats objects
 --   fr.top(jobs [, meta]) -> top      the whole model around the jobs
 --   fr.disk_util(before, after, msec) "disk_util" from two p.diskstats()
+--   fr.steadystate(r.steady)            "steadystate" from p.run's r.steady
 --   fr.num2str, fr.format, fr.ordered, fr.keys, fr.defs, fr.header, fr.groups
 local M = {}
 
@@ -144,6 +145,8 @@ local ORDERS = {
   iodepth_submit = { "0", "4", "8", "16", "32", "64", ">=64" },
   latency_ns = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" },
   latency_ms = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000", "2000", ">=2000" },
+  steadystate = { "ss", "duration", "attained", "criterion", "max_deviation", "slope", "data" },
+  ss_data = { "bw_mean", "iops_mean", "iops", "bw" },
   disk = { "name", "read_ios", "write_ios", "read_merges", "write_merges", "read_ticks",
     "write_ticks", "in_queue", "util", "aggr_read_ios", "aggr_write_ios", "aggr_read_merges",
     "aggr_write_merge", "aggr_read_ticks", "aggr_write_ticks", "aggr_in_queue", "aggr_util" },
@@ -162,7 +165,8 @@ local CHILD = {
   job = { read = "dir_rw", write = "dir_rw", trim = "dir_rw", mixed = "dir_rw", sync = "dir",
     ["job options"] = "options", iodepth_level = "iodepth_level", iodepth_submit = "iodepth_submit",
     iodepth_complete = "iodepth_complete", latency_ns = "latency_ns", latency_us = "latency_us",
-    latency_ms = "latency_ms" },
+    latency_ms = "latency_ms", steadystate = "steadystate" },
+  steadystate = { data = "ss_data" },
   dir_rw = { slat_ns = "lat", clat_ns = "lat", lat_ns = "lat" },
   dir = { lat_ns = "lat" },
   lat = { percentile = "numkeys", bins = "numkeys" },
@@ -234,7 +238,9 @@ local function enc_object(t, level, ctx, out)
       local sub = CHILD[ctx]
       sub = type(sub) == "table" and sub[k] or (type(sub) == "string" and sub) or nil
       local float = FLOAT_KEYS[k] or FLOAT_CTX[ctx] or (FLOATS[t] and FLOATS[t][k])
-      if ctx == "options" or ctx == "numkeys" then float = FLOATS[t] and FLOATS[t][k] end
+      if ctx == "options" or ctx == "numkeys" or ctx == "ss_data" then
+        float = FLOATS[t] and FLOATS[t][k]
+      end
       enc_value(v, level + 1, sub, out, float)
     end
   end
@@ -684,6 +690,24 @@ local function extra_of(top, job, i, opts)
   return e
 end
 
+-- stat.c's show_ss_normal: the window's mean bw (in kB, both unit styles scaled by kb_base,
+-- as fio does) and IOPS, and the last criterion (exact when fr.job made the job, else the
+-- JSON's "%f" of it)
+local function ss_line(out, top, job, e)
+  local ss = job.steadystate
+  local kb, ub, sf = units_of(top, job)
+  local data = ss.data or {}
+  local bw, iops = data.bw_mean or 0, data.iops_mean or 0
+  local kind, pct = tostring(ss.ss or ""), tostring(ss.ss or ""):sub(-1) == "%"
+  local crit = e.ss_criterion or tonumber((tostring(ss.criterion or "0"):gsub("%%$", ""))) or 0
+  local attained = ss.attained == true or tonumber(ss.attained) == 1
+  out[#out + 1] = format("  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+    attained and "yes" or "no", num2str(idiv(bw, kb), sf, kb, kb == 1024, ub),
+    num2str(idiv(bw, kb), sf, kb, kb ~= 1024, ub), num2str(iops, sf, 1, false, 0),
+    kind:sub(1, 4) == "iops" and "iops" or "bw", kind:find("_slope", 1, true) and " slope" or " mean dev",
+    crit, pct and "%" or "")
+end
+
 local function job_block(out, top, job, i, opts, rs)
   local total, bytes = 0, 0
   for _, name in ipairs(RW) do
@@ -747,6 +771,7 @@ local function job_block(out, top, job, i, opts, rs)
       job.latency_target or 0, job.latency_window or 0, job.latency_percentile or 100,
       job.latency_depth)
   end
+  if job.steadystate then ss_line(out, top, job, e) end
 end
 
 local function group_block(out, g, rs)
@@ -1325,8 +1350,47 @@ function M.job(meta, stats)
   job.latency_percentile = 100.0
   job.latency_window = 0
   if meta.description and meta.description ~= "" then job.desc = meta.description end
-  EXTRA[job] = { pid = meta.pid, members = meta.jobs, verror = meta.verror }
+  if meta.steady then job.steadystate = M.steadystate(meta.steady) end
+  EXTRA[job] = { pid = meta.pid, members = meta.jobs, verror = meta.verror,
+    ss_criterion = meta.steady and meta.steady.criterion }
   return job
+end
+
+-- x rounded to the nearest single-precision float (fio prints its steady-state limit and
+-- criterion through a (float) cast)
+local function f32(x)
+  if x ~= x or x == 0 or x == math.huge or x == -math.huge then return x end
+  local a = math.abs(x)
+  local e = floor(log(a) / log(2))
+  if 2 ^ e > a then e = e - 1 elseif 2 ^ (e + 1) <= a then e = e + 1 end
+  if e < -126 then e = -126 end
+  local q = 2 ^ (e - 23)
+  local m = a / q
+  local r = floor(m)
+  if m - r > 0.5 or (m - r == 0.5 and r % 2 == 1) then r = r + 1 end
+  local y = r * q
+  if y > 3.4028234663852886e38 then y = math.huge end
+  return x < 0 and -y or y
+end
+M.f32 = f32
+
+--- fr.steadystate(steady) -> fio's "steadystate" object (stat.c), from p.run's r.steady
+-- ({ kind, limit, pct, duration_s, attained, criterion, slope, deviation, iops_mean,
+-- bw_mean, iops = {...}, bw = {...} }: the window oldest first).
+function M.steadystate(st)
+  local pct = st.pct and "%" or ""
+  local iops, bw = {}, {}
+  for i, v in ipairs(st.iops or {}) do iops[i] = v end
+  for i, v in ipairs(st.bw or {}) do bw[i] = v end
+  return {
+    ss = format("%s:%f%s", st.kind, f32(st.limit), pct),
+    duration = st.duration_s,
+    attained = st.attained and 1 or 0,
+    criterion = format("%f%s", f32(st.criterion or 0), pct),
+    max_deviation = st.deviation or 0,
+    slope = st.slope or 0,
+    data = { bw_mean = st.bw_mean or 0, iops_mean = st.iops_mean or 0, iops = iops, bw = bw },
+  }
 end
 
 --- fr.top(jobs [, meta]) -> the whole model: meta = { time = unix seconds

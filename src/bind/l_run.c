@@ -62,6 +62,7 @@ static const char *const run_keys[] = {
     "slat",
     "sqpoll",
     "sqpoll_idle_ms",
+    "steady",
     "stride",
     "theta",
     "think_us",
@@ -324,6 +325,46 @@ static void get_per_dir(lua_State *L, const char *k, double out[2])
     lua_pop(L, 1);
 }
 
+/* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
+   duration_s = n, ramp_s = n }: fio's steady state (job.h ss_*) */
+static void get_steady(lua_State *L, struct pl_job_spec *s)
+{
+    static const char *const kinds[] = {"iops", "iops_slope", "bw", "bw_slope", NULL};
+    static const char *const keys[] = {"kind", "limit", "pct", "duration_s", "ramp_s", NULL};
+    lua_getfield(L, 1, "steady");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return;
+    }
+    if (!lua_istable(L, -1))
+        luaL_error(L, "run: 'steady' must be a table, not %s", luaL_typename(L, -1));
+    int t = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        const char *key = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+        int i = 0;
+        while (keys[i] && strcmp(key, keys[i]) != 0)
+            i++;
+        if (!keys[i])
+            luaL_error(L, "run: 'steady' takes kind, limit, pct, duration_s and ramp_s");
+    }
+    int kind = getoption(L, t, "kind", "iops_slope", kinds);
+    s->ss_flags = (kind < 2 ? PL_SS_IOPS : 0) | (kind % 2 ? PL_SS_SLOPE : 0);
+    if (getbool(L, t, "pct", 0))
+        s->ss_flags |= PL_SS_PCT;
+    lua_Number v;
+    if (!getnum(L, t, "limit", &v))
+        luaL_error(L, "run: 'steady' needs a limit");
+    s->ss_limit = v;
+    if (!getnum(L, t, "duration_s", &v) || !pl_isexact(v) || v < 1 || v > 1e6)
+        luaL_error(L, "run: 'steady' needs duration_s, a whole number of seconds (1 or more)");
+    s->ss_dur = (unsigned)v;
+    if (getnum(L, t, "ramp_s", &v))
+        s->ss_ramp_ns = pl_scale_u64(v, 1e9);
+    lua_pop(L, 1);
+}
+
 /* skip: a signed number of bytes, or a size string with an optional leading '-' */
 static int64_t get_skip(lua_State *L)
 {
@@ -532,6 +573,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     s.batch_submit = (unsigned)getint(L, 1, "batch", 0);
     s.reap_min = (unsigned)getint(L, 1, "reap_min", 0);
     s.reap_max = (unsigned)getint(L, 1, "reap_max", 0);
+    get_steady(L, &s);
     get_per_dir(L, "rate_min_bps", s.rate_min_bps);
     get_per_dir(L, "rate_min_iops", s.rate_min_iops);
     if (getnum(L, 1, "rate_cycle_ms", &v)) {
@@ -623,6 +665,56 @@ static void push_samples(lua_State *L, struct pl_phase *ph, const struct pl_job_
     ph->samples_dropped = r->samples_dropped;
 }
 
+/* r.steady: fio's steady-state result (docs/api.md), kept by ph as a registry ref */
+static void push_steady(lua_State *L, struct pl_phase *ph, const struct pl_job_spec *s,
+                        const struct pl_job_result *r)
+{
+    static const char *const kinds[] = {"bw", "iops", "bw_slope", "iops_slope"};
+    const struct pl_steady *ss = &r->steady;
+    unsigned n = ss->dur;
+    uint64_t *v = malloc(2 * (size_t)n * sizeof *v);
+    if (!v)
+        luaL_error(L, "run: not enough memory");
+    pl_steady_window(ss, v, v + n);
+    lua_createtable(L, 0, 16);
+    lua_pushstring(L, kinds[s->ss_flags & 3]);
+    lua_setfield(L, -2, "kind");
+    lua_pushnumber(L, s->ss_limit);
+    lua_setfield(L, -2, "limit");
+    lua_pushboolean(L, (s->ss_flags & PL_SS_PCT) != 0);
+    lua_setfield(L, -2, "pct");
+    lua_pushinteger(L, (lua_Integer)n);
+    lua_setfield(L, -2, "duration_s");
+    lua_pushnumber(L, (double)s->ss_ramp_ns / 1e9);
+    lua_setfield(L, -2, "ramp_s");
+    lua_pushboolean(L, ss->attained);
+    lua_setfield(L, -2, "attained");
+    lua_pushboolean(L, ss->full);
+    lua_setfield(L, -2, "full");
+    lua_pushnumber(L, ss->criterion);
+    lua_setfield(L, -2, "criterion");
+    lua_pushnumber(L, ss->slope);
+    lua_setfield(L, -2, "slope");
+    lua_pushnumber(L, ss->deviation);
+    lua_setfield(L, -2, "deviation");
+    pl_pushu64(L, ss->added);
+    lua_setfield(L, -2, "samples");
+    pl_pushu64(L, pl_steady_mean(ss, 1));
+    lua_setfield(L, -2, "iops_mean");
+    pl_pushu64(L, pl_steady_mean(ss, 0));
+    lua_setfield(L, -2, "bw_mean");
+    for (int k = 0; k < 2; k++) {
+        lua_createtable(L, (int)n, 0);
+        for (unsigned i = 0; i < n; i++) {
+            pl_pushu64(L, v[k * n + i]);
+            lua_rawseti(L, -2, (int)i + 1);
+        }
+        lua_setfield(L, -2, k ? "bw" : "iops");
+    }
+    free(v);
+    ph->steady = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
                            const struct pl_job_result *r)
@@ -653,6 +745,8 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     }
     if (s->sample_ns)
         push_samples(L, ph, r);
+    if (s->ss_dur)
+        push_steady(L, ph, s, r);
     if (s->slat && (r->slat[0].ops || r->slat[1].ops)) { /* r.slat = { read = s, write = s } */
         lua_createtable(L, 0, 2);
         for (int i = 0; i < 2; i++) {

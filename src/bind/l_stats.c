@@ -47,6 +47,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     ph->sub[0] = ph->sub[1] = ph->sub[2] = LUA_NOREF;
     ph->samples = LUA_NOREF;
     ph->slat = LUA_NOREF;
+    ph->steady = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -341,6 +342,11 @@ static int l_stats__index(lua_State *L)
             lua_pushnil(L);
         else
             lua_rawgeti(L, LUA_REGISTRYINDEX, ph->samples);
+    } else if (strcmp(k, "steady") == 0) {
+        if (ph->steady == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ph->steady);
     } else if (strcmp(k, "samples_dropped") == 0)
         pl_pushu64(L, ph->samples_dropped);
     else if (ph->has_verify && strcmp(k, "verify_errors") == 0)
@@ -384,6 +390,8 @@ static int l_stats__gc(lua_State *L)
     ph->samples = LUA_NOREF;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->slat);
     ph->slat = LUA_NOREF;
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->steady);
+    ph->steady = LUA_NOREF;
     return 0;
 }
 

@@ -54,11 +54,14 @@ struct loop {
     uint64_t rate_last_t[2], rate_last_bytes[2], rate_last_ops[2];
     enum pl_vfy_kind vfill, vcheck; /* verify: fill the blocks written, check those read */
     struct pl_rng vrng;             /* verify: the seed of each block's data */
+    uint64_t next_ss;               /* steady state: end of the open second; UINT64_MAX: off */
+    uint64_t ss_secs;               /* seconds judged (or skipped under ss_ramp_ns) */
+    uint64_t ss_ops, ss_bytes;      /* reads and writes completed by the previous second's end */
 };
 
 static const char *const stop_names[] = {
-    "none",        "count",         "bytes",           "time",     "error",
-    "interrupted", "generator end", "generator error", "rate_min", "verify",
+    "none",          "count",           "bytes",    "time",   "error",  "interrupted",
+    "generator end", "generator error", "rate_min", "verify", "steady",
 };
 
 const char *pl_job_stop_name(enum pl_job_stop s)
@@ -83,6 +86,8 @@ static void begin_measuring(struct loop *l, uint64_t now)
     l->e.submit_map = l->r->submit; /* a committing engine counts its calls from now */
     if (l->s->sample_ns)
         l->next_sample = now + l->s->sample_ns;
+    if (l->s->ss_dur)
+        l->next_ss = now + 1000000000u;
 }
 
 static void window_reset(struct pl_sample *w)
@@ -149,6 +154,29 @@ static void stop(struct loop *l, enum pl_job_stop why)
     }
 }
 
+/* Steady state: judge every second that ended by `now` (the caller checked the first). */
+static void steady_seconds(struct loop *l, uint64_t now)
+{
+    struct pl_job_result *r = l->r;
+    const struct pl_job_spec *s = l->s;
+    while (l->next_ss <= now) {
+        uint64_t ops = r->by_op[PL_OP_READ].ops + r->by_op[PL_OP_WRITE].ops;
+        uint64_t bytes = r->by_op[PL_OP_READ].bytes + r->by_op[PL_OP_WRITE].bytes;
+        uint64_t dops = ops - l->ss_ops, dbytes = bytes - l->ss_bytes;
+        l->ss_ops = ops;
+        l->ss_bytes = bytes;
+        l->ss_secs++;
+        l->next_ss += 1000000000u;
+        /* fio: samples begin with the check one second after ss_ramp has passed */
+        if (s->ss_ramp_ns && l->ss_secs * 1000000000u < s->ss_ramp_ns + 1000000000u)
+            continue;
+        if (pl_steady_add(&r->steady, dops, dbytes)) {
+            l->next_ss = UINT64_MAX;
+            stop(l, PL_STOP_STEADY);
+        }
+    }
+}
+
 /* verify: make the block about to be written (its data from the job's seed). */
 static void verify_fill(struct loop *l, struct pl_io *io)
 {
@@ -198,6 +226,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     uint64_t lat = now - io->t_due;
     if (now >= l->next_sample) /* UINT64_MAX when not sampling */
         windows_close(l, now);
+    if (now >= l->next_ss) /* UINT64_MAX when not judging steady state */
+        steady_seconds(l, now);
     if (l->s->sample_ns && io->op != PL_OP_FSYNC)
         window_add(&l->win, io, lat);
     pl_io_count(&r->all, io, lat);
@@ -867,6 +897,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     l->s = s;
     l->r = r;
     l->next_sample = UINT64_MAX;
+    l->next_ss = UINT64_MAX;
     window_reset(&l->win);
     pl_rng_seed(&l->rng, s->seed ^ 0x0b5e55edull);
     pl_rng_seed(&l->vrng, s->seed ^ 0x7e51f1edull);
@@ -897,6 +928,14 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     for (int d = 0; d < 2; d++)
         if (s->rate_min_bps[d] > 0 || s->rate_min_iops[d] > 0)
             l->rate_check = l->start + 2000000000u; /* fio's settle period */
+    if (s->ss_dur) {
+        rc = pl_steady_init(&r->steady, s->ss_flags, s->ss_limit, s->ss_dur);
+        if (rc < 0) {
+            *why = "no memory for the steady-state window";
+            free_loop(l);
+            goto fail;
+        }
+    }
     if (!s->ramp_ns)
         begin_measuring(l, l->start);
     *out = j;
@@ -988,6 +1027,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
 
 void pl_job_result_free(struct pl_job_result *r)
 {
+    pl_steady_free(&r->steady);
     free(r->samples);
     r->samples = NULL;
     r->nsamples = 0;
@@ -1038,6 +1078,7 @@ int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_resul
     v.count = w->steps ? w->steps : 1;
     v.bytes = v.seconds_ns = v.ramp_ns = v.sample_ns = v.fsync_every = v.think_ns = 0;
     v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
+    v.ss_dur = 0;
     v.rate_iops = v.rate_bps = 0;
     struct pl_job *j;
     int rc = pl_job_open(&j, &v, r, why);

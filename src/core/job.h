@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "pattern.h"
 #include "stats.h"
+#include "steady.h"
 #include "verify.h"
 
 enum pl_job_op { PL_JOB_READ, PL_JOB_WRITE, PL_JOB_MIX };
@@ -27,6 +28,7 @@ enum pl_job_stop {
     PL_STOP_GEN_ERROR,
     PL_STOP_RATE_MIN,
     PL_STOP_VERIFY, /* verify_fatal: a block read back was bad */
+    PL_STOP_STEADY, /* fio's steady state was reached (ss_dur) */
 };
 
 struct pl_job_spec {
@@ -66,6 +68,18 @@ struct pl_job_spec {
      */
     double rate_min_bps[2], rate_min_iops[2];
     uint64_t rate_cycle_ns;
+    /*
+     * fio's steady state (steady.h; ss_dur 0 = off): every second of measured time
+     * (from the end of the ramp) is a sample of the reads and writes completed in it
+     * (IOPS and bytes/s); a second is judged when the first completion at or past its
+     * end arrives. With ss_ramp_ns, the seconds that end before ss_ramp_ns + 1 s are
+     * not samples (fio's rule). Once ss_dur samples fill the window, each new one is
+     * judged by ss_flags and ss_limit; reaching steady state stops the job
+     * (PL_STOP_STEADY). r->steady holds the window and the criterion.
+     */
+    unsigned ss_flags, ss_dur;
+    double ss_limit;
+    uint64_t ss_ramp_ns;
     uint64_t seed;
     int stop_on_error;
     /* verify (verify.h): a write job writes verified blocks, a read job checks every
@@ -117,10 +131,11 @@ struct pl_job_result {
     uint64_t verify_errors;   /* bad blocks read (spec verify on a read, or a verify pass) */
     struct pl_vfy_fail vfail; /* the first of them */
     unsigned vfail_file;
+    struct pl_steady steady; /* spec ss_dur: the window and criterion (pl_job_result_free) */
 };
 
-/* Free what a result owns beyond itself (its samples); the result stays valid, empty of
-   samples. */
+/* Free what a result owns beyond itself (its samples, its steady-state window); the
+   result stays valid, empty of them. */
 void pl_job_result_free(struct pl_job_result *r);
 
 /*

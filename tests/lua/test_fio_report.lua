@@ -209,6 +209,10 @@ local SHAPES = {
   { "unified_rw_reporting=both", "--name=m --size=1992k --rw=randrw --bs=4k --unified_rw_reporting=both" },
   { "seq rw:8", "--name=s --size=1996k --rw=rw:8 --bs=4k --rwmixwrite=20" },
   { "json+", "--name=jp --size=1996k --rw=randread --bs=4k --output-format=normal,terse,json+" },
+  { "steadystate attained", "--name=ss --size=64m --rw=read --bs=4k --ioengine=null --rate_iops=1000 " ..
+    "--time_based --runtime=10 --steadystate=iops:5% --ss_dur=2" },
+  { "steadystate not attained, kb_base=1000", "--name=sn --size=64m --rw=read --bs=4k --ioengine=null " ..
+    "--time_based --runtime=1200ms --kb_base=1000 --ss=bw_slope:1m --ss_dur=2" },
 }
 
 T.test("fio 3.33: normal, terse and json rendered from fio's own JSON, byte for byte", function()
