@@ -37,5 +37,5 @@ p.run's own fields: refill, compress_pct, compress_chunk; a percentage over
   $ python3 look.py data
   zeros 0.50 zlib 0.51 distinct 4k blocks 64 of 64
   $ platter -e 'local p = require "platter"; p.run { file = p.open("data"), op = "write", compress_pct = 101 }' data
-  platter: (command line):1: run: 'compress_pct' must be within 0..100
+  platter: (\(command line\):1: )?run: 'compress_pct' must be within 0\.\.100 (re)
   [1]
