@@ -393,21 +393,70 @@ local function verify_failed(inst, meta, members)
   return false
 end
 
+-- write_bw_log, write_iops_log, write_lat_log: fio's file names (init.c's
+-- gen_log_name: PREFIX_KIND.N.log, N the job's number counting every numjobs
+-- copy from 1; PREFIX_KIND.log with per_job_logs=0, shared by the jobs), the
+-- writers opened here before any job starts (the workers inherit them); p.run
+-- formats the lines in C (its `log` field, docs/api.md).
+local LOGS = { { "write_lat_log", { "lat", "slat", "clat" } }, { "write_bw_log", { "bw" } },
+  { "write_iops_log", { "iops" } } }
+local log_writers = {}  -- path -> writer
+local function open_logs(inst)
+  local o, w = inst.o, nil
+  for _, e in ipairs(LOGS) do
+    local v = o[e[1]]
+    if v then
+      local prefix = v == true and inst.job.name or v
+      for _, kind in ipairs(e[2]) do
+        local path = o.per_job_logs == false and string.format("%s_%s.log", prefix, kind)
+          or string.format("%s_%s.%d.log", prefix, kind, inst.index)
+        if not log_writers[path] then
+          local wr, err = p.output_file(path)
+          if not wr then jobfail(inst, "cannot open log " .. path .. ": " .. tostring(err)) end
+          log_writers[path] = wr
+        end
+        w = w or {}
+        w[kind] = log_writers[path]
+      end
+    end
+  end
+  inst.logs = w
+end
+local function close_logs()
+  for _, w in pairs(log_writers) do w:close() end
+end
+
+-- The logs in a p.run table. fio's bw and iops samples in the report are taken
+-- every log_avg_msec when the job writes those logs (bw_avg_time follows it).
+local function plan_logs(inst, r)
+  local o, w = inst.o, inst.logs
+  if not w then return r end
+  r.log = { lat = w.lat, clat = w.clat, slat = w.slat, bw = w.bw, iops = w.iops,
+    avg_ms = o.log_avg_msec or 0, offset = o.log_offset or nil }
+  if (w.bw or w.iops) and (o.log_avg_msec or 0) > 0 then r.sample_ms = o.log_avg_msec end
+  return r
+end
+
+-- refill_buffers: new data in the buffer before every write; buffer_compress_percentage:
+-- that share of each buffer_compress_chunk zeros (fio then refills too, unless 100: zeros once)
+local function plan_buffers(o, r)
+  if o.refill_buffers then r.refill = true end
+  local pct = o.buffer_compress_percentage or 0
+  if pct > 0 then r.compress_pct, r.compress_chunk = pct, o.buffer_compress_chunk end
+  return r
+end
+
 -- Options platter.fio_job reads but this workload cannot honour yet: an error
 -- naming them, never a run that quietly does something else.
 local function check_supported(job)
   local o = job.o
   local function no(what) fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what)) end
   if (o.slat_percentiles) then no("slat_percentiles=1") end
-  if (o.buffer_compress_percentage or 0) > 0 then no("buffer_compress_percentage") end
   if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
   for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
     if o[k] then no(k:gsub("_percent$", "") .. "=N%") end
   end
   if o.size_percent and o.size_percent ~= 100 then no("size=N% (other than 100%)") end
-  if (o.write_bw_log or o.write_iops_log or o.write_lat_log) and (o.log_avg_msec or 0) == 0 then
-    no("per-I/O logs (write_*_log without log_avg_msec)")
-  end
 end
 for _, job in ipairs(cfg.jobs) do check_supported(job) end
 
@@ -510,15 +559,16 @@ local function run_instance(inst)
   local writes = kind ~= "read" and kind ~= "randread"
   local files = {}
   for i, n in ipairs(prep.names) do
+    -- fill: fio's write buffers hold random data (scramble_buffers), not zeros
     local f = assert(p.open(n, { write = writes, direct = o.direct, sync = o.sync == "sync",
-      dsync = o.sync == "dsync" }))
+      dsync = o.sync == "dsync", fill = writes and "random" or nil }))
     if o.invalidate ~= false and not o.direct then f:advise("dontneed") end
     -- fadvise_hint=1, fio's default: tell the kernel how the job will read
     f:advise((kind == "read" or kind == "write" or kind == "rw") and "sequential" or "random")
     files[i] = f
   end
   if (o.startdelay or 0) > 0 then p.sleep(o.startdelay) end
-  local spec = plan_verify(o, plan(inst, files, prep.per, prep.offset, prep.size))
+  local spec = plan_logs(inst, plan_buffers(o, plan_verify(o, plan(inst, files, prep.per, prep.offset, prep.size))))
   local ru0 = p.rusage()
   local t0 = p.now()
   local r = p.run(spec)
@@ -579,6 +629,7 @@ if normal then
 end
 
 for _, inst in ipairs(instances) do prepare(inst) end
+for _, inst in ipairs(instances) do open_logs(inst) end
 
 local disk_before = p.diskstats and p.diskstats() or nil
 local t_all = p.now()
@@ -603,6 +654,7 @@ for _, seg in ipairs(segments) do
   end
 end
 local all_ms = (p.now() - t_all) / 1e6
+close_logs()
 
 -- one job object per instance, or per group with group_reporting
 local function meta_of(inst, v, stats)

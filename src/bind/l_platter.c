@@ -452,6 +452,13 @@ static struct output *check_output(lua_State *L)
     return o;
 }
 
+/* The descriptor of the writer at idx (p.run's log), or -1: not a writer, or closed. */
+int pl_output_fd(lua_State *L, int idx)
+{
+    struct output *o = luaL_testudata(L, idx, OUTPUT_MT);
+    return o ? o->fd : -1;
+}
+
 /* p.output_file(path) -> writer | nil, msg, errno */
 static int l_output_file(lua_State *L)
 {

@@ -4,8 +4,10 @@
  * function is the only Lua code that runs inside the loop.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "guard.h"
 #include "io.h"
@@ -25,6 +27,8 @@ static const char *const run_keys[] = {
     "bs_list",
     "bytes",
     "center",
+    "compress_chunk",
+    "compress_pct",
     "count",
     "engine",
     "file",
@@ -33,6 +37,7 @@ static const char *const run_keys[] = {
     "gen",
     "invalidate_every",
     "iopoll",
+    "log",
     "name",
     "offsets",
     "on_error",
@@ -52,6 +57,7 @@ static const char *const run_keys[] = {
     "read_pct",
     "reap_max",
     "reap_min",
+    "refill",
     "sample_ms",
     "scatter",
     "seconds",
@@ -446,6 +452,85 @@ static void get_verify(lua_State *L, struct pl_job_spec *s)
         luaL_error(L, "run: 'verify' needs a pattern job, not 'gen'");
 }
 
+/* The log spec of a job: descriptors of its own (dup'd), closed when it is collected. */
+#define PL_LOGSPEC_MT "platter.logspec"
+
+static int l_logspec_gc(lua_State *L)
+{
+    struct pl_log_spec *ls = luaL_checkudata(L, 1, PL_LOGSPEC_MT);
+    for (int k = 0; k < PL_LOG_KINDS; k++)
+        if (ls->fd[k] >= 0) {
+            close(ls->fd[k]);
+            ls->fd[k] = -1;
+        }
+    return 0;
+}
+
+/*
+ * log = { lat = w, clat = w, slat = w, bw = w, iops = w, avg_ms = N, offset = bool }:
+ * fio's log files, each to a writer of p.output_file (iolog.h). The spec is a
+ * userdata left on the stack (as parse_spec's arrays are).
+ */
+static const struct pl_log_spec *get_log(lua_State *L)
+{
+    static const char *const kinds[PL_LOG_KINDS] = {"lat", "clat", "slat", "bw", "iops"};
+    static const char *const keys[] = {"lat",  "clat",   "slat",   "bw",
+                                       "iops", "avg_ms", "offset", NULL};
+    lua_getfield(L, 1, "log");
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    if (!lua_istable(L, -1))
+        luaL_error(L, "run: 'log' must be a table, not %s", luaL_typename(L, -1));
+    int t = lua_gettop(L);
+    for (lua_pushnil(L); lua_next(L, t); lua_pop(L, 1)) {
+        const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : NULL;
+        int i = 0;
+        while (k && keys[i] && strcmp(k, keys[i]) != 0)
+            i++;
+        if (!k || !keys[i])
+            luaL_error(L,
+                       "run: unknown key '%s' in 'log' (lat, clat, slat, bw, iops, avg_ms, offset)",
+                       k ? k : luaL_typename(L, -2));
+    }
+    struct pl_log_spec *ls = lua_newuserdata(L, sizeof *ls);
+    for (int k = 0; k < PL_LOG_KINDS; k++)
+        ls->fd[k] = -1;
+    luaL_getmetatable(L, PL_LOGSPEC_MT);
+    lua_setmetatable(L, -2);
+    lua_insert(L, t); /* below the table, so it stays on the stack */
+    t++;
+    int any = 0;
+    for (int k = 0; k < PL_LOG_KINDS; k++) {
+        lua_getfield(L, t, kinds[k]);
+        if (!lua_isnil(L, -1)) {
+            int fd = pl_output_fd(L, lua_gettop(L));
+            if (fd < 0)
+                luaL_error(L, "run: log.%s must be a writer of p.output_file (not closed)",
+                           kinds[k]);
+            ls->fd[k] = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+            if (ls->fd[k] < 0)
+                luaL_error(L, "run: log.%s: %s", kinds[k], strerror(errno));
+            any = 1;
+        }
+        lua_pop(L, 1);
+    }
+    if (!any)
+        luaL_error(L, "run: 'log' needs at least one of lat, clat, slat, bw, iops");
+    lua_Number v;
+    ls->avg_ms = 0;
+    if (getnum(L, t, "avg_ms", &v)) {
+        if (!pl_isexact(v))
+            luaL_error(L, "run: 'log.avg_ms' must be an integer");
+        ls->avg_ms = (uint64_t)v;
+    }
+    lua_getfield(L, t, "offset");
+    ls->offset = lua_toboolean(L, -1);
+    lua_pop(L, 2); /* offset, the table */
+    return ls;
+}
+
 /*
  * Read the p.run table at index 1 into *sp. Arrays it needs (files, sizes,
  * offsets) are userdata left on the stack above index 1: keep them there, or
@@ -561,6 +646,12 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
     s.slat = getbool(L, 1, "slat", 0);
+    s.log = get_log(L);
+    s.refill = getbool(L, 1, "refill", 0);
+    s.compress_pct = (unsigned)getint(L, 1, "compress_pct", 0);
+    if (s.compress_pct > 100)
+        luaL_error(L, "run: 'compress_pct' must be within 0..100");
+    s.compress_chunk = getsize(L, 1, "compress_chunk", 0);
     s.fsync_every = getint(L, 1, "fsync_every", 0);
     s.invalidate_every = getsize(L, 1, "invalidate_every", 0);
     if (getnum(L, 1, "rate_iops", &v))
@@ -874,6 +965,12 @@ static int l_run(lua_State *L)
         free(r);
         start_error(L, rc, why);
     }
+    if (r->log_err) {
+        int err = -r->log_err;
+        pl_job_result_free(r);
+        free(r);
+        return luaL_error(L, "run: writing a log file: %s", strerror(err));
+    }
     push_job_stats(L, name, &s, r);
     pl_job_result_free(r);
     free(r);
@@ -1091,6 +1188,10 @@ static const luaL_Reg run_funcs[] = {
 
 int luaopen_platter_run(lua_State *L)
 {
+    luaL_newmetatable(L, PL_LOGSPEC_MT);
+    lua_pushcfunction(L, l_logspec_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
     luaL_newmetatable(L, PL_JOB_MT);
     lua_pushliteral(L, PL_JOB_MT);
     lua_setfield(L, -2, "__name");

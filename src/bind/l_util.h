@@ -66,5 +66,8 @@ void pl_checkintr(lua_State *L);
 /* v * scale as a count of ns (or us...): 0 for v <= 0 or NaN, at most 2^62 (146 years
    of ns), so that absurd values from a script neither overflow nor cast out of range. */
 uint64_t pl_scale_u64(lua_Number v, double scale);
+/* The descriptor of the p.output_file writer at idx, or -1 (not one, or closed); in
+   l_platter.c, which owns the writers. */
+int pl_output_fd(lua_State *L, int idx);
 
 #endif

@@ -50,6 +50,7 @@ struct pl_io {
     uint64_t t_due;  /* ns: when it was issued, or due under a rate limit */
     int64_t res;     /* bytes moved, or -errno */
     unsigned slot;   /* index in the job's io array */
+    uint64_t t_sub;  /* ns: when the submit call returned (at depth, with slat or a log) */
 };
 
 struct pl_engine {

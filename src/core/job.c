@@ -57,6 +57,9 @@ struct loop {
     uint64_t next_ss;               /* steady state: end of the open second; UINT64_MAX: off */
     uint64_t ss_secs;               /* seconds judged (or skipped under ss_ramp_ns) */
     uint64_t ss_ops, ss_bytes;      /* reads and writes completed by the previous second's end */
+    struct pl_iolog *log;           /* spec log: fio's log files, or NULL */
+    int refill;                     /* new data in each write's buffer (spec refill) */
+    struct pl_rng dfill;            /* refill: the data */
 };
 
 static const char *const stop_names[] = {
@@ -199,6 +202,53 @@ static void verify_check(struct loop *l, const struct pl_io *io)
         stop(l, PL_STOP_VERIFY);
 }
 
+/* refill: n random bytes at p. */
+static void fill_random(struct pl_rng *g, unsigned char *p, uint64_t n)
+{
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w = pl_rng_next(g);
+        memcpy(p, &w, 8);
+    }
+    if (n) {
+        uint64_t w = pl_rng_next(g);
+        memcpy(p, &w, n);
+    }
+}
+
+/*
+ * refill: new data in the block about to be written (fio's fill_io_buffer):
+ * random, or with compress_pct, each chunk (compress_chunk bytes, 512 by
+ * default, or what is left) random for its first chunk * (100 - pct) / 100
+ * bytes and zero after them.
+ */
+static void refill(struct loop *l, struct pl_io *io)
+{
+    unsigned char *p = io->buf;
+    uint64_t left = io->len;
+    unsigned pct = l->s->compress_pct;
+    if (!pct) {
+        fill_random(&l->dfill, p, left);
+        return;
+    }
+    uint64_t chunk = l->s->compress_chunk ? l->s->compress_chunk : 512;
+    while (left) {
+        uint64_t n = chunk < left ? chunk : left;
+        uint64_t rnd = n * (100 - pct) / 100;
+        fill_random(&l->dfill, p, rnd);
+        memset(p + rnd, 0, n - rnd);
+        p += n;
+        left -= n;
+    }
+}
+
+/* spec log: a completion's lines (clat from the submit call's return at depth) */
+static void log_done(struct loop *l, const struct pl_io *io, uint64_t now, uint64_t lat)
+{
+    uint64_t clat = !l->sync && io->t_sub && now >= io->t_sub ? now - io->t_sub : lat;
+    pl_iolog_done(l->log, now - l->meas_start, io->op == PL_OP_WRITE, (uint64_t)io->res, io->off,
+                  lat, clat);
+}
+
 /* Record one completion that finished at `now`. */
 PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
@@ -230,6 +280,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         steady_seconds(l, now);
     if (l->s->sample_ns && io->op != PL_OP_FSYNC)
         window_add(&l->win, io, lat);
+    if (l->log && io->op != PL_OP_FSYNC)
+        log_done(l, io, now, lat);
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
     r->all.t_end = now;
@@ -348,6 +400,9 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
     if (s->verify) { /* the clock is read after the block is made and the last one checked */
         if (l->vfill && io->op == PL_OP_WRITE)
             verify_fill(l, io);
+        start = 0;
+    } else if (l->refill && io->op == PL_OP_WRITE) {
+        refill(l, io);
         start = 0;
     }
     uint64_t due = due_time(l);
@@ -469,8 +524,16 @@ PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
         engine_failed(l, rc);
         return rc;
     }
-    if (l->s->slat && l->measuring && io->op != PL_OP_FSYNC) /* fio's slat: handed to the kernel */
-        pl_stats_record(&l->r->slat[io->op == PL_OP_WRITE], io->len, pl_clock_ns() - io->t_due);
+    if ((l->s->slat || l->log) && io->op != PL_OP_FSYNC) {
+        uint64_t t = pl_clock_ns();
+        io->t_sub = t;
+        if (l->s->slat && l->measuring) { /* fio's slat: handed to the kernel */
+            pl_stats_record(&l->r->slat[io->op == PL_OP_WRITE], io->len, t - io->t_due);
+            if (l->log)
+                pl_iolog_submitted(l->log, t - l->meas_start, io->op == PL_OP_WRITE, io->len,
+                                   io->off, t - io->t_due);
+        }
+    }
     if (rc == PL_Q_DONE) {
         if (l->measuring && !l->commits)
             l->r->complete[1]++; /* done in the submit call, as a sync engine's */
@@ -535,6 +598,9 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
     if (l->vfill && io->op == PL_OP_WRITE) {
         verify_fill(l, io);
         now = pl_clock_ns(); /* making the block is not the device's time */
+    } else if (l->refill && io->op == PL_OP_WRITE) {
+        refill(l, io);
+        now = pl_clock_ns();
     }
     io->t_due = due ? due : now;
     maybe_ramp_end(l, io->t_due);
@@ -798,7 +864,7 @@ static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const ch
     for (unsigned i = 0; i < qd; i++) {
         if (posix_memalign(&l->e.bufs[i], memalign, buflen) != 0)
             return -ENOMEM;
-        if (s->files[0]->fill == PL_FILL_RANDOM) {
+        if (s->files[0]->fill == PL_FILL_RANDOM && s->compress_pct < 100) {
             uint64_t *w = l->e.bufs[i];
             for (uint64_t k = 0; k < buflen / 8; k++)
                 w[k] = pl_rng_next(&fill);
@@ -936,6 +1002,13 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
             goto fail;
         }
     }
+    if (s->log && (rc = pl_iolog_open(&l->log, s->log)) < 0) {
+        *why = "cannot set up the log files";
+        free_loop(l);
+        goto fail;
+    }
+    l->refill = !s->verify && (s->refill || (s->compress_pct > 0 && s->compress_pct < 100));
+    pl_rng_seed(&l->dfill, s->seed ^ 0xd47af111ull);
     if (!s->ramp_ns)
         begin_measuring(l, l->start);
     *out = j;
@@ -1008,6 +1081,11 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
             r->by_op[i].t_end = r->all.t_end;
     if (l->next_sample <= r->all.t_end) /* full windows that no completion closed */
         windows_close(l, r->all.t_end);
+    if (l->log) {
+        uint64_t end = r->all.t_end > l->meas_start ? r->all.t_end - l->meas_start : 0;
+        r->log_err = pl_iolog_close(l->log, end);
+        l->log = NULL;
+    }
     if (r->stopped == PL_STOP_NONE)
         r->stopped = l->s->external ? PL_STOP_GEN_END : PL_STOP_COUNT;
     if (l->sync) { /* each I/O at depth 1, submitted and completed in one call (fio's 4=) */
@@ -1080,6 +1158,7 @@ int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_resul
     v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
     v.ss_dur = 0;
     v.rate_iops = v.rate_bps = 0;
+    v.log = NULL; /* the logs are the write pass's */
     struct pl_job *j;
     int rc = pl_job_open(&j, &v, r, why);
     if (rc < 0)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "iolog.h"
 #include "pattern.h"
 #include "stats.h"
 #include "steady.h"
@@ -87,6 +88,15 @@ struct pl_job_spec {
        of at least PL_VFY_HDR bytes, a target that keeps data and not the null engine. */
     enum pl_vfy_kind verify;
     int verify_fatal;
+    /* fio's log files (iolog.h): NULL = none; the loop then pays one test per I/O */
+    const struct pl_log_spec *log;
+    /* write buffers: refill = new random data before every write (fio's refill_buffers);
+       compress_pct 1..99 = each compress_chunk (0: 512) bytes of it that share zeros
+       after the random bytes (fio's buffer_compress_percentage, which refills); 100 =
+       all zeros, once. Not with verify (which makes the blocks itself). */
+    int refill;
+    unsigned compress_pct;
+    uint64_t compress_chunk;
     int external;                /* the caller chooses every I/O (pl_job_step): no pattern */
     volatile sig_atomic_t *stop; /* checked between I/Os */
 };
@@ -132,6 +142,7 @@ struct pl_job_result {
     struct pl_vfy_fail vfail; /* the first of them */
     unsigned vfail_file;
     struct pl_steady steady; /* spec ss_dur: the window and criterion (pl_job_result_free) */
+    int log_err;             /* spec log: the -errno of the first log write that failed, else 0 */
 };
 
 /* Free what a result owns beyond itself (its samples, its steady-state window); the

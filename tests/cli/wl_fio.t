@@ -127,8 +127,8 @@ job file, no job at all.
   $ platter fio --name=a --size=1m --ss_dur=2 --name=b --size=1m
   fio: file:steadystate.c:338, func=job rejected: steadystate options must be consistent within reporting groups, error=Invalid argume
   [1]
-  $ platter fio --name=x --size=1m --buffer_compress_percentage=50
-  fio: job x: buffer_compress_percentage is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --slat_percentiles=1
+  fio: job x: slat_percentiles=1 is not supported by platter fio yet
   [1]
   $ platter fio nope.fio
   fio: unable to open 'nope.fio' job file

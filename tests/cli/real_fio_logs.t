@@ -1,0 +1,105 @@
+platter fio's log files (write_bw_log, write_iops_log, write_lat_log)
+against the real fio 3.33's for the same small jobs, when fio is
+installed: the same file names (fio's PREFIX_KIND.N.log, PREFIX_KIND.log
+with per_job_logs=0, the job's name as the prefix of a bare option), and
+lines of the same shape: "time, value, ddir, bs[, offset], prio" with the
+time, value and offset masked. A job with a line per I/O (log_avg_msec=0)
+has as many lines as fio's; an averaged one (log_avg_msec) may differ by
+a window at either end (fio's bw and iops windows follow its helper
+thread's clock, platter's a fixed grid from the start).
+
+  $ command -v fio >/dev/null || exit 80
+  $ command -v python3 >/dev/null || exit 80
+  $ cat > mask.py <<'PY'
+  > import sys, collections
+  > for path in sys.argv[1:]:
+  >     shapes, n = collections.Counter(), 0
+  >     for line in open(path):
+  >         f = line.rstrip("\n").split(", ")
+  >         assert all(x.isdigit() for x in f), line
+  >         shapes[", ".join(["T", "V"] + f[2:4] + (["O"] if len(f) == 6 else []) + f[-1:])] += 1
+  >         n += 1
+  >     print(path.split("/")[-1], n, sorted(shapes))
+  > PY
+  $ both() { rm -rf real ours; mkdir real ours
+  >   (cd real && fio "$@" --output=out >/dev/null) || echo "fio failed"
+  >   (cd ours && platter fio "$@" >out) || echo "platter fio failed"
+  >   (cd real && ls *.log) > real.ls; (cd ours && ls *.log) > ours.ls
+  >   cmp real.ls ours.ls && echo "same files: $(cat ours.ls | tr '\n' ' ')"; }
+
+A line per I/O: a write job's bw and iops logs with offsets (bare
+write_bw_log: the job's name), an io_uring job's three latency logs (its
+slat log filled at each submission):
+
+  $ cat > per-io.fio <<'EOF'
+  > [global]
+  > filename=data
+  > size=4m
+  > bs=4k
+  > io_size=32k
+  > [named]
+  > rw=randwrite
+  > write_bw_log
+  > write_iops_log=io
+  > log_offset=1
+  > [uring]
+  > rw=read
+  > ioengine=io_uring
+  > iodepth=4
+  > write_lat_log=u
+  > EOF
+  $ both ../per-io.fio
+  same files: io_iops.1.log named_bw.1.log u_clat.2.log u_lat.2.log u_slat.2.log 
+  $ python3 mask.py real/*.log > real.shape; python3 mask.py ours/*.log > ours.shape
+  $ diff real.shape ours.shape && cat ours.shape
+  io_iops.1.log 8 ['T, V, 1, 4096, O, 0']
+  named_bw.1.log 8 ['T, V, 1, 4096, O, 0']
+  u_clat.2.log 8 ['T, V, 0, 4096, 0']
+  u_lat.2.log 8 ['T, V, 0, 4096, 0']
+  u_slat.2.log 8 ['T, V, 0, 4096, 0']
+
+The offsets are the I/Os' own, the iops value of a line is 1, and the
+times are whole ms from the start:
+
+  $ awk -F', ' '$5 % 4096 || $5 >= 4194304 || $2 != 1 || $1 > 1000 { print "bad: " $0 }' ours/io_iops.1.log
+
+A psync job writes an empty slat log, as fio does; two jobs with
+per_job_logs=0 share one file:
+
+  $ both --name=s --filename=data --size=1m --io_size=16k --rw=read --numjobs=2 \
+  >   --write_lat_log=p --per_job_logs=0
+  same files: p_clat.log p_lat.log p_slat.log 
+  $ python3 mask.py real/*.log > real.shape; python3 mask.py ours/*.log > ours.shape
+  $ diff real.shape ours.shape && cat ours.shape
+  p_clat.log 8 ['T, V, 0, 4096, 0']
+  p_lat.log 8 ['T, V, 0, 4096, 0']
+  p_slat.log 0 []
+
+Averaged windows (log_avg_msec): a line per direction that moved data in
+each window, bs and offset 0:
+
+  $ both --name=avg --filename=data --size=4m --bs=4k --rw=randrw --runtime=1 --time_based \
+  >   --write_bw_log=a --write_iops_log=a --write_lat_log=a --log_avg_msec=250 --log_offset=1
+  same files: a_bw.1.log a_clat.1.log a_iops.1.log a_lat.1.log a_slat.1.log 
+  $ python3 mask.py ours/*.log
+  a_bw.1.log 8 ['T, V, 0, 0, O, 0', 'T, V, 1, 0, O, 0']
+  a_clat.1.log 8 ['T, V, 0, 0, O, 0', 'T, V, 1, 0, O, 0']
+  a_iops.1.log 8 ['T, V, 0, 0, O, 0', 'T, V, 1, 0, O, 0']
+  a_lat.1.log 8 ['T, V, 0, 0, O, 0', 'T, V, 1, 0, O, 0']
+  a_slat.1.log 0 []
+  $ python3 - real/*.log <<'PY'
+  > import sys
+  > for p in sys.argv[1:]:
+  >     rows = [l.split(", ") for l in open(p)]
+  >     ours = [l.split(", ") for l in open(p.replace("real/", "ours/"))]
+  >     same = sorted({(r[2], r[3], r[4]) for r in rows}) == sorted({(r[2], r[3], r[4]) for r in ours})
+  >     print(p.split("/")[-1], "same shapes" if same else "shapes differ",
+  >           "counts close" if abs(len(rows) - len(ours)) <= 4 else "counts %d %d" % (len(rows), len(ours)))
+  > PY
+  a_bw.1.log same shapes counts close
+  a_clat.1.log same shapes counts close
+  a_iops.1.log same shapes counts close
+  a_lat.1.log same shapes counts close
+  a_slat.1.log same shapes counts close
+  $ awk -F', ' '{ print $1 }' ours/a_bw.1.log | uniq | tr '\n' ' '
+  250 500 750 1000  (no-eol)
