@@ -490,6 +490,7 @@ static const char *const sandbox_modules[] = {
     "platter.classic_iozone",
     "platter.fio_job",
     "platter.fio_report",
+    "platter.fio_run",
     "platter.statmath",
     NULL,
 };

@@ -959,6 +959,12 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         rc = default_stop(l, s, s->pat.hi - s->pat.lo, why);
         if (rc < 0)
             goto fail;
+        /* a virtual clock moves only with modelled I/O: a null engine's time limit never comes */
+        if (pl_clock_virtual && strcmp(s->engine->name, "null") == 0 && !s->count && !s->bytes) {
+            *why = "the null engine takes no time on a virtual clock (--sim): give count or bytes";
+            rc = -EINVAL;
+            goto fail;
+        }
     }
     l->s = s;
     l->r = r;
