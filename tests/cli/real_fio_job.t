@@ -40,7 +40,7 @@ The rest compares with fio:
   > local ok, cfg = pcall(fj.parse, { ... }, env)
   > if not ok then
   >   io.stderr:write(cfg, "\n")
-  >   os.exit(1)
+  >   os.exit(1, true)  -- close the state: nothing left for LeakSanitizer
   > end
   > io.write(fj.showcmd(cfg))
   > EOF
