@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -30,9 +31,16 @@ HEAD = re.compile(r"^(\S+): \(groupid=(\d+), jobs=(\d+)\): err=\s*(\d+): pid=\d+
 
 
 def run(cmd, cwd):
-    p = subprocess.run(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=120)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    """(status, stdout, stderr); a run past 120 s is killed with all its processes"""
+    p = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        return -1, out.decode("utf-8", "replace"), "timed out after 120 s: " + " ".join(cmd)
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
 def split(out):
