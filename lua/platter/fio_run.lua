@@ -298,6 +298,8 @@ function M.run(cfg, given)
     if rate > 0 then r.rate_bps = rate end
     local riops = both(o.rate_iops)
     if riops > 0 then r.rate_iops = riops end
+    -- fio times a rate-limited I/O from when it is issued, not from when it was due
+    if rate > 0 or riops > 0 then r.rate_latency = "issue" end
     if (o.rate_process or "linear") ~= "linear" then
       jobfail(inst, "rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
     end

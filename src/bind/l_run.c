@@ -52,6 +52,7 @@ static const char *const run_keys[] = {
     "rate_bps",
     "rate_cycle_ms",
     "rate_iops",
+    "rate_latency",
     "rate_min_bps",
     "rate_min_iops",
     "read_pct",
@@ -646,6 +647,10 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
     s.slat = getbool(L, 1, "slat", 0);
+    {
+        static const char *const froms[] = {"due", "issue", NULL};
+        s.lat_from_issue = getoption(L, 1, "rate_latency", "due", froms);
+    }
     s.log = get_log(L);
     s.refill = getbool(L, 1, "refill", 0);
     s.compress_pct = (unsigned)getint(L, 1, "compress_pct", 0);

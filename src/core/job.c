@@ -419,7 +419,7 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
             stop(l, PL_STOP_INTERRUPT);
             return pl_clock_ns();
         }
-        io->t_due = due;
+        io->t_due = s->lat_from_issue ? pl_clock_ns() : due; /* fio's clock, or the due time */
     } else {
         /* start: when the previous step of the C loop ended (one clock reading per
            I/O); 0: read it now (after a generator, or the progress line) */
@@ -602,7 +602,7 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
         refill(l, io);
         now = pl_clock_ns();
     }
-    io->t_due = due ? due : now;
+    io->t_due = due && !s->lat_from_issue ? due : now;
     maybe_ramp_end(l, io->t_due);
     if (submit_async(l, io) < 0)
         return pl_clock_ns();

@@ -46,6 +46,8 @@ struct pl_job_spec {
     uint64_t ramp_ns;                  /* excluded from the stats */
     uint64_t invalidate_every;         /* drop the files' cached pages after each this many
                                           bytes issued (0: never); pattern jobs */
+    int lat_from_issue;                /* under a rate limit, latency from the issue (fio), not
+                                          from the due time */
     int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     uint64_t fsync_every;              /* fsync after every N writes */

@@ -77,3 +77,28 @@ T.test("p.parallel opts.partial: without a Ctrl-C the results are the usual ones
   T.eq(res.interrupted, nil, "not interrupted")
   T.ok(res[1] and res[2], "both results")
 end)
+
+T.test("rate_latency: 'issue' times from the issue, 'due' from the due time", function()
+  -- on the simulated disk a random 4 KiB read takes milliseconds, so at 1000 IOPS every I/O
+  -- is late for its slot: from the due time the backlog piles up, from the issue it does not
+  local code = [[
+    local p = require "platter"
+    local f = assert(p.open("rl.dat", { create = true, write = true, size = "8m" }))
+    for _, from in ipairs({ "due", "issue" }) do
+      local r = p.run { file = f, pattern = "random", rate_iops = 1000, count = 100,
+                        rate_latency = from, progress = false }
+      print(from, r.ops, r:max())
+    end
+  ]]
+  local out, err, status = T.platter({ "--sim", "ata-5400-1999", "-e", code })
+  T.eq(status, 0, "ran: " .. tostring(err))
+  local due = tonumber(out:match("due%s+100%s+(%d+)"))
+  local issue = tonumber(out:match("issue%s+100%s+(%d+)"))
+  T.ok(due and issue, "both ran 100 I/Os: " .. out)
+  T.ok(issue < 50e6, "from the issue, the slowest is one read (under 50 ms): " .. issue)
+  T.ok(due > 5 * issue, string.format("from the due time the backlog counts: %d vs %d ns", due, issue))
+  local f = scratch("rl.dat", "1m")
+  T.raises(function() p.run { file = f, count = 1, rate_latency = "late" } end, "rate_latency",
+    "an unknown value is refused")
+  f:close()
+end)
