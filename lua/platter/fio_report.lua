@@ -1209,10 +1209,12 @@ end
 --   shorts           {read=, write=, trim=} short I/Os
 --   continue_on_error, total_err, first_error
 --   gtod_reduce      fio's gtod_reduce=1: no latencies, no submit/complete counts
+--   slat_percentiles fio's slat_percentiles=1: stats.slat's need s:percentile(p) too
 function M.job(meta, stats)
   stats = stats or {}
   local pcts = M.percentile_list(meta.percentile_list)
   local lat_pcts = meta.lat_percentiles and pcts or nil
+  local slat_pcts = meta.slat_percentiles and pcts or nil
   if meta.clat_percentiles == false then pcts = nil end
   local job = {
     jobname = meta.name or "job", groupid = meta.groupid or 0, error = meta.error or 0,
@@ -1263,7 +1265,7 @@ function M.job(meta, stats)
     end
     -- slat: what p.run's slat = true measured (async engines), as fio shows it without percentiles
     local sl = stats.slat and stats.slat[name]
-    d.slat_ns = lat_of_stats(sl, sl and sl.ops or 0, nil, nil)
+    d.slat_ns = lat_of_stats(sl, sl and sl.ops or 0, slat_pcts, nil)
     -- gtod_reduce: fio takes no latencies at all
     local lat_s, lat_n = s, ops
     if meta.gtod_reduce then lat_s, lat_n = nil, 0 end

@@ -82,9 +82,14 @@ function M.run(cfg, given)
   local ASYNC = { libaio = true, io_uring = true }
 
   -- a stats object's latency summary, for the trip back from a worker
-  local function summary(s)
+  local function summary(s, pcts)
     if not s or s.ops == 0 then return nil end
-    return { ops = s.ops, min = s:min(), max = s:max(), mean = s:mean(), stdev = s:stdev() }
+    local t = { ops = s.ops, min = s:min(), max = s:max(), mean = s:mean(), stdev = s:stdev() }
+    if pcts then  -- slat_percentiles: the percentiles the report shows
+      t.pct = {}
+      for _, q in ipairs(pcts) do t.pct[q] = s:percentile(q) end
+    end
+    return t
   end
   -- summaries pooled (group_reporting), and read back as an object fr.job can use
   local function pool(a, b)
@@ -100,7 +105,8 @@ function M.run(cfg, given)
   local function as_stats(t)
     if not t then return nil end
     return { ops = t.ops, min = function() return t.min end, max = function() return t.max end,
-      mean = function() return t.mean end, stdev = function() return t.stdev end }
+      mean = function() return t.mean end, stdev = function() return t.stdev end,
+      percentile = function(_, q) return t.pct and t.pct[q] or 0 end }
   end
 
   local function expand_name(fmtname, inst, filenum)
@@ -305,6 +311,7 @@ function M.run(cfg, given)
     end
     local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
     if every and writes then r.fsync_every = every end
+    if every and writes and (o.fsync or 0) == 0 then r.fdatasync = true end  -- fio's fdatasync=N
     r.steady = steady_of(o)
     return r
   end
@@ -418,7 +425,9 @@ function M.run(cfg, given)
     local function no(what)
       fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what))
     end
-    if (o.slat_percentiles) then no("slat_percentiles=1") end
+    if o.slat_percentiles and o.group_reporting and (o.numjobs or 1) > 1 then
+      no("slat_percentiles=1 with group_reporting over several jobs")
+    end
     if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
     for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
       if o[k] then no(k:gsub("_percent$", "") .. "=N%") end
@@ -540,6 +549,7 @@ function M.run(cfg, given)
     for k, v in pairs(inst.run) do spec[k] = v end
     spec.files = files
     spec = plan_logs(inst, plan_buffers(o, plan_verify(o, spec)))
+    local spct = o.slat_percentiles and fr.percentile_list(inst.job.raw.percentile_list) or nil
     local ru0 = p.rusage()
     local t0 = p.now()
     local r = p.run(spec)
@@ -558,7 +568,7 @@ function M.run(cfg, given)
       majf = ru1.majf - ru0.majf, minf = ru1.minf - ru0.minf,
       depths = r.depths, submit = r.submit, complete = r.complete,
       rshorts = r.shorts,
-      slat = r.slat and { read = summary(r.slat.read), write = summary(r.slat.write) } or nil,
+      slat = r.slat and { read = summary(r.slat.read, spct), write = summary(r.slat.write, spct) } or nil,
       verify_errors = r.verify_errors, verify_error = r.verify_error,
       steady = r.steady,
     }
@@ -611,7 +621,12 @@ function M.run(cfg, given)
   local results, failures, cut = {}, 0, false
   for _, seg in ipairs(segments) do
     -- partial: after Ctrl-C the workers' results so far come back, for fio's report of them
-    local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end, { partial = true })
+    local names, seen = {}, {}  -- platter's record names the phase after its jobs
+    for _, inst in ipairs(seg) do
+      if not seen[inst.job.name] then seen[inst.job.name], names[#names + 1] = true, inst.job.name end
+    end
+    local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end,
+      { partial = true, name = table.concat(names, ", ") })
     for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
       local inst = seg[f.worker]
       p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, tostring(f.error or
@@ -649,6 +664,7 @@ function M.run(cfg, given)
       depths = v.depths, submit = v.submit, complete = v.complete,
       percentile_list = inst.job.raw.percentile_list,
       clat_percentiles = o.clat_percentiles, lat_percentiles = o.lat_percentiles,
+      slat_percentiles = o.slat_percentiles,
       samples = v.samples, plus = formats["json+"], gtod_reduce = o.gtod_reduce,
       description = o.description, steady = v.steady,
     }

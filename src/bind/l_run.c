@@ -33,6 +33,7 @@ static const char *const run_keys[] = {
     "engine",
     "file",
     "files",
+    "fdatasync",
     "fsync_every",
     "gen",
     "invalidate_every",
@@ -647,6 +648,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
     s.slat = getbool(L, 1, "slat", 0);
+    s.fsync_data = getbool(L, 1, "fdatasync", 0);
     {
         static const char *const froms[] = {"due", "issue", NULL};
         s.lat_from_issue = getoption(L, 1, "rate_latency", "due", froms);

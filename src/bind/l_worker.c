@@ -413,15 +413,21 @@ static int l_parallel(lua_State *L)
     luaL_checktype(L, 2, LUA_TFUNCTION);
     check_handoff(L);
     lua_settop(L, 3);
-    int partial = 0; /* opts.partial: after a Ctrl-C, return what the workers did */
+    int partial = 0;              /* opts.partial: after a Ctrl-C, return what the workers did */
+    char pname[128] = "parallel"; /* opts.name: the merged phase's name */
     if (lua_istable(L, 3)) {
         lua_getfield(L, 3, "partial");
         partial = lua_toboolean(L, -1);
-        lua_pop(L, 1);
+        lua_getfield(L, 3, "name");
+        if (lua_type(L, -1) == LUA_TSTRING)
+            snprintf(pname, sizeof pname, "%s", lua_tostring(L, -1));
+        else if (!lua_isnil(L, -1))
+            luaL_argerror(L, 3, "'name' must be a string");
+        lua_pop(L, 2);
     }
     pl_checkintr(L);
     /* the merged phase: the hook sees it start (the cache watch), then end */
-    struct pl_phase *merged = pl_phase_new(L, "parallel");
+    struct pl_phase *merged = pl_phase_new(L, pname);
     int mi = lua_gettop(L);
     pl_hook_phase_start(L, mi);
     lua_settop(L, mi);

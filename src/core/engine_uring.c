@@ -224,7 +224,7 @@ PL_HOT static int uring_submit(struct pl_engine *e, struct pl_io *io)
     }
     int fd = u->fixed_files ? (int)io->findex : e->files[io->findex]->fd;
     if (io->op == PL_OP_FSYNC)
-        io_uring_prep_fsync(sqe, fd, 0);
+        io_uring_prep_fsync(sqe, fd, io->data_only ? IORING_FSYNC_DATASYNC : 0);
     else if (u->fixed_bufs && io->op == PL_OP_READ)
         io_uring_prep_read_fixed(sqe, fd, io->buf, (unsigned)io->len, io->off, (int)io->slot);
     else if (u->fixed_bufs)

@@ -127,6 +127,10 @@ static void window_keep(struct loop *l)
 /* Close every window that ended by `now` (the caller checked the first did). */
 static void windows_close(struct loop *l, uint64_t now)
 {
+    /* nothing is measured past a time limit: a late last completion (a loaded
+       machine) closes no window beyond it */
+    if (l->deadline && now > l->deadline)
+        now = l->deadline;
     while (l->next_sample <= now && l->r->nsamples < PL_SAMPLES_MAX)
         window_keep(l);
     if (l->next_sample <= now) { /* past the cap: count the windows, however many */
@@ -379,6 +383,7 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
     struct pl_io f = *io;
     f.op = PL_OP_FSYNC;
     f.len = 0;
+    f.data_only = l->s->fsync_data;
     f.t_due = pl_clock_ns();
     l->sync_meas += (unsigned)l->measuring;
     l->e.ops->submit(&l->e, &f);
@@ -553,6 +558,7 @@ static void fsync_barrier(struct loop *l)
         return;
     struct pl_io *io = &l->ios[l->free_slots[--l->nfree]];
     io->op = PL_OP_FSYNC;
+    io->data_only = l->s->fsync_data;
     io->off = io->len = 0;
     io->t_due = pl_clock_ns();
     if (submit_async(l, io) == 0)

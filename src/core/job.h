@@ -46,6 +46,7 @@ struct pl_job_spec {
     uint64_t ramp_ns;                  /* excluded from the stats */
     uint64_t invalidate_every;         /* drop the files' cached pages after each this many
                                           bytes issued (0: never); pattern jobs */
+    int fsync_data;                    /* fsync_every syncs with fdatasync (fio's fdatasync=N) */
     int lat_from_issue;                /* under a rate limit, latency from the issue (fio), not
                                           from the due time */
     int slat;                          /* time each submission (fio's slat) into r->slat */

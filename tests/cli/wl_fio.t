@@ -102,6 +102,21 @@ status 130.
   47:Run status group 0 (all jobs):
   50:Run status group 1 (all jobs):
 
+platter's own record (--json) is written too, a phase per group of jobs
+that ran together, named after them; compare and plot read it.
+
+  $ platter --json a.json --sim ata-5400-1999 fio two.fio > /dev/null
+  $ platter --json b.json --sim ata-5400-1999 fio two.fio > /dev/null
+  $ platter compare a.json b.json | grep -E '^(writer|reader) |IOPS'
+  writer (parallel)
+    IOPS           1818   1818  1.000
+  reader (parallel)
+    IOPS           68.0   68.0  1.000
+  $ platter plot a.json -o plot.svg && test -s plot.svg && echo plotted
+  plot: wrote plot.svg (latency, 2 lines)
+  plotted
+  $ rm a.json b.json plot.svg
+
 --showcmd, --parse-only and --version stop before running anything.
 
   $ platter fio --showcmd two.fio
@@ -127,8 +142,8 @@ job file, no job at all.
   $ platter fio --name=a --size=1m --ss_dur=2 --name=b --size=1m
   fio: file:steadystate.c:338, func=job rejected: steadystate options must be consistent within reporting groups, error=Invalid argume
   [1]
-  $ platter fio --name=x --size=1m --slat_percentiles=1
-  fio: job x: slat_percentiles=1 is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --rate=1m --rate_process=poisson
+  fio: job x: rate_process=poisson is not supported by platter fio yet
   [1]
   $ platter fio nope.fio
   fio: unable to open 'nope.fio' job file
