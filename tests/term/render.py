@@ -64,6 +64,8 @@ CASES = [
     ("hdparm", SIM + ["hdparm", "-tT", "/dev/hda"], set()),
     ("ioping", SIM + ["ioping", "-c", "5", "-i", "0", "/dev/hda"], {"noprog"}),
     ("zones", SIM + ["zones", "/dev/hda"], {"prog"}),
+    ("fio", SIM + ["fio", "--name=t", "--rw=randread", "--size=4m", "--runtime=1", "--time_based"],
+     {"noprog"}),
     ("readahead", OLD + ["readahead"], set()),
     ("quiet", ["--quiet"] + SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k",
                                    "count=1000"], {"noprog"}),
