@@ -57,7 +57,7 @@ report says so (fio's options still show what the job file said).
 On the real machine the script and the job file give the same report, with
 the numbers masked.
 
-  $ mask() { grep -v 'Laying out' | sed -E 's/[0-9]+(\.[0-9]+)?[kMG]?/N/g; s/ +/ /g; s/([=[]) /\1/g; s/\((nsec|usec|msec)\)/(T)/g' | grep -v '^ lat (T) *:'; }
+  $ mask() { grep -v 'Laying out' | sed -E 's/[0-9]+(\.[0-9]+)?[kMG]?/N/g; s/ +/ /g; s/([=[]) /\1/g; s/\((nsec|usec|msec)\)/(T)/g' | grep -Ev '^ lat \(T\) *:|^ (bw|iops) '; }
   $ platter fio 03-randread-time.fio | mask > a.txt; platter 03-randread-time.lua | mask > b.txt
   $ diff a.txt b.txt && echo same
   same
