@@ -11,6 +11,7 @@ Each tool runs in a fresh directory of its own (so both lay out their files),
 with --output-format=json,terse,normal, whose parts fio prints in the order
 terse, json, normal after the start-up lines.
 """
+import atexit
 import json
 import os
 import re
@@ -179,6 +180,7 @@ def main():
             print("SKIP: fio or its examples (Debian's fio-examples) are not installed")
             sys.exit(77)
         jobdir, _ = examples(platter, fio, sys.argv[4])
+        atexit.register(shutil.rmtree, jobdir, True)  # the small copies are this run's own
         only = set()
     if not shutil.which(fio):
         print("SKIP: %s is not installed" % fio)
