@@ -58,6 +58,9 @@ failed() { # keep the log and cram's .err files in OUT_DIR
 }
 
 echo "== deb: dpkg-buildpackage -us -uc -b (ctest included)" >&2
+# build and test on every core (debhelper uses one unless told; a packager's
+# own DEB_BUILD_OPTIONS wins)
+export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-parallel=$(nproc)}"
 if [ "$(id -u)" -eq 0 ]; then
     chown -R nobody:nogroup "$tmp"
     (cd "$src" && HOME="$tmp" setpriv --reuid=nobody --regid=nogroup --clear-groups \
