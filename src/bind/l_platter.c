@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "cache.h"
@@ -375,6 +376,43 @@ static int l_stat(lua_State *L)
     lua_setfield(L, -2, "mode");
     lua_pushnumber(L, (lua_Number)st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9);
     lua_setfield(L, -2, "mtime");
+    return 1;
+}
+
+/* p.statfs(path) -> { path, size, free, avail, files, ffree, bsize } | nil, msg, errno:
+   statfs(2) of the filesystem that holds path, with path resolved (what IOR shows) */
+static int l_statfs(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    char why[1024];
+    check_dirs(L, "statfs");
+    int fd = pl_fs_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, why, sizeof why);
+    if (fd < 0)
+        return fs_fail(L, "statfs", path, fd, why);
+    struct statfs sf;
+    char link[64], real[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, real, sizeof real - 1);
+    int rc = fstatfs(fd, &sf), err = errno;
+    close(fd);
+    if (rc < 0)
+        return pl_pusherror(L, "statfs", path, err, NULL);
+    real[n > 0 ? n : 0] = 0;
+    lua_createtable(L, 0, 7);
+    lua_pushstring(L, n > 0 ? real : path);
+    lua_setfield(L, -2, "path");
+    pl_pushu64(L, (uint64_t)sf.f_blocks * (uint64_t)sf.f_bsize);
+    lua_setfield(L, -2, "size");
+    pl_pushu64(L, (uint64_t)sf.f_bfree * (uint64_t)sf.f_bsize);
+    lua_setfield(L, -2, "free");
+    pl_pushu64(L, (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize);
+    lua_setfield(L, -2, "avail");
+    pl_pushu64(L, (uint64_t)sf.f_files);
+    lua_setfield(L, -2, "files");
+    pl_pushu64(L, (uint64_t)sf.f_ffree);
+    lua_setfield(L, -2, "ffree");
+    pl_pushu64(L, (uint64_t)sf.f_bsize);
+    lua_setfield(L, -2, "bsize");
     return 1;
 }
 
@@ -1017,6 +1055,7 @@ static const luaL_Reg core_funcs[] = {
     {"seed", l_seed},
     {"sleep", l_sleep},
     {"stat", l_stat},
+    {"statfs", l_statfs},
     {"sync", l_sync},
     {"workload", pl_host_workload},
     {"write", l_write},

@@ -61,6 +61,7 @@ p.parallel(2, function(i)
       local via = "D/E/../../" .. o
       try("stat", p.stat, via .. "secret")
       try("readdir", p.readdir, via)
+      try("statfs", p.statfs, via)
       try("remove", p.remove, via .. "secret")
       try("rmdir", p.rmdir, via .. "empty")
       try("mkdir", p.mkdir, via .. "new")

@@ -214,6 +214,16 @@ T.test("directories: mkdir, readdir, stat, rmdir; a scratch directory goes at ex
   local _, smsg, serr = p.stat(dir .. "/none")
   T.has(smsg, "stat " .. dir .. "/none: No such file or directory", "stat message")
   T.eq(serr, 2, "ENOENT")
+  -- statfs: the filesystem that holds a path, against df's figures for it
+  local fs = assert(p.statfs(dir .. "/b"))
+  T.eq(fs.path, sh1("realpath " .. dir .. "/b"), "statfs: the path resolved")
+  local blocks, bsize = sh1("stat -f -c '%b %S' " .. dir):match("^(%d+) (%d+)$")
+  T.eq(fs.size, tonumber(blocks) * tonumber(bsize), "statfs: size is blocks x block size")
+  T.eq(fs.files, tonumber(sh1("stat -f -c %c " .. dir)), "statfs: inodes")
+  T.ok(fs.free <= fs.size and fs.avail <= fs.free and fs.ffree <= fs.files, "statfs: free within size")
+  local _, fmsg, ferr = p.statfs(dir .. "/none")
+  T.has(fmsg, "statfs " .. dir .. "/none: No such file or directory", "statfs message")
+  T.eq(ferr, 2, "statfs ENOENT")
   local _, rmsg = p.rmdir(dir)
   T.has(rmsg, "Directory not empty", "rmdir of a full directory")
   for _, n in ipairs(names) do assert(p.remove(dir .. "/" .. n)) end

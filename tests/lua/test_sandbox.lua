@@ -332,13 +332,15 @@ T.test("refused: the script's own directory is not allowed by running it", funct
   refused(L, [[require("platter").open(arg[0]) print("ESCAPED")]], OUTSIDE)
 end)
 
-T.test("refused: p.stat, p.readdir, p.mkdir and p.rmdir of paths outside", function()
+T.test("refused: p.stat, p.readdir, p.statfs, p.mkdir and p.rmdir of paths outside", function()
   local L = layout()
   local err = refused(L, [[require("platter").stat("../outside/secret") print("ESCAPED")]],
     "stat: ../outside/secret -> " .. L.outside .. "/secret " .. OUTSIDE)
   T.has(err, "s.lua:1:", "line")
   refused(L, [[require("platter").readdir("../outside") print("ESCAPED")]],
     "readdir: ../outside -> " .. L.outside .. " " .. OUTSIDE)
+  refused(L, [[require("platter").statfs("../outside") print("ESCAPED")]],
+    "statfs: ../outside -> " .. L.outside .. " " .. OUTSIDE)
   refused(L, [[require("platter").mkdir("../outside/new") print("ESCAPED")]],
     "mkdir: ../outside/new -> " .. L.outside .. "/new " .. OUTSIDE)
   T.ok(not exists(L.outside .. "/new"), "no directory made")
