@@ -20,6 +20,7 @@
 #include "out.h"
 #include "record.h"
 #include "sandbox.h"
+#include "l_mpi.h"
 #include "host.h"
 #include "l_util.h"
 #include "l_open.h"
@@ -1258,6 +1259,7 @@ static int pmain(lua_State *L)
             break;
         }
     }
+    j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);
     return 0;
 }

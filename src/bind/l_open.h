@@ -12,6 +12,7 @@ int luaopen_platter_run(lua_State *L);
 int luaopen_platter_worker(lua_State *L);
 int luaopen_platter_stats(lua_State *L);
 int luaopen_platter_file(lua_State *L);
+int luaopen_platter_mpi(lua_State *L);
 int luaopen_platter_core(lua_State *L);
 /* The global print: Lua's own, but written through the line state (src/core/out.h). */
 int pl_print(lua_State *L);

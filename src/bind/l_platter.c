@@ -1090,6 +1090,8 @@ int luaopen_platter_core(lua_State *L)
     absorb(L, t);
     luaopen_platter_hash(L);
     absorb(L, t);
+    luaopen_platter_mpi(L);
+    absorb(L, t);
 
     lua_pushliteral(L, PL_VERSION);
     lua_setfield(L, t, "version");

@@ -17,204 +17,19 @@
 #include "l_util.h"
 #include "l_file.h"
 #include "l_open.h"
+#include "l_pack.h"
 #include "l_stats.h"
 #include "worker.h"
 
 #define BLOB_MAGIC 0x706c7772u /* "plwr" */
-#define VALUES_MAX (48u << 20) /* packed values: what the pipe's 64 MiB blob leaves room for */
-#define VALUES_DEPTH 32        /* nested tables (deeper: a cycle, most likely) */
 
 struct blob {
     uint32_t magic;
-    uint32_t has_stats; /* fn returned a stats object */
-    uint32_t sub_mask;  /* which of read/write/fsync follow the main stats */
-    uint64_t shorts;
     uint64_t vclock;          /* the worker's clock when it finished (the target's, if virtual) */
     double cpu_user, cpu_sys; /* the worker's CPU account when it finished */
-    char name[64];
-    char stopped[24];
-    char error[200]; /* fn's error, or the run's failure */
-    struct pl_stats st;
-    struct pl_stats sub[3];
-    uint32_t values_len; /* bytes of packed values after the blob (0: fn returned none) */
+    struct pl_stats_rec r;    /* fn's stats (r.has_stats), or r.error: fn's error */
+    uint32_t values_len;      /* bytes of packed values after the blob (0: fn returned none) */
 };
-
-/* {====================================================================
-** The values: fn's second result, a plain table, packed for the pipe. A
-** tagged binary form of platter's own, not JSON: numbers keep every bit
-** (lua-cjson writes 14 significant digits), keys keep their types (cjson
-** turns {[1] = x, a = y} into {"1": x, ...}) and Lua 5.4's integers stay
-** integers. Both ends are this binary on one machine: native byte order.
-** ===================================================================== */
-
-struct pack {
-    char *p;
-    size_t len, cap;
-    const char *err; /* the first thing that cannot be packed */
-};
-
-static void pack_bytes(struct pack *k, const void *src, size_t n)
-{
-    if (k->err)
-        return;
-    if (k->len + n > VALUES_MAX) {
-        k->err = "larger than 48 MiB";
-        return;
-    }
-    if (k->len + n > k->cap) {
-        size_t cap = k->cap ? k->cap : 256;
-        while (cap < k->len + n)
-            cap *= 2;
-        char *p = realloc(k->p, cap);
-        if (!p) {
-            k->err = "not enough memory";
-            return;
-        }
-        k->p = p;
-        k->cap = cap;
-    }
-    memcpy(k->p + k->len, src, n);
-    k->len += n;
-}
-
-static void pack_tag(struct pack *k, char tag)
-{
-    pack_bytes(k, &tag, 1);
-}
-
-/* The value at idx (absolute); keys go through here too (is_key: no tables). */
-static void pack_value(lua_State *L, struct pack *k, int idx, int depth, int is_key)
-{
-    switch (lua_type(L, idx)) {
-    case LUA_TBOOLEAN: pack_tag(k, lua_toboolean(L, idx) ? 'T' : 'F'); break;
-    case LUA_TNUMBER:
-        if (pl_isinteger(L, idx)) {
-            int64_t i = (int64_t)lua_tointeger(L, idx);
-            pack_tag(k, 'i');
-            pack_bytes(k, &i, sizeof i);
-        } else {
-            double d = (double)lua_tonumber(L, idx);
-            pack_tag(k, 'n');
-            pack_bytes(k, &d, sizeof d);
-        }
-        break;
-    case LUA_TSTRING: {
-        size_t n;
-        const char *str = lua_tolstring(L, idx, &n);
-        uint32_t n32 = (uint32_t)n;
-        if (n > VALUES_MAX) {
-            k->err = "larger than 48 MiB";
-            break;
-        }
-        pack_tag(k, 's');
-        pack_bytes(k, &n32, sizeof n32);
-        pack_bytes(k, str, n);
-        break;
-    }
-    case LUA_TTABLE:
-        if (is_key) {
-            k->err = "a table as a key";
-            break;
-        }
-        if (depth >= VALUES_DEPTH) {
-            k->err = "tables nested too deep (a cycle?)";
-            break;
-        }
-        if (!lua_checkstack(L, 4)) {
-            k->err = "not enough memory";
-            break;
-        }
-        pack_tag(k, '{');
-        lua_pushnil(L);
-        while (!k->err && lua_next(L, idx)) {
-            int top = lua_gettop(L);
-            pack_value(L, k, top - 1, depth + 1, 1);
-            pack_value(L, k, top, depth + 1, 0);
-            lua_pop(L, 1);
-        }
-        if (k->err)
-            lua_pop(L, 1); /* the key lua_next left */
-        pack_tag(k, '}');
-        break;
-    default:
-        if (!k->err)
-            k->err = lua_type(L, idx) == LUA_TFUNCTION   ? "a function"
-                     : lua_type(L, idx) == LUA_TUSERDATA ? "a userdata (stats? files?)"
-                                                         : "a value that is not plain data";
-    }
-}
-
-struct unpack {
-    const char *p, *end;
-};
-
-static int take(struct unpack *u, void *dst, size_t n)
-{
-    if ((size_t)(u->end - u->p) < n)
-        return -1;
-    memcpy(dst, u->p, n);
-    u->p += n;
-    return 0;
-}
-
-/* Push one packed value; 0, or -1 (nothing pushed) on a malformed buffer. */
-static int unpack_value(lua_State *L, struct unpack *u, int depth)
-{
-    char tag;
-    if (take(u, &tag, 1) < 0 || depth > VALUES_DEPTH || !lua_checkstack(L, 4))
-        return -1;
-    switch (tag) {
-    case 'T':
-    case 'F': lua_pushboolean(L, tag == 'T'); return 0;
-    case 'i': {
-        int64_t i;
-        if (take(u, &i, sizeof i) < 0)
-            return -1;
-        lua_pushinteger(L, (lua_Integer)i);
-        return 0;
-    }
-    case 'n': {
-        double d;
-        if (take(u, &d, sizeof d) < 0)
-            return -1;
-        lua_pushnumber(L, d);
-        return 0;
-    }
-    case 's': {
-        uint32_t n;
-        if (take(u, &n, sizeof n) < 0 || (size_t)(u->end - u->p) < n)
-            return -1;
-        lua_pushlstring(L, u->p, n);
-        u->p += n;
-        return 0;
-    }
-    case '{':
-        lua_newtable(L);
-        for (;;) {
-            if (u->p < u->end && *u->p == '}') {
-                u->p++;
-                return 0;
-            }
-            if (unpack_value(L, u, depth + 1) < 0)
-                break;
-            if (unpack_value(L, u, depth + 1) < 0) {
-                lua_pop(L, 1);
-                break;
-            }
-            if (lua_isnil(L, -2) ||
-                (lua_type(L, -2) == LUA_TNUMBER && lua_tonumber(L, -2) != lua_tonumber(L, -2))) {
-                lua_pop(L, 2); /* nil or NaN keys cannot be packed: malformed */
-                break;
-            }
-            lua_rawset(L, -3);
-        }
-        lua_pop(L, 1);
-        return -1;
-    default: return -1;
-    }
-}
-
-/* }==================================================================== */
 
 /* In the child: run fn(number), send what came of it, and leave. Everything
    the worker does is also counted apart (all), so that a Ctrl-C that stops
@@ -235,10 +50,10 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
     lua_pushvalue(L, 2);
     lua_pushinteger(L, number);
     int rc = lua_pcall(L, 1, 2, 0);
-    struct pack values = {0};
+    struct pl_pack values = {0};
     if (rc == 0 && !lua_isnil(L, -1)) {
         if (lua_istable(L, -1))
-            pack_value(L, &values, lua_gettop(L), 0, 0);
+            pl_pack_value(L, &values, lua_gettop(L), 0, 0);
         else
             values.err = "not a table";
     }
@@ -252,37 +67,20 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         pl_clock_cpu(&u, &sy);
         all->user = u - u0;
         all->sys = sy - s0;
-        b->has_stats = 1;
-        b->st = *all;
-        snprintf(b->name, sizeof b->name, "%s", pl_phase_cut_name()); /* fn's phase */
-        snprintf(b->stopped, sizeof b->stopped, "interrupted");
+        b->r.has_stats = 1;
+        b->r.st = *all;
+        snprintf(b->r.name, sizeof b->r.name, "%s", pl_phase_cut_name()); /* fn's phase */
+        snprintf(b->r.stopped, sizeof b->r.stopped, "interrupted");
     } else if (rc != 0) {
         const char *m = lua_tostring(L, -1);
-        snprintf(b->error, sizeof b->error, "%s", m ? m : "(error object is not a string)");
+        snprintf(b->r.error, sizeof b->r.error, "%s", m ? m : "(error object is not a string)");
     } else if (values.err) {
-        snprintf(b->error, sizeof b->error,
+        snprintf(b->r.error, sizeof b->r.error,
                  "worker %d: the second value of fn must be a plain table (numbers, strings, "
                  "booleans, tables): %s",
                  number, values.err);
-    } else {
-        struct pl_phase *ph = luaL_testudata(L, -1, PL_STATS_MT);
-        if (ph) {
-            pl_phase_stop(L, ph);
-            b->has_stats = 1;
-            b->st = ph->st;
-            b->shorts = ph->shorts;
-            memcpy(b->name, ph->name, sizeof b->name);
-            memcpy(b->stopped, ph->stopped, sizeof b->stopped);
-            memcpy(b->error, ph->error, sizeof b->error);
-            for (int i = 0; i < 3; i++) {
-                if (ph->sub[i] == LUA_NOREF)
-                    continue;
-                lua_rawgeti(L, LUA_REGISTRYINDEX, ph->sub[i]);
-                b->sub[i] = pl_checkphase(L, -1)->st;
-                b->sub_mask |= 1u << i;
-                lua_pop(L, 1);
-            }
-        }
+    } else if (luaL_testudata(L, -1, PL_STATS_MT)) {
+        pl_stats_rec_fill(L, -1, &b->r);
     }
     b->vclock = pl_clock_ns();
     pl_clock_cpu(&b->cpu_user, &b->cpu_sys);
@@ -297,7 +95,7 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         }
     }
     int sent = pl_worker_send(ws, b, len);
-    pl_worker_exit(sent < 0 || (!b->has_stats && b->error[0]) ? 1 : 0);
+    pl_worker_exit(sent < 0 || (!b->r.has_stats && b->r.error[0]) ? 1 : 0);
 }
 
 /* What worker w sent, if it is a whole blob (with its values), else NULL. */
@@ -307,24 +105,6 @@ static const struct blob *blob_of(const struct pl_worker *w)
     if (!b || w->len < sizeof *b || b->magic != BLOB_MAGIC || w->len != sizeof *b + b->values_len)
         return NULL;
     return b;
-}
-
-static void push_result(lua_State *L, const struct blob *b)
-{
-    struct pl_phase *ph = pl_phase_new(L, b->name);
-    ph->st = b->st;
-    ph->shorts = b->shorts;
-    memcpy(ph->stopped, b->stopped, sizeof ph->stopped);
-    memcpy(ph->error, b->error, sizeof ph->error);
-    ph->name[sizeof ph->name - 1] = ph->stopped[sizeof ph->stopped - 1] = '\0';
-    ph->error[sizeof ph->error - 1] = '\0';
-    for (int i = 0; i < 3; i++) {
-        if (!(b->sub_mask & (1u << i)))
-            continue;
-        struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
-        sub->st = b->sub[i];
-        ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
-    }
 }
 
 static void push_failure(lua_State *L, unsigned i, const struct pl_worker *w, const char *err)
@@ -499,29 +279,30 @@ static int l_parallel(lua_State *L)
         const struct pl_worker *w = &ws.w[i];
         const struct blob *b = blob_of(w);
         if (b && b->values_len) {
-            struct unpack u = {(const char *)(b + 1), (const char *)(b + 1) + b->values_len};
-            if (unpack_value(L, &u, 0) == 0)
+            struct pl_unpack u = {(const char *)(b + 1), (const char *)(b + 1) + b->values_len};
+            if (pl_unpack_value(L, &u, 0) == 0)
                 lua_rawseti(L, values, (int)i + 1);
         }
-        int stopped = b && strcmp(b->stopped, "interrupted") == 0;
-        if (b && b->has_stats) {
-            push_result(L, b);
+        int stopped = b && strcmp(b->r.stopped, "interrupted") == 0;
+        if (b && b->r.has_stats) {
+            pl_stats_rec_push(L, &b->r);
             lua_rawseti(L, res, (int)i + 1);
-            pl_stats_merge(&merged->st, &b->st);
-            merged->shorts += b->shorts;
-            if (b->st.t_end && b->st.t_end < first)
-                first = b->st.t_end;
-            if (b->st.t_end > last)
-                last = b->st.t_end;
+            pl_stats_merge(&merged->st, &b->r.st);
+            merged->shorts += b->r.shorts;
+            if (b->r.st.t_end && b->r.st.t_end < first)
+                first = b->r.st.t_end;
+            if (b->r.st.t_end > last)
+                last = b->r.st.t_end;
         } else {
             lua_pushboolean(L, 0);
             lua_rawseti(L, res, (int)i + 1);
         }
         /* a worker stopped by a signal that platter did not get failed */
-        int bad = !b || !b->has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0 ||
+        int bad = !b || !b->r.has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0 ||
                   (stopped && !cut);
         if (bad) {
-            push_failure(L, i, w, b ? (b->error[0] || !stopped ? b->error : "interrupted") : NULL);
+            push_failure(L, i, w,
+                         b ? (b->r.error[0] || !stopped ? b->r.error : "interrupted") : NULL);
             lua_rawseti(L, failed, ++nfailed);
         }
     }
