@@ -306,8 +306,20 @@ function M.run(cfg, given)
     if riops > 0 then r.rate_iops = riops end
     -- fio times a rate-limited I/O from when it is issued, not from when it was due
     if rate > 0 or riops > 0 then r.rate_latency = "issue" end
-    if (o.rate_process or "linear") ~= "linear" then
-      jobfail(inst, "rate_process=" .. o.rate_process .. " is not supported by platter fio yet")
+    if o.rate_process == "poisson" and (rate > 0 or riops > 0) then
+      -- fio's usec_for_io: each direction's gaps are exponential with mean 1/iops, iops its
+      -- rate_iops or rate / the smallest block (integers); two directions together are one
+      -- Poisson process of the sum
+      local minbs = bs
+      for _, b in ipairs(bs_list or {}) do minbs = math.min(minbs or b, b) end
+      local function iops(d)
+        return (o.rate_iops[d] or 0) > 0 and o.rate_iops[d] or math.floor((o.rate[d] or 0) / minbs)
+      end
+      r.rate_iops = (reads and iops("read") or 0) + (writes and iops("write") or 0)
+      r.rate_bps, r.rate_process = nil, "poisson"
+      if r.rate_iops < 1 then
+        jobfail(inst, "rate_process=poisson needs a rate of at least one block (" .. minbs .. " bytes) a second")
+      end
     end
     local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
     if every and writes then r.fsync_every = every end

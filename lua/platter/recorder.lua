@@ -77,7 +77,7 @@ end
 
 -- the p.run parameters a record keeps
 local RUN_PARAMS = { "op", "bs", "bs_list", "weights", "pattern", "qd", "engine", "count",
-  "bytes", "seconds", "ramp", "read_pct", "fsync_every", "rate_iops", "rate_bps", "think_us",
+  "bytes", "seconds", "ramp", "read_pct", "fsync_every", "rate_iops", "rate_bps", "rate_process", "think_us",
   "align", "stride", "theta", "sigma", "batch", "on_error" }
 
 local function run_params(t)

@@ -56,6 +56,7 @@ static const char *const run_keys[] = {
     "rate_latency",
     "rate_min_bps",
     "rate_min_iops",
+    "rate_process",
     "read_pct",
     "reap_max",
     "reap_min",
@@ -665,6 +666,12 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         s.rate_iops = v;
     if (getnum(L, 1, "rate_bps", &v))
         s.rate_bps = v;
+    {
+        static const char *const procs[] = {"linear", "poisson", NULL};
+        s.rate_poisson = getoption(L, 1, "rate_process", "linear", procs);
+        if (s.rate_poisson && !(s.rate_iops > 0) && !(s.rate_bps > 0))
+            luaL_error(L, "run: 'rate_process' \"poisson\" needs a rate (rate_iops or rate_bps)");
+    }
     if (getnum(L, 1, "think_us", &v))
         s.think_ns = pl_scale_u64(v, 1000.0);
     s.qd = (unsigned)getint(L, 1, "qd", 1);

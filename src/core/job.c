@@ -6,6 +6,7 @@
  * coordinated omission). Uses clock, pattern, engine and stats.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -35,11 +36,14 @@ struct loop {
     uint64_t start, meas_start, deadline;
     uint64_t last; /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
-    uint64_t next_pass; /* invalidate_every: issued_bytes at which the cache is dropped next */
-    unsigned inflight;  /* queue depth > 1: submitted, not yet reaped */
-    int engine_rc;      /* the engine failed: its -errno (the job ended there) */
-    uint64_t period_ns; /* rate_iops: time between I/Os */
-    int measuring;      /* past the ramp */
+    uint64_t next_pass;  /* invalidate_every: issued_bytes at which the cache is dropped next */
+    unsigned inflight;   /* queue depth > 1: submitted, not yet reaped */
+    int engine_rc;       /* the engine failed: its -errno (the job ended there) */
+    uint64_t period_ns;  /* rate_iops: time between I/Os */
+    int poisson;         /* spec rate_poisson under a rate limit */
+    uint64_t poisson_at; /* poisson: when the next I/O is due, from start */
+    struct pl_rng prng;  /* poisson: the gaps */
+    int measuring;       /* past the ramp */
     int stopping;
     int sync;                    /* a synchronous engine at queue depth 1 */
     int commits;                 /* the engine counts its own submit calls (PL_ENGINE_COMMITS) */
@@ -339,6 +343,8 @@ PL_HOT static int should_stop(struct loop *l, uint64_t now)
 PL_HOT static uint64_t due_time(const struct loop *l)
 {
     const struct pl_job_spec *s = l->s;
+    if (l->poisson)
+        return l->start + l->poisson_at;
     if (l->period_ns) {
         uint64_t d;
         if (__builtin_mul_overflow(l->issued, l->period_ns, &d) || d > PL_U64_CAP)
@@ -348,6 +354,20 @@ PL_HOT static uint64_t due_time(const struct loop *l)
     if (s->rate_bps > 0)
         return l->start + pl_u64_clamp((double)l->issued_bytes / s->rate_bps * 1e9);
     return 0;
+}
+
+/*
+ * rate_poisson: the gap after an I/O of len bytes, exponential with mean 1/rate_iops
+ * (or len/rate_bps), so that I/Os arrive as a Poisson process of the rate (fio's
+ * rate_process=poisson). 1 - u lies in (0, 1]: the log is finite.
+ */
+static void poisson_advance(struct loop *l, uint64_t len)
+{
+    const struct pl_job_spec *s = l->s;
+    double mean = s->rate_iops > 0 ? 1e9 / s->rate_iops : (double)len * 1e9 / s->rate_bps;
+    double gap = -log(1.0 - pl_rng_double(&l->prng)) * mean;
+    uint64_t at = l->poisson_at + pl_u64_clamp(gap);
+    l->poisson_at = at < l->poisson_at || at > PL_U64_CAP ? PL_U64_CAP : at;
 }
 
 static void wait_until(const struct loop *l, uint64_t due, uint64_t now)
@@ -442,6 +462,8 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
     complete(l, io, t);
     l->issued++;
     l->issued_bytes += io->len;
+    if (l->poisson)
+        poisson_advance(l, io->len);
     if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
         t = sync_fsync(l, io);
     if (think) {
@@ -614,6 +636,8 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
         return pl_clock_ns();
     l->issued++;
     l->issued_bytes += io->len;
+    if (l->poisson)
+        poisson_advance(l, io->len);
     if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
         fsync_barrier(l);
     /* a full queue is reaped now, before the next I/O is chosen: a generator's time
@@ -983,6 +1007,8 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     l->vcheck = s->op == PL_JOB_READ ? s->verify : PL_VFY_NONE;
     if (s->rate_iops > 0)
         l->period_ns = pl_u64_clamp(1e9 / s->rate_iops);
+    l->poisson = s->rate_poisson && (s->rate_iops > 0 || s->rate_bps > 0);
+    pl_rng_seed(&l->prng, s->seed ^ 0x9015503eull);
     rc = setup(l, s, maxbs, why);
     if (rc < 0) {
         if (!*why)

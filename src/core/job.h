@@ -53,6 +53,8 @@ struct pl_job_spec {
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
+    int rate_poisson;                  /* under a rate: exponential gaps between due times (fio's
+                                          rate_process=poisson), drawn from the seed; else even */
     uint64_t think_ns;                 /* pause after each I/O (closed loop) */
     const struct pl_engine_ops *engine;
     unsigned qd;

@@ -103,3 +103,51 @@ each window, bs and offset 0:
   a_slat.1.log same shapes counts close
   $ awk -F', ' '{ print $1 }' ours/a_bw.1.log | uniq | tr '\n' ' '
   250 500 750 1000  (no-eol)
+
+With log_avg_msec=0 (the default) fio's bw and iops logs are per I/O, not
+windows of bw_avg_time: stat.c's add_bw_sample and add_iops_sample log
+each completion (io_u.c's account_io_completion, once the ramp is over),
+the bw value being bytes * 10^6 / clat in ns, the iops value 1, bs the
+I/O's length, and the helper thread's windowed samples are then not
+logged at all. A time-based mixed job with a ramp: each tool writes a line
+per I/O it reports (its JSON's total_ios, per direction), none for the
+ramp, and each bw value follows from the clat line of the same I/O (fio
+reads the clock again for the bw line: its time may be 1 ms later):
+
+  $ both --name=tb --filename=data --size=4m --bs=4k --rw=randrw --runtime=1 --time_based \
+  >   --ramp_time=300ms --write_bw_log=t --write_iops_log=t --write_lat_log=t --log_offset=1 \
+  >   --output-format=json
+  same files: t_bw.1.log t_clat.1.log t_iops.1.log t_lat.1.log t_slat.1.log 
+  $ python3 mask.py real/t_bw.1.log real/t_iops.1.log > real.shape
+  $ python3 mask.py ours/t_bw.1.log ours/t_iops.1.log | sed 's/ [0-9]* \[/ N [/' > ours.shape
+  $ sed 's/ [0-9]* \[/ N [/' real.shape | diff - ours.shape && cat ours.shape
+  t_bw.1.log N ['T, V, 0, 4096, O, 0', 'T, V, 1, 4096, O, 0']
+  t_iops.1.log N ['T, V, 0, 4096, O, 0', 'T, V, 1, 4096, O, 0']
+  $ for d in real ours; do python3 - $d <<'PY'
+  > import json, sys
+  > d = sys.argv[1]
+  > out = open(d + "/out").read()
+  > job = json.loads(out[out.index("{"):])["jobs"][0]
+  > rows = {k: [l.split(", ") for l in open("%s/t_%s.1.log" % (d, k))] for k in ("bw", "iops", "clat")}
+  > for k in ("bw", "iops"):
+  >     per = [sum(1 for r in rows[k] if r[2] == str(i)) for i in (0, 1)]
+  >     ios = [job["read"]["total_ios"], job["write"]["total_ios"]]
+  >     print(d, k, "a line per I/O" if per == ios and min(ios) > 0 else "lines %s, I/Os %s" % (per, ios))
+  > print(d, "iops values", sorted({r[1] for r in rows["iops"]}))
+  > bad = [(b, c) for b, c in zip(rows["bw"], rows["clat"])
+  >        if not 0 <= int(b[0]) - int(c[0]) <= 1 or b[2:] != c[2:] or int(b[1]) != (4096 * 10**6 // int(c[1]) if int(c[1]) else 0)]
+  > print(d, "bw = bytes * 10^6 / clat" if not bad and len(rows["bw"]) == len(rows["clat"]) else bad[:3])
+  > times = [int(r[0]) for r in rows["bw"]]
+  > print(d, "times from the end of the ramp" if min(times) < 100 and max(times) <= 1100 else times[:3] + times[-3:])
+  > PY
+  > done
+  real bw a line per I/O
+  real iops a line per I/O
+  real iops values ['1']
+  real bw = bytes * 10^6 / clat
+  real times from the end of the ramp
+  ours bw a line per I/O
+  ours iops a line per I/O
+  ours iops values ['1']
+  ours bw = bytes * 10^6 / clat
+  ours times from the end of the ramp

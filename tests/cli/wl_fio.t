@@ -142,8 +142,8 @@ job file, no job at all.
   $ platter fio --name=a --size=1m --ss_dur=2 --name=b --size=1m
   fio: file:steadystate.c:338, func=job rejected: steadystate options must be consistent within reporting groups, error=Invalid argume
   [1]
-  $ platter fio --name=x --size=1m --rate=1m --rate_process=poisson
-  fio: job x: rate_process=poisson is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --bs=4k --rate=1k --rate_process=poisson
+  fio: job x: rate_process=poisson needs a rate of at least one block (4096 bytes) a second
   [1]
   $ platter fio nope.fio
   fio: unable to open 'nope.fio' job file
@@ -161,3 +161,15 @@ Under --sim the jobs' files exist only in the model; the reports are real files.
   cut.txt
   report.txt
   two.fio
+
+rate_process=poisson becomes p.run's rate_process, with fio's IOPS: the rate
+over the smallest block (or rate_iops), the directions summed; the --lua
+script carries it.
+
+  $ platter fio --lua --name=x --size=1m --bs=4k --rw=randrw --rate=400k,200k --rate_process=poisson | grep -o 'rate_iops = [0-9]*.*rate_process = "[a-z]*"'
+  rate_iops = 150, rate_latency = "issue", rate_process = "poisson"
+  $ platter fio --lua --name=x --size=1m --bsrange=4k-16k --rate_iops=70 --rate_process=poisson | grep -o 'rate_iops = [0-9]*.*rate_process = "[a-z]*"'
+  rate_iops = 70, rate_latency = "issue", rate_process = "poisson"
+  $ platter fio --lua --name=x --size=1m --rate=400k | grep -c rate_process
+  0
+  [1]
