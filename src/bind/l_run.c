@@ -75,6 +75,7 @@ static const char *const run_keys[] = {
     "stride",
     "theta",
     "think_us",
+    "timeline",
     "verify",
     "verify_fatal",
     "verify_pass",
@@ -649,6 +650,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
     s.slat = getbool(L, 1, "slat", 0);
+    s.timeline = getbool(L, 1, "timeline", 0);
     s.fsync_data = getbool(L, 1, "fdatasync", 0);
     {
         static const char *const froms[] = {"due", "issue", NULL};
@@ -822,7 +824,7 @@ static void push_steady(lua_State *L, struct pl_phase *ph, const struct pl_job_s
 
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
-                           const struct pl_job_result *r)
+                           struct pl_job_result *r)
 {
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->st = r->all;
@@ -850,6 +852,15 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     }
     if (s->sample_ns)
         push_samples(L, ph, r);
+    if (s->timeline) { /* the timeline moves to the stats object */
+        ph->tl_t = r->tl_t;
+        ph->tl_bytes = r->tl_bytes;
+        ph->tl_n = r->tl_n;
+        ph->tl_lost = r->tl_lost;
+        ph->has_tl = 1;
+        r->tl_t = r->tl_bytes = NULL;
+        r->tl_n = r->tl_cap = 0;
+    }
     if (s->ss_dur)
         push_steady(L, ph, s, r);
     if (s->slat && (r->slat[0].ops || r->slat[1].ops)) { /* r.slat = { read = s, write = s } */

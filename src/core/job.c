@@ -257,6 +257,28 @@ static void log_done(struct loop *l, const struct pl_io *io, uint64_t now, uint6
                   lat, clat);
 }
 
+/* spec timeline: one more completion, at now, of n bytes */
+static void timeline_add(struct pl_job_result *r, uint64_t now, uint64_t n)
+{
+    if (r->tl_n == r->tl_cap) {
+        size_t cap = r->tl_cap ? r->tl_cap * 2 : 1024;
+        uint64_t *t = realloc(r->tl_t, cap * sizeof *t);
+        if (t)
+            r->tl_t = t;
+        uint64_t *b = t ? realloc(r->tl_bytes, cap * sizeof *b) : NULL;
+        if (!b) {
+            r->tl_lost++;
+            return;
+        }
+        r->tl_bytes = b;
+        r->tl_cap = cap;
+    }
+    uint64_t before = r->tl_n ? r->tl_bytes[r->tl_n - 1] : 0;
+    r->tl_t[r->tl_n] = now;
+    r->tl_bytes[r->tl_n] = before + n;
+    r->tl_n++;
+}
+
 /* Record one completion that finished at `now`. */
 PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
@@ -292,6 +314,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         log_done(l, io, now, lat);
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
+    if (l->s->timeline)
+        timeline_add(r, now, (uint64_t)io->res);
     r->all.t_end = now;
     r->by_op[io->op].t_end = now;
 }
@@ -1147,6 +1171,10 @@ void pl_job_result_free(struct pl_job_result *r)
     free(r->samples);
     r->samples = NULL;
     r->nsamples = 0;
+    free(r->tl_t);
+    free(r->tl_bytes);
+    r->tl_t = r->tl_bytes = NULL;
+    r->tl_n = r->tl_cap = 0;
 }
 
 /* The verify pass: the write job's choices again, its writes read back and checked. */

@@ -51,6 +51,7 @@ struct pl_job_spec {
                                           from the due time */
     int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
+    int timeline;                      /* keep each completion's time and bytes (r->tl_*) */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
     int rate_poisson;                  /* under a rate: exponential gaps between due times (fio's
@@ -148,6 +149,12 @@ struct pl_job_result {
     unsigned vfail_file;
     struct pl_steady steady; /* spec ss_dur: the window and criterion (pl_job_result_free) */
     int log_err;             /* spec log: the -errno of the first log write that failed, else 0 */
+    /* spec timeline: for each measured completion in order, its time (the job's clock,
+       ns) and the bytes done by then (all completions, this one included); malloc'd
+       (pl_job_result_free), tl_n of them; tl_lost counts those memory could not keep */
+    uint64_t *tl_t, *tl_bytes;
+    size_t tl_n, tl_cap;
+    uint64_t tl_lost;
 };
 
 /* Free what a result owns beyond itself (its samples, its steady-state window); the
