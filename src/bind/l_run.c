@@ -333,12 +333,61 @@ static void get_per_dir(lua_State *L, const char *k, double out[2])
     lua_pop(L, 1);
 }
 
-/* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
-   duration_s = n, ramp_s = n }: fio's steady state (job.h ss_*) */
-static void get_steady(lua_State *L, struct pl_job_spec *s)
+#define PL_SSG_MT "platter.steady_group"
+
+/* The criteria of a steady table at t: kind, pct, limit, duration_s, ramp_s (job.h ss_*). */
+static void steady_criteria(lua_State *L, int t, const char *what, unsigned *flags, double *limit,
+                            unsigned *dur, uint64_t *ramp_ns)
 {
     static const char *const kinds[] = {"iops", "iops_slope", "bw", "bw_slope", NULL};
-    static const char *const keys[] = {"kind", "limit", "pct", "duration_s", "ramp_s", NULL};
+    int kind = getoption(L, t, "kind", "iops_slope", kinds);
+    *flags = (kind < 2 ? PL_SS_IOPS : 0) | (kind % 2 ? PL_SS_SLOPE : 0);
+    if (getbool(L, t, "pct", 0))
+        *flags |= PL_SS_PCT;
+    lua_Number v;
+    if (!getnum(L, t, "limit", &v))
+        luaL_error(L, "%s needs a limit", what);
+    *limit = v;
+    if (!getnum(L, t, "duration_s", &v) || !pl_isexact(v) || v < 1 || v > 1e6)
+        luaL_error(L, "%s needs duration_s, a whole number of seconds (1 or more)", what);
+    *dur = (unsigned)v;
+    *ramp_ns = getnum(L, t, "ramp_s", &v) ? pl_scale_u64(v, 1e9) : 0;
+}
+
+/* p.steady_group(n, steady) -> a group of n p.run jobs judged as one (steady.h) */
+static int l_steady_group(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "member count must be within 1..1024");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    unsigned flags, dur;
+    double limit;
+    uint64_t ramp;
+    steady_criteria(L, 2, "steady_group: the steady table", &flags, &limit, &dur, &ramp);
+    struct pl_steady_group **u = lua_newuserdata(L, sizeof *u);
+    *u = NULL;
+    luaL_getmetatable(L, PL_SSG_MT);
+    lua_setmetatable(L, -2);
+    *u = pl_ssg_new((unsigned)n, flags, limit, dur, ramp);
+    if (!*u)
+        return luaL_error(L, "steady_group: cannot map the shared group: %s", strerror(errno));
+    return 1;
+}
+
+static int l_steady_group_gc(lua_State *L)
+{
+    struct pl_steady_group **u = luaL_checkudata(L, 1, PL_SSG_MT);
+    pl_ssg_free(*u);
+    *u = NULL;
+    return 0;
+}
+
+/* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
+   duration_s = n, ramp_s = n [, group = g, member = i] }: fio's steady state (job.h ss_*) */
+static void get_steady(lua_State *L, struct pl_job_spec *s)
+{
+    static const char *const keys[] = {"kind",   "limit", "pct",    "duration_s",
+                                       "ramp_s", "group", "member", NULL};
     lua_getfield(L, 1, "steady");
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
@@ -355,22 +404,35 @@ static void get_steady(lua_State *L, struct pl_job_spec *s)
         while (keys[i] && strcmp(key, keys[i]) != 0)
             i++;
         if (!keys[i])
-            luaL_error(L, "run: 'steady' takes kind, limit, pct, duration_s and ramp_s");
+            luaL_error(L, "run: 'steady' takes kind, limit, pct, duration_s, ramp_s, group and "
+                          "member");
     }
-    int kind = getoption(L, t, "kind", "iops_slope", kinds);
-    s->ss_flags = (kind < 2 ? PL_SS_IOPS : 0) | (kind % 2 ? PL_SS_SLOPE : 0);
-    if (getbool(L, t, "pct", 0))
-        s->ss_flags |= PL_SS_PCT;
-    lua_Number v;
-    if (!getnum(L, t, "limit", &v))
-        luaL_error(L, "run: 'steady' needs a limit");
-    s->ss_limit = v;
-    if (!getnum(L, t, "duration_s", &v) || !pl_isexact(v) || v < 1 || v > 1e6)
-        luaL_error(L, "run: 'steady' needs duration_s, a whole number of seconds (1 or more)");
-    s->ss_dur = (unsigned)v;
-    if (getnum(L, t, "ramp_s", &v))
-        s->ss_ramp_ns = pl_scale_u64(v, 1e9);
-    lua_pop(L, 1);
+    steady_criteria(L, t, "run: 'steady'", &s->ss_flags, &s->ss_limit, &s->ss_dur, &s->ss_ramp_ns);
+    lua_getfield(L, t, "group");
+    if (!lua_isnil(L, -1)) {
+        struct pl_steady_group **u = luaL_testudata(L, -1, PL_SSG_MT);
+        if (!u || !*u)
+            luaL_error(L, "run: 'steady.group' must be a group of p.steady_group, not %s",
+                       luaL_typename(L, -1));
+        struct pl_steady_group *g = *u;
+        if (g->ss.flags != s->ss_flags || g->ss.limit != s->ss_limit || g->ss.dur != s->ss_dur ||
+            g->ramp_ns != s->ss_ramp_ns)
+            luaL_error(L, "run: 'steady' must have its group's kind, limit, pct, duration_s and "
+                          "ramp_s");
+        lua_Number m;
+        if (!getnum(L, t, "member", &m) || !pl_isexact(m) || m < 1 || m > g->n)
+            luaL_error(L,
+                       "run: 'steady.member' must be a whole number within 1..%u (the group's "
+                       "members)",
+                       g->n);
+        if (g->m[(unsigned)m - 1].joined)
+            luaL_error(L, "run: member %d of the steady group has run already", (int)m);
+        s->ss_group = g;
+        s->ss_member = (unsigned)m - 1;
+    } else if (!lua_isnil(L, (lua_getfield(L, t, "member"), -1))) {
+        luaL_error(L, "run: 'steady.member' needs 'steady.group'");
+    }
+    lua_pop(L, 2);
 }
 
 /* skip: a signed number of bytes, or a size string with an optional leading '-' */
@@ -1190,11 +1252,16 @@ static const luaL_Reg run_funcs[] = {
     {"_run_end", l_run_end},
     {"_run_abort", l_run_abort},
     {"run", l_run},
+    {"steady_group", l_steady_group},
     {NULL, NULL},
 };
 
 int luaopen_platter_run(lua_State *L)
 {
+    luaL_newmetatable(L, PL_SSG_MT);
+    lua_pushcfunction(L, l_steady_group_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
     luaL_newmetatable(L, PL_LOGSPEC_MT);
     lua_pushcfunction(L, l_logspec_gc);
     lua_setfield(L, -2, "__gc");

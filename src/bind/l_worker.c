@@ -27,7 +27,7 @@
 struct blob {
     uint32_t magic;
     uint32_t has_stats; /* fn returned a stats object */
-    uint32_t sub_mask;  /* which of read/write/fsync follow the main stats */
+    uint32_t sub_mask;  /* which of read/write/fsync, slat read/write follow the main stats */
     uint64_t shorts;
     uint64_t vclock;          /* the worker's clock when it finished (the target's, if virtual) */
     double cpu_user, cpu_sys; /* the worker's CPU account when it finished */
@@ -35,8 +35,8 @@ struct blob {
     char stopped[24];
     char error[200]; /* fn's error, or the run's failure */
     struct pl_stats st;
-    struct pl_stats sub[3];
-    uint32_t values_len; /* bytes of packed values after the blob (0: fn returned none) */
+    struct pl_stats sub[5]; /* read, write, fsync; r.slat's read and write */
+    uint32_t values_len;    /* bytes of packed values after the blob (0: fn returned none) */
 };
 
 /* {====================================================================
@@ -282,6 +282,19 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
                 b->sub_mask |= 1u << i;
                 lua_pop(L, 1);
             }
+            if (ph->slat != LUA_NOREF) { /* p.run's r.slat = { read = s, write = s } */
+                lua_rawgeti(L, LUA_REGISTRYINDEX, ph->slat);
+                for (int i = 0; i < 2; i++) {
+                    lua_getfield(L, -1, pl_op_names[i]);
+                    struct pl_phase *sub = luaL_testudata(L, -1, PL_STATS_MT);
+                    if (sub) {
+                        b->sub[3 + i] = sub->st;
+                        b->sub_mask |= 1u << (3 + i);
+                    }
+                    lua_pop(L, 1);
+                }
+                lua_pop(L, 1);
+            }
         }
     }
     b->vclock = pl_clock_ns();
@@ -324,6 +337,17 @@ static void push_result(lua_State *L, const struct blob *b)
         struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
         sub->st = b->sub[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    if (b->sub_mask & (3u << 3)) { /* r.slat, as p.run gave it */
+        lua_createtable(L, 0, 2);
+        for (int i = 0; i < 2; i++) {
+            if (!(b->sub_mask & (1u << (3 + i))))
+                continue;
+            struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
+            sub->st = b->sub[3 + i];
+            lua_setfield(L, -2, pl_op_names[i]);
+        }
+        ph->slat = luaL_ref(L, LUA_REGISTRYINDEX);
     }
 }
 

@@ -84,6 +84,10 @@ struct pl_job_spec {
     unsigned ss_flags, ss_dur;
     double ss_limit;
     uint64_t ss_ramp_ns;
+    /* with ss_group (same criteria), the job is member ss_member of a group judged
+       as one (steady.h): its seconds are on the group's grid, summed with the others' */
+    struct pl_steady_group *ss_group;
+    unsigned ss_member;
     uint64_t seed;
     int stop_on_error;
     /* verify (verify.h): a write job writes verified blocks, a read job checks every
