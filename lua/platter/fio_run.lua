@@ -10,6 +10,7 @@
 local p = require "platter"
 local fj = require "platter.fio_job"
 local fr = require "platter.fio_report"
+local fe = require "platter.fio_eta"
 
 local M = {}
 
@@ -24,6 +25,7 @@ M.fail = fail
 --- given.describe: return the job copies with their p.run tables instead of running.
 function M.run(cfg, given)
   given = given or {}
+  local genesis = p.now()
   -- ---------------------------------------------------------------------------
   -- Output: stdout, or --output=FILE (which must be named on the command line,
   -- as it is: the sandbox writes text only there)
@@ -493,7 +495,7 @@ function M.run(cfg, given)
   -- ---------------------------------------------------------------------------
   -- Running: a segment's instances together in workers
   -- ---------------------------------------------------------------------------
-  local function run_instance(inst, group)
+  local function run_instance(inst, group, live, slot)
     local o, prep = inst.o, prepared[inst.index]
     local kind = o.rw.kind
     local writes = kind ~= "read" and kind ~= "randread"
@@ -519,9 +521,12 @@ function M.run(cfg, given)
       ss.group, ss.member = group.g, group.member[inst.index]
       spec.steady = ss
     end
+    if live then spec.live, spec.live_slot = live, slot end
     local ru0 = p.rusage()
     local t0 = p.now()
+    if live then live:mark(slot, t0) end  -- the status line: running since t0
     local r = p.run(spec)
+    if live then live:mark(slot, -1) end
     if o.end_fsync and writes then for _, f in ipairs(files) do f:fsync() end end
     if o.fsync_on_close and writes then for _, f in ipairs(files) do f:fsync() end end
     local elapsed = (p.now() - t0) / 1e9
@@ -586,6 +591,31 @@ function M.run(cfg, given)
   local disk_before = p.diskstats and p.diskstats() or nil
   local t_all = p.now()
 
+  -- fio's status line while the jobs run (eta.c; platter.fio_eta), on stdout
+  local status
+  if fe.wanted(cfg, formats, p.isatty("stdout")) and not p.config.sim then
+    local jobs = {}
+    for _, inst in ipairs(instances) do
+      local pr = prepared[inst.index]
+      jobs[inst.index] = { o = inst.o, files = #pr.names, state = "pending",
+        total = (inst.o.io_size or pr.size) * (inst.o.loops or 1) }
+    end
+    status = { line = fe.new(genesis, jobs, { newline_ms = cfg.eta_newline and cfg.eta_newline * 1000 }),
+      jobs = jobs, ms = (cfg.eta_interval or 1) * 1000 }
+  end
+  local function status_tick(seg, live)
+    for i, inst in ipairs(seg) do
+      local j = status.jobs[inst.index]
+      local r, w, rb, wb, mark = live:get(i)
+      j.ops, j.bytes = { r, w }, { rb, wb }
+      if mark > 0 then j.state, j.started = "running", mark
+      elseif mark < 0 then j.state = "done"
+      else j.state = "setup" end
+    end
+    local text = status.line:line(p.now())
+    if text then p.write(text) end
+  end
+
   local results, failures, cut = {}, 0, false
   for _, seg in ipairs(segments) do
     -- partial: after Ctrl-C the workers' results so far come back, for fio's report of them
@@ -605,8 +635,13 @@ function M.run(cfg, given)
       end
     end
     for _, g in pairs(groups) do g.g = p.steady_group(g.n, g.steady) end
-    local res = p.parallel(#seg, function(i) return run_instance(seg[i], groups[seg[i].groupid]) end,
-      { partial = true, name = table.concat(names, ", ") })
+    local live = status and p.live(#seg)
+    local res = p.parallel(#seg, function(i) return run_instance(seg[i], groups[seg[i].groupid], live, i) end,
+      { partial = true, name = table.concat(names, ", "),
+        tick = live and function() status_tick(seg, live) end, tick_ms = status and status.ms })
+    if live then
+      for _, inst in ipairs(seg) do status.jobs[inst.index].state = "done" end
+    end
     for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
       local inst = seg[f.worker]
       p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, tostring(f.error or

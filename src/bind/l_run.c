@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "guard.h"
@@ -38,6 +39,8 @@ static const char *const run_keys[] = {
     "gen",
     "invalidate_every",
     "iopoll",
+    "live",
+    "live_slot",
     "log",
     "name",
     "offsets",
@@ -380,6 +383,86 @@ static int l_steady_group_gc(lua_State *L)
     pl_ssg_free(*u);
     *u = NULL;
     return 0;
+}
+
+#define PL_LIVE_MT "platter.live"
+
+struct live {
+    struct pl_live_slot *slot;
+    unsigned n;
+};
+
+/* p.live(n) -> n slots of running counts in memory shared with forked workers */
+static int l_live(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "slot count must be within 1..1024");
+    struct live *u = lua_newuserdata(L, sizeof *u);
+    u->slot = NULL;
+    u->n = 0;
+    luaL_getmetatable(L, PL_LIVE_MT);
+    lua_setmetatable(L, -2);
+    void *m = mmap(NULL, (size_t)n * sizeof *u->slot, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return luaL_error(L, "live: cannot map the shared counts: %s", strerror(errno));
+    u->slot = m;
+    u->n = (unsigned)n;
+    return 1;
+}
+
+static struct pl_live_slot *live_slot(lua_State *L, int idx, int arg)
+{
+    struct live *u = luaL_checkudata(L, idx, PL_LIVE_MT);
+    lua_Integer i = luaL_checkinteger(L, arg);
+    if (!u->slot || i < 1 || i > (lua_Integer)u->n)
+        luaL_error(L, "live: slot %d is not within 1..%u", (int)i, u->n);
+    return &u->slot[i - 1];
+}
+
+/* c:get(i) -> reads, writes, read bytes, written bytes, mark */
+static int l_live_get(lua_State *L)
+{
+    const struct pl_live_slot *v = live_slot(L, 1, 2);
+    for (int k = 0; k < 2; k++)
+        pl_pushu64(L, __atomic_load_n(&v->ops[k], __ATOMIC_RELAXED));
+    for (int k = 0; k < 2; k++)
+        pl_pushu64(L, __atomic_load_n(&v->bytes[k], __ATOMIC_RELAXED));
+    lua_pushinteger(L, (lua_Integer)__atomic_load_n(&v->mark, __ATOMIC_RELAXED));
+    return 5;
+}
+
+/* c:mark(i, code): the script's own state code for slot i */
+static int l_live_mark(lua_State *L)
+{
+    struct pl_live_slot *v = live_slot(L, 1, 2);
+    __atomic_store_n(&v->mark, (int64_t)luaL_checkinteger(L, 3), __ATOMIC_RELAXED);
+    return 0;
+}
+
+static int l_live_gc(lua_State *L)
+{
+    struct live *u = luaL_checkudata(L, 1, PL_LIVE_MT);
+    if (u->slot)
+        munmap(u->slot, (size_t)u->n * sizeof *u->slot);
+    u->slot = NULL;
+    return 0;
+}
+
+/* live = c, live_slot = i: count the run's completions in slot i of p.live's c */
+static void get_live(lua_State *L, struct pl_job_spec *s)
+{
+    lua_getfield(L, 1, "live");
+    if (!lua_isnil(L, -1)) {
+        if (!luaL_testudata(L, -1, PL_LIVE_MT))
+            luaL_error(L, "run: 'live' must be counts of p.live, not %s", luaL_typename(L, -1));
+        lua_getfield(L, 1, "live_slot");
+        if (!lua_isnumber(L, -1))
+            luaL_error(L, "run: 'live' needs 'live_slot', the slot to count in");
+        s->live = live_slot(L, -2, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
 }
 
 /* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
@@ -734,6 +817,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     s.reap_min = (unsigned)getint(L, 1, "reap_min", 0);
     s.reap_max = (unsigned)getint(L, 1, "reap_max", 0);
     get_steady(L, &s);
+    get_live(L, &s);
     get_per_dir(L, "rate_min_bps", s.rate_min_bps);
     get_per_dir(L, "rate_min_iops", s.rate_min_iops);
     if (getnum(L, 1, "rate_cycle_ms", &v)) {
@@ -1253,11 +1337,22 @@ static const luaL_Reg run_funcs[] = {
     {"_run_abort", l_run_abort},
     {"run", l_run},
     {"steady_group", l_steady_group},
+    {"live", l_live},
     {NULL, NULL},
 };
 
 int luaopen_platter_run(lua_State *L)
 {
+    luaL_newmetatable(L, PL_LIVE_MT);
+    lua_pushcfunction(L, l_live_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_newtable(L);
+    lua_pushcfunction(L, l_live_get);
+    lua_setfield(L, -2, "get");
+    lua_pushcfunction(L, l_live_mark);
+    lua_setfield(L, -2, "mark");
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
     luaL_newmetatable(L, PL_SSG_MT);
     lua_pushcfunction(L, l_steady_group_gc);
     lua_setfield(L, -2, "__gc");

@@ -300,6 +300,11 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         log_done(l, io, now, lat);
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
+    if (l->s->live && io->op != PL_OP_FSYNC) { /* seen by another process: plain stores */
+        struct pl_live_slot *v = l->s->live;
+        __atomic_store_n(&v->ops[io->op], v->ops[io->op] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&v->bytes[io->op], v->bytes[io->op] + (uint64_t)io->res, __ATOMIC_RELAXED);
+    }
     r->all.t_end = now;
     r->by_op[io->op].t_end = now;
 }
