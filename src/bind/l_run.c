@@ -416,7 +416,7 @@ static struct pl_live_slot *live_slot(lua_State *L, int idx, int arg)
     struct live *u = luaL_checkudata(L, idx, PL_LIVE_MT);
     lua_Integer i = luaL_checkinteger(L, arg);
     if (!u->slot || i < 1 || i > (lua_Integer)u->n)
-        luaL_error(L, "live: slot %d is not within 1..%u", (int)i, u->n);
+        luaL_error(L, "live: slot %d is not within 1..%d", (int)i, (int)u->n);
     return &u->slot[i - 1];
 }
 
@@ -505,9 +505,9 @@ static void get_steady(lua_State *L, struct pl_job_spec *s)
         lua_Number m;
         if (!getnum(L, t, "member", &m) || !pl_isexact(m) || m < 1 || m > g->n)
             luaL_error(L,
-                       "run: 'steady.member' must be a whole number within 1..%u (the group's "
+                       "run: 'steady.member' must be a whole number within 1..%d (the group's "
                        "members)",
-                       g->n);
+                       (int)g->n);
         if (g->m[(unsigned)m - 1].joined)
             luaL_error(L, "run: member %d of the steady group has run already", (int)m);
         s->ss_group = g;
