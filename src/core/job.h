@@ -87,6 +87,13 @@ struct pl_job_spec {
     unsigned ss_flags, ss_dur;
     double ss_limit;
     uint64_t ss_ramp_ns;
+    /* with ss_group (same criteria), the job is member ss_member of a group judged
+       as one (steady.h): its seconds are on the group's grid, summed with the others' */
+    struct pl_steady_group *ss_group;
+    unsigned ss_member;
+    /* live: where each completed read and write is also counted as it happens (a slot of
+       memory shared with the process that forked the job, which reads it while it runs) */
+    struct pl_live_slot *live;
     uint64_t seed;
     int stop_on_error;
     /* verify (verify.h): a write job writes verified blocks, a read job checks every
@@ -155,6 +162,13 @@ struct pl_job_result {
     uint64_t *tl_t, *tl_bytes;
     size_t tl_n, tl_cap;
     uint64_t tl_lost;
+};
+
+/* Running counts of one job that another process can read (p.live): reads, writes. */
+struct pl_live_slot {
+    uint64_t ops[2], bytes[2];
+    int64_t mark; /* the script's own state code for the job */
+    uint64_t pad[3];
 };
 
 /* Free what a result owns beyond itself (its samples, its steady-state window); the
