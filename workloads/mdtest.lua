@@ -136,6 +136,25 @@ if nstride > 0 and unique and depth > 0 then
 end
 if iterations < 1 then p.usage_error(NAME, "-i must be at least 1") end
 
+-- -d DIR1@DIR2...: rank R works in DIR(R mod count + 1); the checks of valid_tests(), before any output
+local filenames = {}
+for token in dirpath_arg:gmatch("[^@\n]+") do filenames[#filenames + 1] = token end
+local path_count = dirpath_arg ~= "" and select(2, dirpath_arg:gsub("@", "")) + 1 or 0
+
+if path_count > 1 and nstride > 0 then
+  p.usage_error(NAME, "cannot have multiple directory paths with -N strides between neighbor tasks")
+end
+if path_count > 1 and not unique then
+  p.usage_error(NAME, "shared directory mode is not compatible with multiple directory paths")
+end
+if path_count > size then p.usage_error(NAME, "cannot have more directory paths than MPI tasks") end
+if branch_factor < 1 and depth > 0 then
+  p.usage_error(NAME, "branch factor must be greater than or equal to zero")
+end
+if items > 0 and items_per_dir > 0 then
+  p.usage_error(NAME, "only specify the number of items or the number of items per directory")
+end
+
 local fmt = string.format
 
 -- mdtest's VERBOSE(root, any, ...): rank 0 only here; level 0 without a header
@@ -169,10 +188,6 @@ say("-- started at %s --\n", timestamp())
 say("mdtest-3.3.0 was launched with %d total task(s) on %d node(s)", size, mpi.nodes)
 say("Command line used: %s", table.concat(cmd, " "))
 
-local filenames = {}
-for token in dirpath_arg:gmatch("[^@\n]+") do filenames[#filenames + 1] = token end
-local path_count = dirpath_arg ~= "" and select(2, dirpath_arg:gsub("@", "")) + 1 or 0
-
 -- valid_tests()
 if not create_only and not stat_only and not read_only and not remove_only then
   create_only, stat_only, read_only, remove_only = true, true, true, true
@@ -180,19 +195,6 @@ if not create_only and not stat_only and not read_only and not remove_only then
 end
 V(1, 1401, "Entering valid_tests...")
 if not dirs_only and not files_only then dirs_only, files_only = true, true end
-if path_count > 1 and nstride > 0 then
-  p.usage_error(NAME, "cannot have multiple directory paths with -N strides between neighbor tasks")
-end
-if path_count > 1 and not unique then
-  p.usage_error(NAME, "shared directory mode is not compatible with multiple directory paths")
-end
-if path_count > size then p.usage_error(NAME, "cannot have more directory paths than MPI tasks") end
-if branch_factor < 1 and depth > 0 then
-  p.usage_error(NAME, "branch factor must be greater than or equal to zero")
-end
-if items > 0 and items_per_dir > 0 then
-  p.usage_error(NAME, "only specify the number of items or the number of items per directory")
-end
 
 local function TF(b) return b and "True" or "False" end
 V(1, 2018, "api                     : %s", api)
