@@ -42,6 +42,7 @@ static const char usage_text[] =
     "                   bound the Lua heap (default: a quarter of RAM; 0: no bound)\n"
     "  --verbose, -v    tracebacks with errors; more detail with --version\n"
     "  --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)\n"
+    "  --mpi            load the MPI module though not started by mpirun (one rank)\n"
     "  -e CODE          run CODE instead of a script\n"
     "  --help, -h       this text\n"
     "Exit status: 0 ok, 1 error, 2 usage error, 130 interrupted.\n";
@@ -71,6 +72,9 @@ static int version(int verbose)
                getenv("PLATTER_SANDBOX") && strcmp(getenv("PLATTER_SANDBOX"), "checks") == 0
                    ? " (off: PLATTER_SANDBOX=checks; platter's own checks only)"
                    : "");
+        char mpi[300];
+        int have = pl_mpi_library_version(mpi, sizeof mpi);
+        printf("mpi: %s%s\n", have ? "" : PL_HAVE_MPI ? "built in, " : "not built in", mpi);
     }
     return PL_EXIT_OK;
 }
@@ -97,6 +101,7 @@ int main(int argc, char **argv)
     const char *code = NULL;
     int want_version = 0;
     int max_memory_given = 0;
+    int mpi_forced = 0;
     int i;
     pl_cfg.argv0 = argv[0];
     pl_cfg.argc = argc;
@@ -118,6 +123,8 @@ int main(int argc, char **argv)
             pl_cfg.quiet = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             pl_cfg.verbose = 1;
+        } else if (strcmp(a, "--mpi") == 0) {
+            mpi_forced = 1;
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             return PL_EXIT_OK;
@@ -207,6 +214,8 @@ int main(int argc, char **argv)
     }
     if (want_version)
         return version(pl_cfg.verbose);
+    if (pl_mpi_start(mpi_forced) < 0) /* before the sandbox: MPI_Init opens what MPI needs */
+        return PL_EXIT_USAGE;
     pl_host_signals();
     if (code)
         return pl_host_run_string(code, argc - i, argv + i);

@@ -12,7 +12,8 @@ cmd=${1:-run}
 
 PACKAGES="cmake make gcc pkg-config libluajit-5.1-dev liblua5.4-dev liburing-dev libaio-dev libisal-dev
 libcmocka-dev python3-cram util-linux e2fsprogs fio lua-cjson-dev libssl-dev
-gnuplot-nox libseccomp-dev python3-pyte ioping clang-format lua-check locales bonnie++ strace hdparm fio-examples"
+gnuplot-nox libseccomp-dev python3-pyte ioping clang-format lua-check locales bonnie++ strace hdparm fio-examples
+openmpi-bin libopenmpi-dev"
 
 install_deps() {
     missing=""

@@ -61,6 +61,17 @@ void pl_host_preload(struct lua_State *L);
 uint64_t pl_host_default_max_memory(void);
 /* "64 MiB", "1.5 GiB": a --max-memory value as messages show it. */
 const char *pl_host_format_size(uint64_t bytes, char *buf, unsigned len);
+/*
+ * Before anything else runs (MPI_Init must come before the sandbox): when
+ * started by mpirun (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK or PMI_SIZE
+ * set) or forced (--mpi), load platter_mpi.so and use its transport. Ranks
+ * other than 0 then write no stdout and no result files. 0: not under
+ * mpirun; 1: MPI is on; -1: it should be and cannot (reported; exit 2).
+ */
+int pl_mpi_start(int forced);
+/* The MPI library's version line into buf, without MPI_Init: 1, or 0 (buf says why
+   when the module is built but cannot be loaded, else is ""). */
+int pl_mpi_library_version(char *buf, size_t len);
 /* Install SIGINT/SIGTERM handlers and the exit-time scratch cleanup. */
 void pl_host_signals(void);
 

@@ -10,13 +10,16 @@
  * failed), so that ranks that disagree, or a rank whose script failed, are
  * reported on every rank instead of hanging. The payload follows.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "host.h"
 #include "l_mpi.h"
 #include "l_open.h"
@@ -552,6 +555,155 @@ static int l_reduce(lua_State *L)
     free(recs);
     (void)merged;
     return 2;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** Loading the MPI module
+** ===================================================================== */
+
+static struct pl_mpi ompi;
+
+/* The environment variable mpirun (or another PMI launcher) set, as "NAME=value". */
+static const char *launcher(char *buf, size_t len)
+{
+    static const char *const names[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE",
+                                        NULL};
+    for (int i = 0; names[i]; i++) {
+        const char *v = getenv(names[i]);
+        if (v) {
+            snprintf(buf, len, "%s=%s", names[i], v);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* dlopen the module: $PLATTER_MPI_MODULE, else beside the executable (a build
+   tree), else where the install put it; why says what failed. */
+static void *open_module(char *why, size_t len)
+{
+    const char *env = getenv("PLATTER_MPI_MODULE");
+    char exe[4096], path[4200];
+    why[0] = '\0';
+    if (env && *env) {
+        void *h = dlopen(env, RTLD_NOW | RTLD_GLOBAL);
+        if (!h)
+            snprintf(why, len, "%s", dlerror());
+        return h;
+    }
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        snprintf(why, len, "cannot find the executable: %s", strerror(errno));
+        return NULL;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    const char *tries[] = {"platter_mpi.so", PL_MPI_MODULE_REL};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", exe, tries[i]);
+        if (access(path, F_OK) != 0)
+            continue;
+        void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL); /* Open MPI's plugins need libmpi's
+                                                           symbols global */
+        if (!h)
+            snprintf(why, len, "%s", dlerror());
+        return h;
+    }
+    snprintf(why, len, "no %.200s/platter_mpi.so or %.200s/%s", exe, exe, PL_MPI_MODULE_REL);
+    return NULL;
+}
+
+/* At exit: wait (without spinning) until every rank is here, so that no rank's
+   exit makes mpirun end the others while rank 0 still writes its results. */
+static void finalize_at_exit(void)
+{
+    if (getpid() != owner || T != &ompi)
+        return;
+    fflush(NULL);
+    char *all = calloc((size_t)T->size, 1), c = 0;
+    if (all && T->exchange(&c, all, 1, timeout_s) < 0) {
+        fprintf(stderr,
+                "platter: rank %d: the other ranks did not end within %g s "
+                "(PLATTER_MPI_TIMEOUT); aborting the run\n",
+                T->rank, timeout_s);
+        T->abort(1);
+    }
+    free(all);
+    T->finalize();
+}
+
+int pl_mpi_start(int forced)
+{
+    char env[160];
+    const char *by = launcher(env, sizeof env);
+    if (!by && !forced)
+        return 0;
+    char why[600];
+    void *h = PL_HAVE_MPI ? open_module(why, sizeof why) : NULL;
+    if (!h) {
+        if (!PL_HAVE_MPI)
+            fprintf(stderr,
+                    "platter: %s%s%s but built without MPI support; rebuild with "
+                    "-DPLATTER_MPI=on (Open MPI's libopenmpi-dev installed)\n",
+                    by ? "started by mpirun (" : "--mpi given", by ? by : "", by ? ")" : "");
+        else
+            fprintf(stderr, "platter: %s%s%s but the MPI module cannot be loaded: %s\n",
+                    by ? "started by mpirun (" : "--mpi given", by ? by : "", by ? ")" : "", why);
+        return -1;
+    }
+    pl_mpi_init_fn init = (pl_mpi_init_fn)dlsym(h, PL_MPI_INIT);
+    if (!init) {
+        fprintf(stderr, "platter: the MPI module has no %s: %s\n", PL_MPI_INIT, dlerror());
+        return -1;
+    }
+    memset(&ompi, 0, sizeof ompi);
+    if (init(&ompi, why, sizeof why) < 0) {
+        fprintf(stderr, "platter: MPI: %s\n", why);
+        return -1;
+    }
+    if (ompi.abi != PL_MPI_ABI) {
+        fprintf(stderr,
+                "platter: the MPI module is from another platter build (ABI %d, not "
+                "%d)\n",
+                ompi.abi, PL_MPI_ABI);
+        ompi.abort(1);
+        return -1;
+    }
+    owner = getpid();
+    pl_mpi_set_transport(&ompi);
+    atexit(finalize_at_exit);
+    if (ompi.rank != 0 && !getenv("PLATTER_MPI_ALL_OUTPUT")) {
+        /* one report: rank 0's. The others keep stderr for their errors. */
+        int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            fflush(stdout);
+            dup2(fd, 1);
+            close(fd);
+        }
+        pl_cfg.quiet = 1;
+        pl_cfg.json_path = pl_cfg.csv_path = NULL;
+    }
+    return 1;
+}
+
+int pl_mpi_library_version(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!PL_HAVE_MPI)
+        return 0;
+    char why[600];
+    void *h = open_module(why, sizeof why);
+    pl_mpi_version_fn v = h ? (pl_mpi_version_fn)dlsym(h, PL_MPI_VERSION) : NULL;
+    if (!v) {
+        snprintf(buf, len, "module not loadable: %s", h ? dlerror() : why);
+        return 0;
+    }
+    v(buf, len);
+    return 1;
 }
 
 /* }==================================================================== */

@@ -213,6 +213,11 @@ static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len
 static int apply_seccomp(char *why, size_t len)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    /* every thread, not just this one: an MPI run has Open MPI's (docs/sandbox.md) */
+    if (ctx && seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0) {
+        seccomp_release(ctx);
+        ctx = NULL;
+    }
     int rc = 0;
     if (!ctx) {
         snprintf(why, len, "seccomp: cannot make a filter");

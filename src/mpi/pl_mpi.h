@@ -40,9 +40,14 @@ struct pl_mpi {
 };
 
 /*
- * The module's one entry point (PL_MPI_INIT, found by dlsym): MPI_Init and
- * the node identities into m. 0, or -1 with why filled in.
+ * The module's entry points, found by dlsym. PL_MPI_INIT: MPI_Init and the
+ * node identities into m; 0, or -1 with why filled in. PL_MPI_VERSION: the
+ * library's version line, without MPI_Init (for --version -v).
  */
+#define PL_MPI_VERSION "pl_mpi_module_version"
 typedef int (*pl_mpi_init_fn)(struct pl_mpi *m, char *why, size_t len);
+typedef void (*pl_mpi_version_fn)(char *buf, size_t len);
+int pl_mpi_module_init(struct pl_mpi *m, char *why, size_t len);
+void pl_mpi_module_version(char *buf, size_t len);
 
 #endif

@@ -28,6 +28,7 @@ platter --help (or -h) prints the usage on stdout and exits 0.
                      bound the Lua heap (default: a quarter of RAM; 0: no bound)
     --verbose, -v    tracebacks with errors; more detail with --version
     --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)
+    --mpi            load the MPI module though not started by mpirun (one rank)
     -e CODE          run CODE instead of a script
     --help, -h       this text
   Exit status: 0 ok, 1 error, 2 usage error, 130 interrupted.

@@ -13,7 +13,8 @@ or PUC Lua 5.4, so the flavour is matched with a pattern).
   platter [0-9]+\.[0-9]+\.[0-9]+ \((LuaJIT 2\.1\.[^)]+|Lua 5\.4\.[0-9]+)\) (re)
 
 With -v (before or after) it adds the clock in use, its cost per reading,
-and whether io_uring support was built in.
+whether io_uring support was built in, and the MPI library the module
+(platter_mpi.so) was built with, or "not built in".
 
   $ platter --version -v
   platter [0-9]+\.[0-9]+\.[0-9]+ \((LuaJIT 2\.1\.[^)]+|Lua 5\.4\.[0-9]+)\) (re)
@@ -21,8 +22,9 @@ and whether io_uring support was built in.
   clock: .*, [0-9]+\.[0-9] ns per reading (re)
   io_uring: (built in|not built in) (re)
   sandbox: .* (re)
+  mpi: (Open MPI v.*|not built in|built in, module not loadable: .*) (re)
   $ platter -v --version | wc -l
-  5
+  6
 
 The first line agrees with what a script sees as p.version and p.lua.
 
