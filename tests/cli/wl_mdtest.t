@@ -101,6 +101,19 @@ the tree holds 7 directories, numbered breadth first, and each holds
   ./mdtest_tree.0/mdtest_tree.2/mdtest_tree.6/dir.mdtest.0.13
   ./mdtest_tree.0/mdtest_tree.2/mdtest_tree.6/file.mdtest.0.12
   ./mdtest_tree.0/mdtest_tree.2/mdtest_tree.6/file.mdtest.0.13
+
+A second -C says, as mdtest does, that the top of the tree is there
+already, and goes on (the items are opened again); a subdirectory that is
+there already is an error, as in mdtest.
+
+  $ platter mdtest -C -F -n 2 -d again | grep -E '^error'
+  [1]
+  $ platter mdtest -C -F -n 2 -d again | grep -E '^error'
+  error could not create directory 'again/test-dir.0-0/mdtest_tree.0/'
+  $ platter mdtest -r -F -n 2 -d again > /dev/null && rmdir again
+  $ platter mdtest -C -z 2 -b 2 -n 14 -d out 2>&1 >/dev/null
+  platter: mdtest: Unable to create directory out/test-dir.0-0/mdtest_tree.0/mdtest_tree.1/: File exists
+  [1]
   $ platter mdtest -T -E -z 2 -b 2 -n 14 -d out | grep -E 'stat|read' | grep -c ' 0\.000 '
   0
   [1]
