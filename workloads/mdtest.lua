@@ -188,6 +188,8 @@ say("-- started at %s --\n", timestamp())
 say("mdtest-3.3.0 was launched with %d total task(s) on %d node(s)", size, mpi.nodes)
 say("Command line used: %s", table.concat(cmd, " "))
 
+V(1, 239, "Entering parse_dirpath on %s...", dirpath_arg)
+
 -- valid_tests()
 if not create_only and not stat_only and not read_only and not remove_only then
   create_only, stat_only, read_only, remove_only = true, true, true, true
@@ -270,9 +272,12 @@ if rank < path_count and not exists(testdirpath) then
 end
 
 -- display_freespace(): the filesystem of the directory holding testdirpath
+V(3, 2157, "main (before display_freespace): testdirpath is '%s'", testdirpath)
 if rank == 0 then
+  V(3, 1540, "Entering display_freespace on %s...", testdirpath)
   local dirpath = testdirpath:match("^(.*)/") or "."
   if dirpath == "" then dirpath = "/" end
+  V(3, 1562, "Before show_file_system_size, dirpath is '%s'", dirpath)
   V(1, 1493, "Entering show_file_system_size on %s", dirpath)
   local ok, st, msg = pcall(p.statfs, dirpath)
   if not ok then
@@ -291,6 +296,7 @@ if rank == 0 then
   say("Path: %s", st.path)
   say("FS: %.1f %s   Used FS: %2.1f%%   Inodes: %.1f %s   Used Inodes: %2.1f%%\n",
     hr, unit, used, st.files / 2 ^ 20, "Mi", used_inodes)
+  V(3, 1564, "After show_file_system_size, dirpath is '%s'\n", dirpath)
 end
 
 -- QueryNodeMapping(): which ranks share rank 0's host; by-slot placement when rank 1 does
@@ -305,6 +311,7 @@ if nstride > 0 then
   if mpi.nodes > 1 and (size == 1 or hosts[2] == hosts[1]) then nstride = nstride * on_node0 end
   if rank == 0 then p.printf("V-0: Rank %3d Line %5d Shifting ranks by %d for each phase.\n", 0, 2169, nstride) end
 end
+V(3, 2172, "main (after display_freespace): testdirpath is '%s'", testdirpath)
 
 -- ---- the tests -----------------------------------------------------------------
 
@@ -486,16 +493,10 @@ end
 -- longest rank (every rank's start is the release of the first barrier, its end that of the last)
 local function timed(name, run, work, uni)
   mpi.barrier(name)
-  local t0
-  if uni and unique then
-    if time_unique_dir_overhead then t0 = p.now() end
-    mpi.barrier(name .. " (unique directory)")
-    if not time_unique_dir_overhead then
-      V(1, 225, "V-1: Entering offset_timers...")
-      t0 = p.now()
-    end
-  else
-    t0 = p.now()
+  local t0 = p.now()
+  if uni and unique and create_only then
+    mpi.barrier(name .. " (unique directory)")  -- unique_dir_access(MK_UNI_DIR)'s
+    if not time_unique_dir_overhead then t0 = p.now() end
   end
   if run then p.phase(name, work, { cache = true }) end  -- mdtest reads through the page cache
   if call_sync then p.sync() end
@@ -504,64 +505,89 @@ local function timed(name, run, work, uni)
   return mpi.allreduce(span, "max")
 end
 
+-- unique_dir_access() and offset_timers(): with -u, the path of a phase, and their -v lines
+local function access(dir, path, last)
+  local to = unique and testdir .. "/" .. dir or testdir .. "/" .. path
+  if unique then
+    V(1, 305, "Entering unique_dir_access, set it to %s", to)
+    if not last and not time_unique_dir_overhead then V(1, 225, "V-1: Entering offset_timers...") end
+  end
+  return to
+end
+local function offset_end()
+  if unique and not time_unique_dir_overhead then V(1, 225, "V-1: Entering offset_timers...") end
+end
+
 local results = {}  -- results[j][k] = {rate, time}, k as mdtest's table: 1-4 dirs, 5-8 files, 9-10 tree
 
 local function directory_test(j, path)
   V(1, 828, "Entering directory_test on %s", path)
   local r = results[j]
   local total = items * size
-  local function at(dir) return unique and testdir .. "/" .. dir or testdir .. "/" .. path end
-  local t = timed("Directory creation", create_only, function()
-    if unique then V(1, 305, "Entering unique_dir_access, set it to %s", at(unique_chdir_dir)) end
-    V(3, 846, "directory_test: create path is '%s'", at(unique_chdir_dir))
-    create_remove_items(0, true, true, at(unique_chdir_dir), 0)
+  local tc = timed("Directory creation", create_only, function()
+    local at = access(unique_chdir_dir, path)
+    V(3, 846, "directory_test: create path is '%s'", at)
+    create_remove_items(0, true, true, at, 0)
   end, true)
-  if create_only then r[1] = { total / t, t } end
-  local t1 = t
-  t = timed("Directory stat", stat_only, function()
-    V(3, 876, "stat path is '%s'", at(unique_stat_dir))
-    mdtest_stat(true, at(unique_stat_dir))
-  end, false)
-  if stat_only then r[2] = { total / t, t } end
-  local t2 = t
-  timed("Directory read", false, function() end, false)  -- N/A in mdtest too: timed, not printed
-  t = timed("Directory removal", remove_only, function()
-    V(3, 928, "directory_test: remove directories path is '%s'", at(unique_rm_dir))
-    create_remove_items(0, true, false, at(unique_rm_dir), 0)
-  end, false)
-  if remove_only then r[4] = { total / t, t } end
-  V(1, 984, "   Directory creation: %14.3f sec, %14.3f ops/sec", t1, r[1][1])
-  V(1, 985, "   Directory stat    : %14.3f sec, %14.3f ops/sec", t2, r[2][1])
-  V(1, 989, "   Directory removal : %14.3f sec, %14.3f ops/sec", t, r[4][1])
+  if create_only then r[1] = { total / tc, tc } end
+  local ts = timed("Directory stat", stat_only, function()
+    local at = access(unique_stat_dir, path)
+    V(3, 876, "stat path is '%s'", at)
+    mdtest_stat(true, at)
+  end)
+  if stat_only then r[2] = { total / ts, ts } end
+  timed("Directory read", read_only, function()  -- N/A in mdtest too: timed, not printed
+    V(3, 902, "directory_test: read path is '%s'", access(unique_read_dir, path))
+  end)
+  local tm = timed("Directory removal", remove_only, function()
+    local at = access(unique_rm_dir, path)
+    V(3, 928, "directory_test: remove directories path is '%s'", at)
+    create_remove_items(0, true, false, at, 0)
+  end)
+  if remove_only then
+    r[4] = { total / tm, tm }
+    V(3, 951, "directory_test: remove unique directories path is '%s'\n", access("", path, true))
+  end
+  offset_end()
+  V(1, 984, "   Directory creation: %14.3f sec, %14.3f ops/sec", tc, r[1][1])
+  V(1, 985, "   Directory stat    : %14.3f sec, %14.3f ops/sec", ts, r[2][1])
+  V(1, 989, "   Directory removal : %14.3f sec, %14.3f ops/sec", tm, r[4][1])
 end
 
 local function file_test(j, path)
   V(3, 1026, "Entering file_test on %s", path)
   local r = results[j]
   local total = items * size
-  local function at(dir) return unique and testdir .. "/" .. dir or testdir .. "/" .. path end
   local tc = timed("File creation", create_only, function()
-    if unique then V(1, 305, "Entering unique_dir_access, set it to %s", at(unique_chdir_dir)) end
-    V(3, 1048, "file_test: create path is '%s'", at(unique_chdir_dir))
-    create_remove_items(0, false, true, at(unique_chdir_dir), 0)
+    local at = access(unique_chdir_dir, path)
+    if unique then V(5, 1038, "operating on %s", at) end
+    V(3, 1048, "file_test: create path is '%s'", at)
+    create_remove_items(0, false, true, at, 0)
   end, true)
   if create_only then r[5] = { total / tc, tc } end
   local ts = timed("File stat", stat_only, function()
-    V(3, 1113, "file_test: stat path is '%s'", at(unique_stat_dir))
-    mdtest_stat(false, at(unique_stat_dir))
-  end, false)
+    local at = access(unique_stat_dir, path)
+    V(3, 1113, "file_test: stat path is '%s'", at)
+    mdtest_stat(false, at)
+  end)
   if stat_only then r[6] = { total / ts, ts } end
   local tr = timed("File read", read_only, function()
-    V(3, 1136, "file_test: read path is '%s'", at(unique_read_dir))
-    mdtest_read(at(unique_read_dir))
-  end, false)
+    local at = access(unique_read_dir, path)
+    V(3, 1136, "file_test: read path is '%s'", at)
+    mdtest_read(at)
+  end)
   if read_only then r[7] = { total / tr, tr } end
   local tm = timed("File removal", remove_only, function()
-    V(3, 1164, "file_test: rm directories path is '%s'", at(unique_rm_dir))
-    V(3, 1171, "gonna create %s", at(unique_rm_dir))
-    create_remove_items(0, false, false, at(unique_rm_dir), 0)
-  end, false)
-  if remove_only then r[8] = { total / tm, tm } end
+    local at = access(unique_rm_dir, path)
+    V(3, 1164, "file_test: rm directories path is '%s'", at)
+    V(3, 1171, "gonna create %s", at)
+    create_remove_items(0, false, false, at, 0)
+  end)
+  if remove_only then
+    r[8] = { total / tm, tm }
+    V(3, 1186, "file_test: rm unique directories path is '%s'", unique and access("", path, true) or path)
+  end
+  offset_end()
   V(1, 1223, "  File creation     : %14.3f sec, %14.3f ops/sec", tc, r[5][1])
   V(1, 1227, "  File stat         : %14.3f sec, %14.3f ops/sec", ts, r[6][1])
   V(1, 1228, "  File read         : %14.3f sec, %14.3f ops/sec", tr, r[7][1])
@@ -592,12 +618,24 @@ for j = 1, iterations do
 
   if create_only then
     local t = timed("Tree creation", unique or rank == 0, function()
+      if unique then
+        V(3, 1699, "main (create hierarchical directory loop-!collective_creates): Calling "
+          .. "create_remove_directory_tree with '%s'", testdir)
+      else
+        V(3, 1708, "main (create hierarchical directory loop-!unque_dir_per_task): Calling "
+          .. "create_remove_directory_tree with '%s'", testdir)
+      end
       directory_tree(true, 0, testdir, 0)
-    end, false)
+    end)
     r[9] = { num_dirs_in_tree / t, t }
     V(1, 1725, "V-1: main:   Tree creation     : %14.3f sec, %14.3f ops/sec", t, r[9][1])
   end
   if not unique then V(3, 1735, "V-3: main: Using unique_mk_dir, '%s'", unique_mk_dir) end
+  if unique then
+    V(3, 1746, "i %d nstride %d", size, nstride)
+    V(5, 1753, "mk_dir %s chdir %s stat_dir %s read_dir %s rm_dir %s\n", unique_mk_dir, unique_chdir_dir,
+      unique_stat_dir, unique_read_dir, unique_rm_dir)
+  end
   V(3, 1756, "V-3: main: Copied unique_mk_dir, '%s', to topdir", unique_mk_dir)
   if dirs_only then
     if pre_delay > 0 then p.sleep(pre_delay) end
@@ -612,8 +650,15 @@ for j = 1, iterations do
 
   if remove_only then
     local t = timed("Tree removal", unique or rank == 0, function()
+      if unique then
+        V(3, 1806, "main (remove hierarchical directory loop-!collective): Calling "
+          .. "create_remove_directory_tree with '%s'", testdir)
+      else
+        V(3, 1816, "V-3: main (remove hierarchical directory loop-!unique_dir_per_task): Calling "
+          .. "create_remove_directory_tree with '%s'", testdir)
+      end
       directory_tree(false, 0, testdir, 0)
-    end, false)
+    end)
     r[10] = { num_dirs_in_tree / t, t }
     V(1, 1833, "main   Tree removal      : %14.3f sec, %14.3f ops/sec", t, r[10][1])
     V(2, 1834, "main (at end of for j loop): Removing testdir of '%s'\n", testdir)
