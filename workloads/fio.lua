@@ -38,6 +38,9 @@ local FIO_OPTIONS = {
   { "--parse-only", help = "read the job files and options, check them, and stop" },
   { "--section", arg = "NAME", help = "run only the job section NAME of the first job file" },
   { "--version", help = "print fio's version (fio-3.33), and stop" },
+  { "--eta", arg = "WHEN", help = "the status line while jobs run: auto (on a terminal, the default), always, never" },
+  { "--eta-newline", arg = "TIME", help = "start a new status line every TIME" },
+  { "--eta-interval", arg = "TIME", help = "rewrite the status line every TIME (default 1s, at least 250ms)" },
   { "--lua", help = "write the jobs as a platter Lua script (their p.run tables) instead of running them" },
 }
 local ARGS = { name = "fio", usage = "[fio options] [--name=JOB --option=VALUE ...] [JOBFILE ...]",

@@ -242,30 +242,21 @@ local function file_name(r, rep)
       end
       name = sub .. "/" .. base
     end
-    name = string.format("%s.%08d", name, r)
+    name = mpi.rank_file(name, r)
   end
   if P.multiFile == 1 then name = name .. "." .. rep end
   return name
 end
 
--- The offsets a rank accesses (GetOffsetArraySequential); -z shuffles them,
--- from platter's generator seeded by -G (all ranks the same order, as IOR's)
+-- The offsets a rank accesses (p.mpi.segments: IOR's GetOffsetArraySequential); -z
+-- shuffles them, from platter's generator seeded by -G (all ranks the same order, as IOR's)
 local function offsets(r)
-  local list, k = {}, 0
-  for i = 0, P.segmentCount - 1 do
-    for j = 0, transfers - 1 do
-      k = k + 1
-      if P.filePerProc == 1 then
-        list[k] = i * P.blockSize + j * P.transferSize
-      else
-        list[k] = (i * tasks + r) * P.blockSize + j * P.transferSize
-      end
-    end
-  end
+  local list = mpi.segments { block = P.blockSize, xfer = P.transferSize, segments = P.segmentCount, rank = r,
+    ranks = tasks, shared = P.filePerProc == 0 }
   if P.randomOffset == 1 then
     local seed = p.seed()
     p.seed(P.setTimeStampSignature + 1)
-    for i = k, 2, -1 do
+    for i = #list, 2, -1 do
       local j = p.random(1, i)
       list[i], list[j] = list[j], list[i]
     end
@@ -274,11 +265,13 @@ local function offsets(r)
   return list
 end
 
--- The rank whose data this rank reads back (-C: Q nodes on; -Z: a random one at least Q nodes on)
+-- The rank whose data this rank reads back (-C: p.mpi.reorder, Q nodes on, 2 for the -W
+-- check; -Z: a random one at least Q nodes on)
 local function read_offset(rep, check)
   if P.reorderTasks == 1 then
-    local shift = P.tasksBlockMapping == 1 and P.numTasksOnNode0 or 1
-    return ((check and 2 or P.taskPerNodeOffset) * shift) % tasks
+    local k = check and 2 or P.taskPerNodeOffset
+    return (mpi.reorder(k, { rank = rank, ranks = tasks, per_node = P.numTasksOnNode0,
+      block = P.tasksBlockMapping == 1 }) - rank) % tasks
   elseif P.reorderTasksRandom == 1 and not check then
     local nodeoffset = math.min(P.taskPerNodeOffset, P.numNodes - 1)
     local seed0 = P.reorderTasksRandomSeed < 0 and -P.reorderTasksRandomSeed + rep or P.reorderTasksRandomSeed
@@ -390,7 +383,10 @@ local function access(kind, rep)
   -- an error on any rank ends every rank here, together
   local failed = mpi.allgather(err or false)
   for r, e in ipairs(failed) do
-    if e then die(string.format("rank %d: %s", r - 1, e)) end
+    if e then  -- every rank knows: rank 0 says it, all exit 1
+      if rank == 0 then die(string.format("rank %d: %s", r - 1, e)) end
+      p.exit(1)
+    end
   end
   if check then return end
   -- ReduceIterResults: earliest starts, latest ends, over the participating ranks

@@ -325,7 +325,11 @@ local function warn(w, r, worst)
     r.name or "?", e.path or "?", resultfile.size_text(worst.size),
     resultfile.size_text(w.ram), why, advice)
   w.warnings[#w.warnings + 1] = msg
-  w.core._notice("platter: warning: ", msg, "\n")  -- at a line boundary, never mid-row
+  -- at a line boundary, never mid-row; under mpirun rank 0 speaks for all ranks
+  local mpi = w.core.mpi
+  if not (type(mpi) == "table" and (mpi.rank or 0) ~= 0) then
+    w.core._notice("platter: warning: ", msg, "\n")
+  end
 end
 
 -- The share of the bytes phase record r moved that no storage I/O can account for,

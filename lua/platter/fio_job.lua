@@ -1379,8 +1379,11 @@ function M.parse(argv, env)
           cfg.eta = v
         elseif name == "eta-newline" then
           cfg.eta_newline = time_s(v, "eta time")
+          -- fio keeps whole ms
+          if floor(cfg.eta_newline * 1000) == 0 then fail("fio: eta new line time too short") end
         elseif name == "eta-interval" then
           cfg.eta_interval = time_s(v, "eta interval")
+          if floor(cfg.eta_interval * 1000) < 250 then fail("fio: eta interval time too short (250msec min)") end
         elseif name == "status-interval" then
           cfg.status_interval = time_s(v, "time")
         elseif name == "warnings-fatal" then

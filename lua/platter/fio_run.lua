@@ -10,6 +10,7 @@
 local p = require "platter"
 local fj = require "platter.fio_job"
 local fr = require "platter.fio_report"
+local fe = require "platter.fio_eta"
 
 local M = {}
 
@@ -24,6 +25,7 @@ M.fail = fail
 --- given.describe: return the job copies with their p.run tables instead of running.
 function M.run(cfg, given)
   given = given or {}
+  local genesis = p.now()
   -- ---------------------------------------------------------------------------
   -- Output: stdout, or --output=FILE (which must be named on the command line,
   -- as it is: the sandbox writes text only there)
@@ -80,34 +82,6 @@ function M.run(cfg, given)
     io_uring = "io_uring", mmap = "mmap", null = "null" }
   local QUEUED = { libaio = true, io_uring = true, null = true }
   local ASYNC = { libaio = true, io_uring = true }
-
-  -- a stats object's latency summary, for the trip back from a worker
-  local function summary(s, pcts)
-    if not s or s.ops == 0 then return nil end
-    local t = { ops = s.ops, min = s:min(), max = s:max(), mean = s:mean(), stdev = s:stdev() }
-    if pcts then  -- slat_percentiles: the percentiles the report shows
-      t.pct = {}
-      for _, q in ipairs(pcts) do t.pct[q] = s:percentile(q) end
-    end
-    return t
-  end
-  -- summaries pooled (group_reporting), and read back as an object fr.job can use
-  local function pool(a, b)
-    if not a then return b end
-    if not b then return a end
-    local n = a.ops + b.ops
-    local mean = (a.mean * a.ops + b.mean * b.ops) / n
-    local ss = (a.ops - 1) * a.stdev ^ 2 + (b.ops - 1) * b.stdev ^ 2
-      + a.ops * (a.mean - mean) ^ 2 + b.ops * (b.mean - mean) ^ 2
-    return { ops = n, min = math.min(a.min, b.min), max = math.max(a.max, b.max), mean = mean,
-      stdev = n > 1 and math.sqrt(ss / (n - 1)) or 0 }
-  end
-  local function as_stats(t)
-    if not t then return nil end
-    return { ops = t.ops, min = function() return t.min end, max = function() return t.max end,
-      mean = function() return t.mean end, stdev = function() return t.stdev end,
-      percentile = function(_, q) return t.pct and t.pct[q] or 0 end }
-  end
 
   local function expand_name(fmtname, inst, filenum)
     return (fmtname:gsub("%$(%a+)", function(k)
@@ -437,9 +411,6 @@ function M.run(cfg, given)
     local function no(what)
       fail(string.format("fio: job %s: %s is not supported by platter fio yet", job.name, what))
     end
-    if o.slat_percentiles and o.group_reporting and (o.numjobs or 1) > 1 then
-      no("slat_percentiles=1 with group_reporting over several jobs")
-    end
     if (o.startdelay_high or 0) > 0 then no("a startdelay range") end
     for _, k in ipairs({ "io_size_percent", "offset_percent", "offset_increment_percent" }) do
       if o[k] then no(k:gsub("_percent$", "") .. "=N%") end
@@ -449,8 +420,8 @@ function M.run(cfg, given)
   for _, job in ipairs(cfg.jobs) do check_supported(job) end
 
   -- steadystate: fio rejects a group whose jobs' steady-state options differ; with
-  -- group_reporting it judges the group's summed IOPS/bw as one, which platter (one
-  -- p.run judged in each worker) does not do yet
+  -- group_reporting it judges the group's summed IOPS/bw as one (run_segment's
+  -- p.steady_group), and all its jobs stop when it holds
   local function check_steady()
     local first = {}
     for _, inst in ipairs(instances) do
@@ -463,11 +434,6 @@ function M.run(cfg, given)
       elseif f.key ~= key then
         fail("fio: file:steadystate.c:338, func=job rejected: steadystate options must be " ..
           "consistent within reporting groups, error=Invalid argume")
-      else
-        if ss and o.group_reporting then
-          fail(string.format("fio: job %s: steadystate in a group_reporting group of several jobs " ..
-            "is not supported by platter fio yet", inst.job.name))
-        end
       end
     end
   end
@@ -541,7 +507,7 @@ function M.run(cfg, given)
   -- ---------------------------------------------------------------------------
   -- Running: a segment's instances together in workers
   -- ---------------------------------------------------------------------------
-  local function run_instance(inst)
+  local function run_instance(inst, group, live, slot)
     local o, prep = inst.o, prepared[inst.index]
     local kind = o.rw.kind
     local writes = kind ~= "read" and kind ~= "randread"
@@ -561,10 +527,18 @@ function M.run(cfg, given)
     for k, v in pairs(inst.run) do spec[k] = v end
     spec.files = files
     spec = plan_logs(inst, plan_buffers(o, plan_verify(o, spec)))
-    local spct = o.slat_percentiles and fr.percentile_list(inst.job.raw.percentile_list) or nil
+    if group and spec.steady then  -- group_reporting: judged with the group's other jobs
+      local ss = {}
+      for k, v in pairs(spec.steady) do ss[k] = v end
+      ss.group, ss.member = group.g, group.member[inst.index]
+      spec.steady = ss
+    end
+    if live then spec.live, spec.live_slot = live, slot end
     local ru0 = p.rusage()
     local t0 = p.now()
+    if live then live:mark(slot, t0) end  -- the status line: running since t0
     local r = p.run(spec)
+    if live then live:mark(slot, -1) end
     if o.end_fsync and writes then for _, f in ipairs(files) do f:fsync() end end
     if o.fsync_on_close and writes then for _, f in ipairs(files) do f:fsync() end end
     local elapsed = (p.now() - t0) / 1e9
@@ -580,7 +554,6 @@ function M.run(cfg, given)
       majf = ru1.majf - ru0.majf, minf = ru1.minf - ru0.minf,
       depths = r.depths, submit = r.submit, complete = r.complete,
       rshorts = r.shorts,
-      slat = r.slat and { read = summary(r.slat.read, spct), write = summary(r.slat.write, spct) } or nil,
       verify_errors = r.verify_errors, verify_error = r.verify_error,
       steady = r.steady,
     }
@@ -630,6 +603,31 @@ function M.run(cfg, given)
   local disk_before = p.diskstats and p.diskstats() or nil
   local t_all = p.now()
 
+  -- fio's status line while the jobs run (eta.c; platter.fio_eta), on stdout
+  local status
+  if fe.wanted(cfg, formats, p.isatty("stdout")) and not p.config.sim then
+    local jobs = {}
+    for _, inst in ipairs(instances) do
+      local pr = prepared[inst.index]
+      jobs[inst.index] = { o = inst.o, files = #pr.names, state = "pending",
+        total = (inst.o.io_size or pr.size) * (inst.o.loops or 1) }
+    end
+    status = { line = fe.new(genesis, jobs, { newline_ms = cfg.eta_newline and cfg.eta_newline * 1000 }),
+      jobs = jobs, ms = (cfg.eta_interval or 1) * 1000 }
+  end
+  local function status_tick(seg, live)
+    for i, inst in ipairs(seg) do
+      local j = status.jobs[inst.index]
+      local r, w, rb, wb, mark = live:get(i)
+      j.ops, j.bytes = { r, w }, { rb, wb }
+      if mark > 0 then j.state, j.started = "running", mark
+      elseif mark < 0 then j.state = "done"
+      else j.state = "setup" end
+    end
+    local text = status.line:line(p.now())
+    if text then p.write(text) end
+  end
+
   local results, failures, cut = {}, 0, false
   for _, seg in ipairs(segments) do
     -- partial: after Ctrl-C the workers' results so far come back, for fio's report of them
@@ -637,8 +635,25 @@ function M.run(cfg, given)
     for _, inst in ipairs(seg) do
       if not seen[inst.job.name] then seen[inst.job.name], names[#names + 1] = true, inst.job.name end
     end
-    local res = p.parallel(#seg, function(i) return run_instance(seg[i]) end,
-      { partial = true, name = table.concat(names, ", ") })
+    -- a group_reporting group's steady state is judged over its jobs as one (fio's rule)
+    local groups = {}
+    for _, inst in ipairs(seg) do
+      local ss = inst.o.group_reporting and inst.run.steady
+      if ss then
+        local g = groups[inst.groupid] or { member = {}, n = 0, steady = ss }
+        groups[inst.groupid] = g
+        g.n = g.n + 1
+        g.member[inst.index] = g.n
+      end
+    end
+    for _, g in pairs(groups) do g.g = p.steady_group(g.n, g.steady) end
+    local live = status and p.live(#seg)
+    local res = p.parallel(#seg, function(i) return run_instance(seg[i], groups[seg[i].groupid], live, i) end,
+      { partial = true, name = table.concat(names, ", "),
+        tick = live and function() status_tick(seg, live) end, tick_ms = status and status.ms })
+    if live then
+      for _, inst in ipairs(seg) do status.jobs[inst.index].state = "done" end
+    end
     for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
       local inst = seg[f.worker]
       p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, tostring(f.error or
@@ -715,8 +730,15 @@ function M.run(cfg, given)
         end
         if s.fsync then merged.sync = merged.sync and merged.sync:merge(s.fsync) or s.fsync end
       end
+      if s and s.slat then  -- slat percentiles: the copies' histograms merged, as clat's
+        merged.slat = merged.slat or {}
+        for _, d in ipairs({ "read", "write" }) do
+          local x = s.slat[d]
+          if x then merged.slat[d] = merged.slat[d] and merged.slat[d]:merge(x) or x end
+        end
+      end
       local mv = m.values or {}
-      v.steady = v.steady or mv.steady  -- one member: check_steady refuses more
+      v.steady = v.steady or mv.steady  -- a group's jobs all report the group's window
       v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
       v.runtime = math.max(v.runtime or 0, mv.runtime or 0)
       if mv.runtime_rw then
@@ -735,10 +757,6 @@ function M.run(cfg, given)
           end
         end
       end
-      if mv.slat then
-        v.slat = v.slat or {}
-        v.slat.read, v.slat.write = pool(v.slat.read, mv.slat.read), pool(v.slat.write, mv.slat.write)
-      end
       for _, k in ipairs({ "depths", "submit", "complete" }) do
         if mv[k] then
           v[k] = v[k] or { 0, 0, 0, 0, 0, 0, 0 }
@@ -750,7 +768,6 @@ function M.run(cfg, given)
     meta.jobs = #g.members
     if verify_failed(g.inst, meta, g.members) then failures = failures + 1 end
     if rate_min_failed(g.inst, meta, g.members) then failures = failures + 1 end
-    if v.slat then merged.slat = { read = as_stats(v.slat.read), write = as_stats(v.slat.write) } end
     job_objects[#job_objects + 1] = fr.job(meta, merged)
   end
 

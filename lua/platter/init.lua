@@ -49,6 +49,10 @@ function M.size_string(n)
     or string.format("%.1f", n), units[i])
 end
 
+-- Collective phases across the ranks of p.mpi: p.phase(name, fn, { collective = true }),
+-- and p.run inside one (lua/platter/collective.lua)
+require("platter.collective").install(core, M)
+
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
 -- hooks (lua/platter/recorder.lua).
 do

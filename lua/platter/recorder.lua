@@ -190,6 +190,7 @@ local function finish_phase(R, s, kind, extra)
   end
   if R.record then keep(R, r, kind) end
   if cut then R.cut[#R.cut + 1] = r end
+  R.by_stats[s] = r
 end
 
 -- }====================================================================
@@ -308,6 +309,13 @@ local function iso_time(t)
   return os.date("!%Y-%m-%dT%H:%M:%SZ", t)
 end
 
+-- under mpirun: the ranks, the nodes and the library (rank 0 writes the record)
+local function mpi_environment(core)
+  local mpi = core.mpi
+  if type(mpi) ~= "table" or not mpi.active then return nil end
+  return { size = mpi.size, nodes = mpi.nodes, ranks_per_node = mpi.local_size, library = mpi.library }
+end
+
 -- the machine facts of the record
 local function environment(core)
   local model, count = machine.cpu()
@@ -323,6 +331,7 @@ local function environment(core)
     ram = core.ram and core.ram() or nil,
     clock = { source = clock.source, overhead_ns = resultfile.finite(clock.overhead_ns) },
     sandbox = core.sandbox and core.sandbox() or nil,   -- "kernel", "checks-only" or "off"
+    mpi = mpi_environment(core),
   }
 end
 
@@ -438,10 +447,20 @@ end
 -- script runs, so a sandboxed script that requires this module cannot install it
 -- again with a core of its own making.
 local installed = false
+--- amend(s, key, value): add a field to the record of the finished phase s (the
+-- world figures of a collective phase, lua/platter/collective.lua)
+local current = nil
+function M.amend(s, key, value)
+  local r = current and current.by_stats[s]
+  if r then r[key] = value end
+end
+
 function M.install(core)
   if installed then error("platter.recorder: already installed", 2) end
   installed = true
   local R = new_recorder(core)
+  R.by_stats = setmetatable({}, { __mode = "k" })
+  current = R
   if R.record then resultfile.prepare() end
   core._hook("run_start", function(t)
     R.pending_run = nil

@@ -203,6 +203,19 @@ void pl_stats_rec_fill(lua_State *L, int idx, struct pl_stats_rec *r)
         r->sub_mask |= 1u << i;
         lua_pop(L, 1);
     }
+    if (ph->slat != LUA_NOREF) { /* p.run's r.slat = { read = s, write = s } */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ph->slat);
+        for (int i = 0; i < 2; i++) {
+            lua_getfield(L, -1, pl_op_names[i]);
+            struct pl_phase *sub = luaL_testudata(L, -1, PL_STATS_MT);
+            if (sub) {
+                r->sub[3 + i] = sub->st;
+                r->sub_mask |= 1u << (3 + i);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
 }
 
 struct pl_phase *pl_stats_rec_push(lua_State *L, const struct pl_stats_rec *r)
@@ -224,6 +237,17 @@ struct pl_phase *pl_stats_rec_push(lua_State *L, const struct pl_stats_rec *r)
         sub->st = r->sub[i];
         ph->sub[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    if (r->sub_mask & (3u << 3)) { /* r.slat, as p.run gave it */
+        lua_createtable(L, 0, 2);
+        for (int i = 0; i < 2; i++) {
+            if (!(r->sub_mask & (1u << (3 + i))))
+                continue;
+            struct pl_phase *sub = pl_phase_new(L, pl_op_names[i]);
+            sub->st = r->sub[3 + i];
+            lua_setfield(L, -2, pl_op_names[i]);
+        }
+        ph->slat = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return ph;
 }
 
@@ -231,7 +255,7 @@ void pl_stats_rec_merge(struct pl_stats_rec *dst, const struct pl_stats_rec *src
 {
     pl_stats_merge(&dst->st, &src->st);
     dst->shorts += src->shorts;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
         if (!(src->sub_mask & (1u << i)))
             continue;
         if (dst->sub_mask & (1u << i)) {

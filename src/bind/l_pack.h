@@ -40,13 +40,13 @@ int pl_unpack_value(lua_State *L, struct pl_unpack *u, int depth);
 
 struct pl_stats_rec {
     uint32_t has_stats; /* 0: no stats object (a failed worker) */
-    uint32_t sub_mask;  /* which of read/write/fsync are in sub[] */
+    uint32_t sub_mask;  /* which of read/write/fsync, r.slat's read/write are in sub[] */
     uint64_t shorts;
     char name[64];
     char stopped[24];
     char error[200];
     struct pl_stats st;
-    struct pl_stats sub[3];
+    struct pl_stats sub[5]; /* read, write, fsync; p.run's r.slat read and write */
 };
 
 /* Fill r from the stats object at idx (stopping it first, as p.parallel does). */

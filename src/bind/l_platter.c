@@ -633,6 +633,15 @@ static int l_pid(lua_State *L)
     return 1;
 }
 
+/* p.isatty(stream) -> whether "stdout", "stderr" or "stdin" is a terminal */
+static int l_isatty(lua_State *L)
+{
+    static const char *const names[] = {"stdin", "stdout", "stderr", NULL};
+    int fd = luaL_checkoption(L, 1, NULL, names);
+    lua_pushboolean(L, isatty(fd));
+    return 1;
+}
+
 /* p.ids() -> real user id, real group id (what bonnie++ -u reports) */
 static int l_ids(lua_State *L)
 {
@@ -1036,6 +1045,7 @@ static const luaL_Reg core_funcs[] = {
     {"diskstats", l_diskstats},
     {"ids", l_ids},
     {"interrupted", l_interrupted},
+    {"isatty", l_isatty},
     {"now", l_now},
     {"output_file", l_output_file},
     {"parse_size", l_parse_size},

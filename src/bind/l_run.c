@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "guard.h"
@@ -38,6 +39,8 @@ static const char *const run_keys[] = {
     "gen",
     "invalidate_every",
     "iopoll",
+    "live",
+    "live_slot",
     "log",
     "name",
     "offsets",
@@ -75,6 +78,7 @@ static const char *const run_keys[] = {
     "stride",
     "theta",
     "think_us",
+    "timeline",
     "verify",
     "verify_fatal",
     "verify_pass",
@@ -334,12 +338,141 @@ static void get_per_dir(lua_State *L, const char *k, double out[2])
     lua_pop(L, 1);
 }
 
-/* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
-   duration_s = n, ramp_s = n }: fio's steady state (job.h ss_*) */
-static void get_steady(lua_State *L, struct pl_job_spec *s)
+#define PL_SSG_MT "platter.steady_group"
+
+/* The criteria of a steady table at t: kind, pct, limit, duration_s, ramp_s (job.h ss_*). */
+static void steady_criteria(lua_State *L, int t, const char *what, unsigned *flags, double *limit,
+                            unsigned *dur, uint64_t *ramp_ns)
 {
     static const char *const kinds[] = {"iops", "iops_slope", "bw", "bw_slope", NULL};
-    static const char *const keys[] = {"kind", "limit", "pct", "duration_s", "ramp_s", NULL};
+    int kind = getoption(L, t, "kind", "iops_slope", kinds);
+    *flags = (kind < 2 ? PL_SS_IOPS : 0) | (kind % 2 ? PL_SS_SLOPE : 0);
+    if (getbool(L, t, "pct", 0))
+        *flags |= PL_SS_PCT;
+    lua_Number v;
+    if (!getnum(L, t, "limit", &v))
+        luaL_error(L, "%s needs a limit", what);
+    *limit = v;
+    if (!getnum(L, t, "duration_s", &v) || !pl_isexact(v) || v < 1 || v > 1e6)
+        luaL_error(L, "%s needs duration_s, a whole number of seconds (1 or more)", what);
+    *dur = (unsigned)v;
+    *ramp_ns = getnum(L, t, "ramp_s", &v) ? pl_scale_u64(v, 1e9) : 0;
+}
+
+/* p.steady_group(n, steady) -> a group of n p.run jobs judged as one (steady.h) */
+static int l_steady_group(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "member count must be within 1..1024");
+    luaL_checktype(L, 2, LUA_TTABLE);
+    unsigned flags, dur;
+    double limit;
+    uint64_t ramp;
+    steady_criteria(L, 2, "steady_group: the steady table", &flags, &limit, &dur, &ramp);
+    struct pl_steady_group **u = lua_newuserdata(L, sizeof *u);
+    *u = NULL;
+    luaL_getmetatable(L, PL_SSG_MT);
+    lua_setmetatable(L, -2);
+    *u = pl_ssg_new((unsigned)n, flags, limit, dur, ramp);
+    if (!*u)
+        return luaL_error(L, "steady_group: cannot map the shared group: %s", strerror(errno));
+    return 1;
+}
+
+static int l_steady_group_gc(lua_State *L)
+{
+    struct pl_steady_group **u = luaL_checkudata(L, 1, PL_SSG_MT);
+    pl_ssg_free(*u);
+    *u = NULL;
+    return 0;
+}
+
+#define PL_LIVE_MT "platter.live"
+
+struct live {
+    struct pl_live_slot *slot;
+    unsigned n;
+};
+
+/* p.live(n) -> n slots of running counts in memory shared with forked workers */
+static int l_live(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "slot count must be within 1..1024");
+    struct live *u = lua_newuserdata(L, sizeof *u);
+    u->slot = NULL;
+    u->n = 0;
+    luaL_getmetatable(L, PL_LIVE_MT);
+    lua_setmetatable(L, -2);
+    void *m = mmap(NULL, (size_t)n * sizeof *u->slot, PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return luaL_error(L, "live: cannot map the shared counts: %s", strerror(errno));
+    u->slot = m;
+    u->n = (unsigned)n;
+    return 1;
+}
+
+static struct pl_live_slot *live_slot(lua_State *L, int idx, int arg)
+{
+    struct live *u = luaL_checkudata(L, idx, PL_LIVE_MT);
+    lua_Integer i = luaL_checkinteger(L, arg);
+    if (!u->slot || i < 1 || i > (lua_Integer)u->n)
+        luaL_error(L, "live: slot %d is not within 1..%d", (int)i, (int)u->n);
+    return &u->slot[i - 1];
+}
+
+/* c:get(i) -> reads, writes, read bytes, written bytes, mark */
+static int l_live_get(lua_State *L)
+{
+    const struct pl_live_slot *v = live_slot(L, 1, 2);
+    for (int k = 0; k < 2; k++)
+        pl_pushu64(L, __atomic_load_n(&v->ops[k], __ATOMIC_RELAXED));
+    for (int k = 0; k < 2; k++)
+        pl_pushu64(L, __atomic_load_n(&v->bytes[k], __ATOMIC_RELAXED));
+    lua_pushinteger(L, (lua_Integer)__atomic_load_n(&v->mark, __ATOMIC_RELAXED));
+    return 5;
+}
+
+/* c:mark(i, code): the script's own state code for slot i */
+static int l_live_mark(lua_State *L)
+{
+    struct pl_live_slot *v = live_slot(L, 1, 2);
+    __atomic_store_n(&v->mark, (int64_t)luaL_checkinteger(L, 3), __ATOMIC_RELAXED);
+    return 0;
+}
+
+static int l_live_gc(lua_State *L)
+{
+    struct live *u = luaL_checkudata(L, 1, PL_LIVE_MT);
+    if (u->slot)
+        munmap(u->slot, (size_t)u->n * sizeof *u->slot);
+    u->slot = NULL;
+    return 0;
+}
+
+/* live = c, live_slot = i: count the run's completions in slot i of p.live's c */
+static void get_live(lua_State *L, struct pl_job_spec *s)
+{
+    lua_getfield(L, 1, "live");
+    if (!lua_isnil(L, -1)) {
+        if (!luaL_testudata(L, -1, PL_LIVE_MT))
+            luaL_error(L, "run: 'live' must be counts of p.live, not %s", luaL_typename(L, -1));
+        lua_getfield(L, 1, "live_slot");
+        if (!lua_isnumber(L, -1))
+            luaL_error(L, "run: 'live' needs 'live_slot', the slot to count in");
+        s->live = live_slot(L, -2, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* steady = { kind = "iops"|"iops_slope"|"bw"|"bw_slope", limit = n, pct = bool,
+   duration_s = n, ramp_s = n [, group = g, member = i] }: fio's steady state (job.h ss_*) */
+static void get_steady(lua_State *L, struct pl_job_spec *s)
+{
+    static const char *const keys[] = {"kind",   "limit", "pct",    "duration_s",
+                                       "ramp_s", "group", "member", NULL};
     lua_getfield(L, 1, "steady");
     if (lua_isnil(L, -1)) {
         lua_pop(L, 1);
@@ -356,22 +489,35 @@ static void get_steady(lua_State *L, struct pl_job_spec *s)
         while (keys[i] && strcmp(key, keys[i]) != 0)
             i++;
         if (!keys[i])
-            luaL_error(L, "run: 'steady' takes kind, limit, pct, duration_s and ramp_s");
+            luaL_error(L, "run: 'steady' takes kind, limit, pct, duration_s, ramp_s, group and "
+                          "member");
     }
-    int kind = getoption(L, t, "kind", "iops_slope", kinds);
-    s->ss_flags = (kind < 2 ? PL_SS_IOPS : 0) | (kind % 2 ? PL_SS_SLOPE : 0);
-    if (getbool(L, t, "pct", 0))
-        s->ss_flags |= PL_SS_PCT;
-    lua_Number v;
-    if (!getnum(L, t, "limit", &v))
-        luaL_error(L, "run: 'steady' needs a limit");
-    s->ss_limit = v;
-    if (!getnum(L, t, "duration_s", &v) || !pl_isexact(v) || v < 1 || v > 1e6)
-        luaL_error(L, "run: 'steady' needs duration_s, a whole number of seconds (1 or more)");
-    s->ss_dur = (unsigned)v;
-    if (getnum(L, t, "ramp_s", &v))
-        s->ss_ramp_ns = pl_scale_u64(v, 1e9);
-    lua_pop(L, 1);
+    steady_criteria(L, t, "run: 'steady'", &s->ss_flags, &s->ss_limit, &s->ss_dur, &s->ss_ramp_ns);
+    lua_getfield(L, t, "group");
+    if (!lua_isnil(L, -1)) {
+        struct pl_steady_group **u = luaL_testudata(L, -1, PL_SSG_MT);
+        if (!u || !*u)
+            luaL_error(L, "run: 'steady.group' must be a group of p.steady_group, not %s",
+                       luaL_typename(L, -1));
+        struct pl_steady_group *g = *u;
+        if (g->ss.flags != s->ss_flags || g->ss.limit != s->ss_limit || g->ss.dur != s->ss_dur ||
+            g->ramp_ns != s->ss_ramp_ns)
+            luaL_error(L, "run: 'steady' must have its group's kind, limit, pct, duration_s and "
+                          "ramp_s");
+        lua_Number m;
+        if (!getnum(L, t, "member", &m) || !pl_isexact(m) || m < 1 || m > g->n)
+            luaL_error(L,
+                       "run: 'steady.member' must be a whole number within 1..%d (the group's "
+                       "members)",
+                       (int)g->n);
+        if (g->m[(unsigned)m - 1].joined)
+            luaL_error(L, "run: member %d of the steady group has run already", (int)m);
+        s->ss_group = g;
+        s->ss_member = (unsigned)m - 1;
+    } else if (!lua_isnil(L, (lua_getfield(L, t, "member"), -1))) {
+        luaL_error(L, "run: 'steady.member' needs 'steady.group'");
+    }
+    lua_pop(L, 2);
 }
 
 /* skip: a signed number of bytes, or a size string with an optional leading '-' */
@@ -649,6 +795,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
     s.slat = getbool(L, 1, "slat", 0);
+    s.timeline = getbool(L, 1, "timeline", 0);
     s.fsync_data = getbool(L, 1, "fdatasync", 0);
     {
         static const char *const froms[] = {"due", "issue", NULL};
@@ -679,6 +826,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     s.reap_min = (unsigned)getint(L, 1, "reap_min", 0);
     s.reap_max = (unsigned)getint(L, 1, "reap_max", 0);
     get_steady(L, &s);
+    get_live(L, &s);
     get_per_dir(L, "rate_min_bps", s.rate_min_bps);
     get_per_dir(L, "rate_min_iops", s.rate_min_iops);
     if (getnum(L, 1, "rate_cycle_ms", &v)) {
@@ -822,7 +970,7 @@ static void push_steady(lua_State *L, struct pl_phase *ph, const struct pl_job_s
 
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
-                           const struct pl_job_result *r)
+                           struct pl_job_result *r)
 {
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->st = r->all;
@@ -850,6 +998,15 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     }
     if (s->sample_ns)
         push_samples(L, ph, r);
+    if (s->timeline) { /* the timeline moves to the stats object */
+        ph->tl_t = r->tl_t;
+        ph->tl_bytes = r->tl_bytes;
+        ph->tl_n = r->tl_n;
+        ph->tl_lost = r->tl_lost;
+        ph->has_tl = 1;
+        r->tl_t = r->tl_bytes = NULL;
+        r->tl_n = r->tl_cap = 0;
+    }
     if (s->ss_dur)
         push_steady(L, ph, s, r);
     if (s->slat && (r->slat[0].ops || r->slat[1].ops)) { /* r.slat = { read = s, write = s } */
@@ -1197,11 +1354,27 @@ static const luaL_Reg run_funcs[] = {
     {"_run_end", l_run_end},
     {"_run_abort", l_run_abort},
     {"run", l_run},
+    {"steady_group", l_steady_group},
+    {"live", l_live},
     {NULL, NULL},
 };
 
 int luaopen_platter_run(lua_State *L)
 {
+    luaL_newmetatable(L, PL_LIVE_MT);
+    lua_pushcfunction(L, l_live_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_newtable(L);
+    lua_pushcfunction(L, l_live_get);
+    lua_setfield(L, -2, "get");
+    lua_pushcfunction(L, l_live_mark);
+    lua_setfield(L, -2, "mark");
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, PL_SSG_MT);
+    lua_pushcfunction(L, l_steady_group_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
     luaL_newmetatable(L, PL_LOGSPEC_MT);
     lua_pushcfunction(L, l_logspec_gc);
     lua_setfield(L, -2, "__gc");

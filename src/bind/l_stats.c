@@ -48,6 +48,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     ph->samples = LUA_NOREF;
     ph->slat = LUA_NOREF;
     ph->steady = LUA_NOREF;
+    ph->extra = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
     lua_setmetatable(L, -2);
@@ -261,10 +262,60 @@ static uint64_t dist_sum(const uint64_t *map)
     return n;
 }
 
+/* s:done_by(t) -> ops, bytes: of a p.run with timeline = true, the completions at or
+   before t (p.now()'s clock, ns), by a binary search of the timeline */
+static int l_stats_done_by(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    lua_Number t = luaL_checknumber(L, 2);
+    if (!ph->has_tl)
+        return luaL_error(L, "done_by: '%s' has no timeline (give p.run timeline = true)",
+                          ph->name);
+    if (ph->tl_lost)
+        return luaL_error(L, "done_by: '%s' lost %llu completions of its timeline (out of memory)",
+                          ph->name, (unsigned long long)ph->tl_lost);
+    size_t lo = 0, hi = ph->tl_n; /* the first completion after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((lua_Number)ph->tl_t[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    pl_pushu64(L, (uint64_t)lo);
+    pl_pushu64(L, lo ? ph->tl_bytes[lo - 1] : 0);
+    return 2;
+}
+
+/* core._attach(s, key, value): a field a trusted module adds to stats (s.world of a
+   collective phase); read as s.key after the built-in fields */
+static int l_stats_attach(lua_State *L)
+{
+    struct pl_phase *ph = pl_checkphase(L, 1);
+    luaL_checkstring(L, 2);
+    lua_settop(L, 3);
+    if (ph->extra == LUA_NOREF) {
+        lua_newtable(L);
+        ph->extra = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ph->extra);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
+    lua_rawset(L, -3);
+    return 0;
+}
+
 static const luaL_Reg stats_methods[] = {
-    {"buckets", l_stats_buckets}, {"max", l_stats_max},   {"mean", l_stats_mean},
-    {"merge", l_stats_merge},     {"min", l_stats_min},   {"percentile", l_stats_percentile},
-    {"stdev", l_stats_stdev},     {"stop", l_stats_stop}, {NULL, NULL},
+    {"buckets", l_stats_buckets},
+    {"done_by", l_stats_done_by},
+    {"max", l_stats_max},
+    {"mean", l_stats_mean},
+    {"merge", l_stats_merge},
+    {"min", l_stats_min},
+    {"percentile", l_stats_percentile},
+    {"stdev", l_stats_stdev},
+    {"stop", l_stats_stop},
+    {NULL, NULL},
 };
 
 /* Fields are computed on access, so a running phase shows live values. */
@@ -357,6 +408,13 @@ static int l_stats__index(lua_State *L)
         else
             lua_pushnil(L);
     } else {
+        if (ph->extra != LUA_NOREF) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ph->extra);
+            lua_getfield(L, -1, k);
+            if (!lua_isnil(L, -1))
+                return 1;
+            lua_pop(L, 2);
+        }
         luaL_getmetatable(L, PL_STATS_MT);
         lua_getfield(L, -1, "methods");
         lua_getfield(L, -1, k);
@@ -392,6 +450,12 @@ static int l_stats__gc(lua_State *L)
     ph->slat = LUA_NOREF;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->steady);
     ph->steady = LUA_NOREF;
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->extra);
+    ph->extra = LUA_NOREF;
+    free(ph->tl_t);
+    free(ph->tl_bytes);
+    ph->tl_t = ph->tl_bytes = NULL;
+    ph->tl_n = 0;
     return 0;
 }
 
@@ -487,6 +551,7 @@ static const luaL_Reg stats_meta[] = {
 
 static const luaL_Reg stats_funcs[] = {
     {"phase", l_phase},
+    {"_attach", l_stats_attach},
     {NULL, NULL},
 };
 

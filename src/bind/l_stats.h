@@ -32,9 +32,15 @@ struct pl_phase {
     char error[200];  /* "pwrite x at offset 4096: No space left on device" or "" */
     int has_depths;   /* p.run: the fio depth figures below are set (r.depths, ...) */
     uint64_t depths[PL_DIST_NR], depth_rw, submit[PL_DIST_NR], complete[PL_DIST_NR];
-    int has_verify;         /* p.run with verify: r.verify_errors is set */
-    uint64_t verify_errors; /* bad blocks read */
-    char verify_error[300]; /* the first: "crc32c at offset 8192 of f: expected .., got .." */
+    int has_verify;            /* p.run with verify: r.verify_errors is set */
+    uint64_t verify_errors;    /* bad blocks read */
+    char verify_error[300];    /* the first: "crc32c at offset 8192 of f: expected .., got .." */
+    uint64_t *tl_t, *tl_bytes; /* p.run with timeline: each completion's time and bytes done
+                                  by then (malloc'd, freed with the userdata) */
+    size_t tl_n;
+    int has_tl;       /* the timeline is kept (even if empty) */
+    uint64_t tl_lost; /* completions memory could not keep */
+    int extra;        /* registry ref of fields a trusted module attached (s.world), or LUA_NOREF */
 };
 
 /* New stats userdata on the stack, reset, not started. */

@@ -5,7 +5,9 @@
  * one, and the plain table fn may return beside them (packed below). A worker
  * that dies or fails is reported; the others' results are kept.
  */
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -19,6 +21,7 @@
 #include "l_open.h"
 #include "l_pack.h"
 #include "l_stats.h"
+#include "out.h"
 #include "worker.h"
 
 #define BLOB_MAGIC 0x706c7772u /* "plwr" */
@@ -186,6 +189,64 @@ static void close_handoff(lua_State *L)
     lua_pop(L, 1);
 }
 
+/*
+ * opts.tick: call fn every ms while the workers run (before any has sent its
+ * result, and until all have), in this process. An error in fn is reported on
+ * stderr and ends the ticks, not the workers.
+ */
+static void wait_ticking(lua_State *L, const struct pl_workers *ws, int fn, double ms)
+{
+    unsigned n = ws->n;
+    struct pollfd *pf = calloc(n, sizeof *pf);
+    char *ready = calloc(n, 1);
+    if (!pf || !ready) {
+        free(pf);
+        free(ready);
+        return;
+    }
+    uint64_t step = (uint64_t)(ms * 1e6), next = pl_clock_ns() + step;
+    int ticking = 1;
+    for (;;) {
+        unsigned k = 0;
+        for (unsigned i = 0; i < n; i++)
+            if (!ready[i] && ws->w[i].fd >= 0) {
+                pf[k].fd = ws->w[i].fd;
+                pf[k].events = POLLIN;
+                pf[k].revents = 0;
+                k++;
+            }
+        if (!k)
+            break;
+        uint64_t now = pl_clock_ns();
+        int timeout = !ticking ? -1 : next > now ? (int)((next - now) / 1000000u) + 1 : 0;
+        if (poll(pf, k, timeout) > 0) {
+            for (unsigned j = 0; j < k; j++)
+                if (pf[j].revents)
+                    for (unsigned i = 0; i < n; i++)
+                        if (ws->w[i].fd == pf[j].fd)
+                            ready[i] = 1;
+        }
+        now = pl_clock_ns();
+        if (ticking && now >= next) {
+            lua_pushvalue(L, fn);
+            if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+                const char *m = lua_tostring(L, -1);
+                char line[512];
+                int len = snprintf(line, sizeof line, "platter: parallel: tick: %s\n",
+                                   m ? m : "(error object is not a string)");
+                pl_out_notice(line, len < (int)sizeof line ? (size_t)len : sizeof line - 1);
+                lua_pop(L, 1);
+                ticking = 0;
+            }
+            next += step;
+            if (next <= now)
+                next = now + step;
+        }
+    }
+    free(pf);
+    free(ready);
+}
+
 static int l_parallel(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
@@ -195,6 +256,8 @@ static int l_parallel(lua_State *L)
     lua_settop(L, 3);
     int partial = 0;              /* opts.partial: after a Ctrl-C, return what the workers did */
     char pname[128] = "parallel"; /* opts.name: the merged phase's name */
+    int tick = 0;                 /* opts.tick: its stack index */
+    double tick_ms = 0;
     if (lua_istable(L, 3)) {
         lua_getfield(L, 3, "partial");
         partial = lua_toboolean(L, -1);
@@ -204,6 +267,18 @@ static int l_parallel(lua_State *L)
         else if (!lua_isnil(L, -1))
             luaL_argerror(L, 3, "'name' must be a string");
         lua_pop(L, 2);
+        lua_getfield(L, 3, "tick");
+        if (!lua_isnil(L, -1)) {
+            luaL_argcheck(L, lua_isfunction(L, -1), 3, "'tick' must be a function");
+            lua_getfield(L, 3, "tick_ms");
+            tick_ms = lua_tonumber(L, -1);
+            luaL_argcheck(L, lua_isnumber(L, -1) && tick_ms >= 1, 3,
+                          "'tick' needs 'tick_ms', a number of ms (1 or more)");
+            lua_pop(L, 1);
+            tick = lua_gettop(L);
+        } else {
+            lua_pop(L, 1);
+        }
     }
     pl_checkintr(L);
     /* the merged phase: the hook sees it start (the cache watch), then end */
@@ -222,6 +297,8 @@ static int l_parallel(lua_State *L)
             run_child(L, &ws, ws.index + 1); /* does not return */
         close_handoff(L);
         pl_workers_release(&ws);
+        if (tick)
+            wait_ticking(L, &ws, tick, tick_ms);
         pl_workers_collect(&ws);
     } else {
         /*

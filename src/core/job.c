@@ -61,6 +61,7 @@ struct loop {
     uint64_t next_ss;               /* steady state: end of the open second; UINT64_MAX: off */
     uint64_t ss_secs;               /* seconds judged (or skipped under ss_ramp_ns) */
     uint64_t ss_ops, ss_bytes;      /* reads and writes completed by the previous second's end */
+    uint64_t ss_k;                  /* ss_group: the open second's index on the group's grid */
     struct pl_iolog *log;           /* spec log: fio's log files, or NULL */
     int refill;                     /* new data in each write's buffer (spec refill) */
     struct pl_rng dfill;            /* refill: the data */
@@ -93,8 +94,12 @@ static void begin_measuring(struct loop *l, uint64_t now)
     l->e.submit_map = l->r->submit; /* a committing engine counts its calls from now */
     if (l->s->sample_ns)
         l->next_sample = now + l->s->sample_ns;
-    if (l->s->ss_dur)
+    if (l->s->ss_group) {
+        l->next_ss = pl_ssg_join(l->s->ss_group, l->s->ss_member, now);
+        l->ss_k = (l->next_ss - l->s->ss_group->origin) / 1000000000u - 1;
+    } else if (l->s->ss_dur) {
         l->next_ss = now + 1000000000u;
+    }
 }
 
 static void window_reset(struct pl_sample *w)
@@ -178,6 +183,13 @@ static void steady_seconds(struct loop *l, uint64_t now)
         l->ss_bytes = bytes;
         l->ss_secs++;
         l->next_ss += 1000000000u;
+        if (s->ss_group) { /* the group judges its grid's seconds (its ramp rule too) */
+            if (pl_ssg_publish(s->ss_group, s->ss_member, l->ss_k++, dops, dbytes)) {
+                l->next_ss = UINT64_MAX;
+                stop(l, PL_STOP_STEADY);
+            }
+            continue;
+        }
         /* fio: samples begin with the check one second after ss_ramp has passed */
         if (s->ss_ramp_ns && l->ss_secs * 1000000000u < s->ss_ramp_ns + 1000000000u)
             continue;
@@ -257,6 +269,28 @@ static void log_done(struct loop *l, const struct pl_io *io, uint64_t now, uint6
                   lat, clat);
 }
 
+/* spec timeline: one more completion, at now, of n bytes */
+static void timeline_add(struct pl_job_result *r, uint64_t now, uint64_t n)
+{
+    if (r->tl_n == r->tl_cap) {
+        size_t cap = r->tl_cap ? r->tl_cap * 2 : 1024;
+        uint64_t *t = realloc(r->tl_t, cap * sizeof *t);
+        if (t)
+            r->tl_t = t;
+        uint64_t *b = t ? realloc(r->tl_bytes, cap * sizeof *b) : NULL;
+        if (!b) {
+            r->tl_lost++;
+            return;
+        }
+        r->tl_bytes = b;
+        r->tl_cap = cap;
+    }
+    uint64_t before = r->tl_n ? r->tl_bytes[r->tl_n - 1] : 0;
+    r->tl_t[r->tl_n] = now;
+    r->tl_bytes[r->tl_n] = before + n;
+    r->tl_n++;
+}
+
 /* Record one completion that finished at `now`. */
 PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
@@ -292,6 +326,13 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         log_done(l, io, now, lat);
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
+    if (l->s->timeline)
+        timeline_add(r, now, (uint64_t)io->res);
+    if (l->s->live && io->op != PL_OP_FSYNC) { /* seen by another process: plain stores */
+        struct pl_live_slot *v = l->s->live;
+        __atomic_store_n(&v->ops[io->op], v->ops[io->op] + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&v->bytes[io->op], v->bytes[io->op] + (uint64_t)io->res, __ATOMIC_RELAXED);
+    }
     r->all.t_end = now;
     r->by_op[io->op].t_end = now;
 }
@@ -336,6 +377,8 @@ PL_HOT static int should_stop(struct loop *l, uint64_t now)
         stop(l, PL_STOP_BYTES);
     else if (l->deadline && now >= l->deadline)
         stop(l, PL_STOP_TIME);
+    else if (s->ss_group && l->measuring && pl_ssg_attained(s->ss_group))
+        stop(l, PL_STOP_STEADY); /* another member's second reached it */
     return l->stopping;
 }
 
@@ -1032,7 +1075,7 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     for (int d = 0; d < 2; d++)
         if (s->rate_min_bps[d] > 0 || s->rate_min_iops[d] > 0)
             l->rate_check = l->start + 2000000000u; /* fio's settle period */
-    if (s->ss_dur) {
+    if (s->ss_dur && !s->ss_group) {
         rc = pl_steady_init(&r->steady, s->ss_flags, s->ss_limit, s->ss_dur);
         if (rc < 0) {
             *why = "no memory for the steady-state window";
@@ -1124,6 +1167,11 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
         r->log_err = pl_iolog_close(l->log, end);
         l->log = NULL;
     }
+    if (l->s->ss_group) { /* the group's judging no longer waits for this member */
+        pl_ssg_leave(l->s->ss_group, l->s->ss_member);
+        if (pl_ssg_copy(l->s->ss_group, &r->steady) < 0 && !rc)
+            rc = -ENOMEM;
+    }
     if (r->stopped == PL_STOP_NONE)
         r->stopped = l->s->external ? PL_STOP_GEN_END : PL_STOP_COUNT;
     if (l->sync) { /* each I/O at depth 1, submitted and completed in one call (fio's 4=) */
@@ -1147,6 +1195,10 @@ void pl_job_result_free(struct pl_job_result *r)
     free(r->samples);
     r->samples = NULL;
     r->nsamples = 0;
+    free(r->tl_t);
+    free(r->tl_bytes);
+    r->tl_t = r->tl_bytes = NULL;
+    r->tl_n = r->tl_cap = 0;
 }
 
 /* The verify pass: the write job's choices again, its writes read back and checked. */

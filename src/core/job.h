@@ -51,6 +51,7 @@ struct pl_job_spec {
                                           from the due time */
     int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
+    int timeline;                      /* keep each completion's time and bytes (r->tl_*) */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
     int rate_poisson;                  /* under a rate: exponential gaps between due times (fio's
@@ -86,6 +87,13 @@ struct pl_job_spec {
     unsigned ss_flags, ss_dur;
     double ss_limit;
     uint64_t ss_ramp_ns;
+    /* with ss_group (same criteria), the job is member ss_member of a group judged
+       as one (steady.h): its seconds are on the group's grid, summed with the others' */
+    struct pl_steady_group *ss_group;
+    unsigned ss_member;
+    /* live: where each completed read and write is also counted as it happens (a slot of
+       memory shared with the process that forked the job, which reads it while it runs) */
+    struct pl_live_slot *live;
     uint64_t seed;
     int stop_on_error;
     /* verify (verify.h): a write job writes verified blocks, a read job checks every
@@ -148,6 +156,19 @@ struct pl_job_result {
     unsigned vfail_file;
     struct pl_steady steady; /* spec ss_dur: the window and criterion (pl_job_result_free) */
     int log_err;             /* spec log: the -errno of the first log write that failed, else 0 */
+    /* spec timeline: for each measured completion in order, its time (the job's clock,
+       ns) and the bytes done by then (all completions, this one included); malloc'd
+       (pl_job_result_free), tl_n of them; tl_lost counts those memory could not keep */
+    uint64_t *tl_t, *tl_bytes;
+    size_t tl_n, tl_cap;
+    uint64_t tl_lost;
+};
+
+/* Running counts of one job that another process can read (p.live): reads, writes. */
+struct pl_live_slot {
+    uint64_t ops[2], bytes[2];
+    int64_t mark; /* the script's own state code for the job */
+    uint64_t pad[3];
 };
 
 /* Free what a result owns beyond itself (its samples, its steady-state window); the

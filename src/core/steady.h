@@ -54,4 +54,55 @@ int pl_steady_add(struct pl_steady *ss, uint64_t iops, uint64_t bw);
 void pl_steady_window(const struct pl_steady *ss, uint64_t *iops, uint64_t *bw);
 uint64_t pl_steady_mean(const struct pl_steady *ss, int iops);
 
+/*
+ * A group of jobs judged as one (fio's group_reporting): each second of the
+ * group's grid (from the first member's start of measurement) is the sum of
+ * the members' reads and writes completed in it, judged by one window that
+ * all members share. The group lives in a shared anonymous mapping made
+ * before the members are forked; a member publishes each second it closes,
+ * and the member that completes a second (every live member has published
+ * it) judges it. A member that has not joined or has left is not waited for
+ * (fio's check skips jobs not running); a second no member published is not
+ * a sample. Reaching steady state stops every member.
+ */
+#define PL_SSG_RING 256 /* seconds a member may run ahead of the judged ones */
+
+struct pl_ssg_member {
+    int live;           /* joined, not left */
+    int joined;         /* joined once */
+    uint64_t first;     /* the first second it contributes to */
+    uint64_t published; /* seconds below this are published (or were skipped) */
+    uint64_t ops[PL_SSG_RING], bytes[PL_SSG_RING];
+};
+
+struct pl_steady_group {
+    int lock;
+    int attained;
+    int started;     /* origin is set */
+    uint64_t origin; /* the grid's start: the first member's start of measurement */
+    uint64_t judged; /* seconds of the grid judged (or skipped) */
+    uint64_t ramp_ns;
+    unsigned n;
+    struct pl_steady ss; /* its window in the mapping */
+    size_t size;         /* of the mapping */
+    struct pl_ssg_member m[];
+};
+
+/* A group of n members in a shared mapping, or NULL (errno set). */
+struct pl_steady_group *pl_ssg_new(unsigned n, unsigned flags, double limit, unsigned dur,
+                                   uint64_t ramp_ns);
+void pl_ssg_free(struct pl_steady_group *g);
+/* Member i starts measuring at now: the end of its first second on the grid. */
+uint64_t pl_ssg_join(struct pl_steady_group *g, unsigned i, uint64_t now);
+/* Member i closed second k with these counts; 1 once the group reached steady state. */
+int pl_ssg_publish(struct pl_steady_group *g, unsigned i, uint64_t k, uint64_t ops, uint64_t bytes);
+/* Member i has stopped: judge what no longer waits for it. */
+void pl_ssg_leave(struct pl_steady_group *g, unsigned i);
+static inline int pl_ssg_attained(const struct pl_steady_group *g)
+{
+    return __atomic_load_n(&g->attained, __ATOMIC_RELAXED);
+}
+/* A private copy of the group's window (pl_steady_free it); 0 or -ENOMEM. */
+int pl_ssg_copy(struct pl_steady_group *g, struct pl_steady *out);
+
 #endif

@@ -136,8 +136,8 @@ job file, no job at all.
   $ platter fio --name=x --size=1m --zonemode=zbd
   fio: option 'zonemode' is not supported by platter fio (platter fio --help lists what is)
   [1]
-  $ platter fio --name=x --size=1m --ss_dur=2 --numjobs=2 --group_reporting
-  fio: job x: steadystate in a group_reporting group of several jobs is not supported by platter fio yet
+  $ platter fio --name=x --size=1m --startdelay=1-2
+  fio: job x: a startdelay range is not supported by platter fio yet
   [1]
   $ platter fio --name=a --size=1m --ss_dur=2 --name=b --size=1m
   fio: file:steadystate.c:338, func=job rejected: steadystate options must be consistent within reporting groups, error=Invalid argume

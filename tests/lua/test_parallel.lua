@@ -183,3 +183,37 @@ T.test("parallel: handoff closes the caller's copies once the workers are forked
   T.raises(function() p.parallel(1, function() end, { handoff = { "x" } }) end, "list of files")
   T.raises(function() p.parallel(1, function() end, { handoff = 3 }) end, "list of files")
 end)
+
+T.test("parallel: tick runs in the caller while workers run, and reads their live counts", function()
+  local f = scratch("1m")
+  local live = p.live(2)
+  local seen, max_reads = 0, 0
+  local res = p.parallel(2, function(i)
+    live:mark(i, 7)
+    local r = p.run { file = f, engine = "null", bs = 4096, seconds = 0.6, rate_iops = 2000, progress = false,
+      live = live, live_slot = i }
+    live:mark(i, -1)
+    return r
+  end, { tick = function()
+    seen = seen + 1
+    local r1, _, b1, _, m1 = live:get(1)
+    local r2 = live:get(2)
+    if m1 == 7 then max_reads = math.max(max_reads, r1 + r2) end
+    T.eq(b1, r1 * 4096, "bytes per read")
+  end, tick_ms = 100 })
+  T.eq(#res.failed, 0, "no failures")
+  T.ok(seen >= 3 and seen <= 7, "a tick each 100 ms of the 0.6 s: " .. seen)
+  T.ok(max_reads > 0 and max_reads < res[1].ops + res[2].ops, "counts seen mid-run: " .. max_reads)
+  local r1, w1, _, _, m1 = live:get(1)
+  T.eq(r1, res[1].ops, "the final count is the run's reads")
+  T.eq(w1, 0, "no writes")
+  T.eq(m1, -1, "the worker's mark")
+  T.raises(function() live:get(3) end, "not within 1..2", "a slot past the counts")
+  T.raises(function() p.run { file = f, count = 1, live = live, progress = false } end, "needs 'live_slot'",
+    "no slot")
+  T.raises(function() p.run { file = f, count = 1, live = {}, live_slot = 1, progress = false } end,
+    "counts of p.live", "not counts")
+  T.raises(function() p.parallel(1, function() end, { tick = 5 }) end, "'tick' must be a function", "tick")
+  T.raises(function() p.parallel(1, function() end, { tick = function() end }) end, "needs 'tick_ms'", "no ms")
+  f:close()
+end)

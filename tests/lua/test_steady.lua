@@ -136,3 +136,102 @@ T.test("platter fio: steadystate= stops the job and reports it as fio does", fun
   T.has(out, '"bw_mean" : 1228800,', "an integer mean")
   T.has(out, "run=3000-3000msec", "stopped at 3 s, not 20")
 end)
+
+-- p.steady_group: jobs judged as one (fio's group_reporting)
+local GROUP_SHOW = [[
+  local function show(i, r)
+    local s = r.steady
+    print(string.format("stopped%d=%s seconds%d=%.6f attained%d=%s iops%d=%s ops%d=%d", i, r.stopped, i,
+      r.seconds, i, tostring(s.attained), i, table.concat(s.iops, ","), i, r.ops))
+  end
+  for i = 1, 2 do show(i, res.values[i]) end
+]]
+
+T.test("steady group: on the simulated disk the workers run one after another, so the first judges alone " ..
+  "and the second, joining once it holds, stops at once", function()
+  local w = words(sim("nvme", [[
+    local ss = { kind = "iops", limit = 5, pct = true, duration_s = 2 }
+    local g = p.steady_group(2, ss)
+    local res = p.parallel(2, function(i)
+      local r = p.run { file = f, bs = "4k", seconds = 10, rate_iops = 1000, progress = false,
+        steady = { kind = ss.kind, limit = ss.limit, pct = ss.pct, duration_s = 2, group = g, member = i } }
+      return r, { stopped = r.stopped, seconds = r.seconds, steady = r.steady, ops = r.ops }
+    end)
+  ]] .. GROUP_SHOW))
+  T.eq(w.stopped1, "steady", "the first stopped on it")
+  T.ok(w.seconds1 >= 2 and w.seconds1 < 2.01, "at 2 s: " .. w.seconds1)
+  T.eq(w.iops1, "1000,1000", "the group's window: the first's seconds alone")
+  T.eq(w.stopped2, "steady", "the second stopped on the group's state")
+  T.ok(w.ops2 <= 1, "the second did (almost) nothing: " .. w.ops2)
+  T.eq(w.attained2, "true", "and reports the group's window")
+  T.eq(w.iops2, "1000,1000", "the same window")
+end)
+
+T.test("steady group: workers that run together are judged on their summed seconds and stop together", function()
+  local dir = T.tmpdir()
+  local out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet -e " .. T.q([[
+    local p = require 'platter'
+    local path = p.scratch('g.dat')
+    assert(p.open(path, { create = true, write = true, size = '1m' })):close()
+    local ss = { kind = "iops", limit = 10, pct = true, duration_s = 2 }
+    local g = p.steady_group(2, ss)
+    local res = p.parallel(2, function(i)
+      local f = assert(p.open(path))
+      local r = p.run { file = f, bs = "4k", engine = "null", seconds = 10, rate_iops = 500 * i,
+        progress = false, steady = { kind = "iops", limit = 10, pct = true, duration_s = 2, group = g, member = i } }
+      return r, { stopped = r.stopped, seconds = r.seconds, steady = r.steady, ops = r.ops }
+    end)
+  ]] .. GROUP_SHOW))
+  T.eq(rc, 0, "ran: " .. out .. err)
+  local w = words(out)
+  T.eq(w.stopped1, "steady", "the first stopped on it")
+  T.eq(w.stopped2, "steady", "the second too")
+  T.ok(w.seconds1 < 4 and w.seconds2 < 4, "both well before 10 s: " .. w.seconds1 .. ", " .. w.seconds2)
+  T.ok(math.abs(w.seconds1 - w.seconds2) < 0.5, "together: " .. w.seconds1 .. ", " .. w.seconds2)
+  T.eq(w.iops1, w.iops2, "one window")
+  for v in tostring(w.iops1):gmatch("%d+") do
+    -- 500 + 1000 a second: the sum, not either worker's rate
+    T.ok(tonumber(v) > 1300 and tonumber(v) < 1700, "a summed second: " .. v)
+  end
+end)
+
+T.test("steady group: wrong uses raise", function()
+  local p = require "platter"
+  local f = assert(p.open(T.tmpdir() .. "/e.dat", { create = true, write = true, size = "1m" }))
+  local ss = { kind = "iops", limit = 1, duration_s = 2 }
+  local g = p.steady_group(2, ss)
+  local function run(st) return function() p.run { file = f, count = 1, progress = false, steady = st } end end
+  T.raises(run({ kind = "bw", limit = 1, duration_s = 2, group = g, member = 1 }), "its group's kind",
+    "other criteria than the group's")
+  T.raises(run({ kind = "iops", limit = 1, duration_s = 2, group = g, member = 3 }), "within 1..2",
+    "a member past the group")
+  T.raises(run({ kind = "iops", limit = 1, duration_s = 2, group = g }), "within 1..2", "no member")
+  T.raises(run({ kind = "iops", limit = 1, duration_s = 2, member = 1 }), "needs 'steady.group'", "no group")
+  T.raises(run({ kind = "iops", limit = 1, duration_s = 2, group = f, member = 1 }), "p.steady_group",
+    "not a group")
+  T.raises(function() p.steady_group(0, ss) end, "1..1024", "no members")
+  T.raises(function() p.steady_group(2, { kind = "iops", duration_s = 2 }) end, "needs a limit", "no limit")
+  p.run { file = f, count = 1, progress = false, steady = { kind = "iops", limit = 1, duration_s = 2,
+    group = g, member = 1 } }
+  T.raises(run({ kind = "iops", limit = 1, duration_s = 2, group = g, member = 1 }), "has run already",
+    "a member twice")
+  f:close()
+end)
+
+T.test("platter fio: steadystate over a group_reporting group judges the group's sum", function()
+  local dir = T.tmpdir()
+  local job = dir .. "/ssg.fio"
+  local fh = assert(io.open(job, "w"))
+  fh:write("[ssg]\nioengine=psync\nrw=read\nbs=4k\nsize=16m\ntime_based\nruntime=20\nnumjobs=2\n" ..
+    "group_reporting\nrate_iops=300\nsteadystate=iops:1%\nss_dur=3\n")
+  fh:close()
+  local out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) ..
+    " --quiet --sim nvme fio --output-format=normal,json " .. T.q(job))
+  T.eq(rc, 0, "ran: " .. err)
+  T.has(out, "ssg: (groupid=0, jobs=2)", "one group of two")
+  T.has(out, "  steadystate  : attained=yes, bw=1200KiB/s (1200kB/s), iops=300, iops mean dev=0.000%\n",
+    "the group's line (one worker at a time on the simulated disk)")
+  T.has(out, '"attained" : 1', "attained")
+  T.has(out, "run=3000-3000msec", "stopped at 3 s, not 20")
+  T.has(out, "issued rwts: total=901,", "the second job stopped at its first I/O")
+end)

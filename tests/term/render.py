@@ -226,10 +226,71 @@ def check(name, args, flags, binary, src):
     return errors
 
 
+# platter fio against the real fio on a terminal: fio's status line ("Jobs: ...",
+# rewritten with \r while the jobs run) and what it leaves on the screen. Real
+# runs of a few seconds: numbers masked, and the screens compared down to the job's
+# header line (below it the latency buckets vary from run to run).
+FIO_CASES = [
+    ("fio-eta-rate", ["--name=t", "--rw=randread", "--size=4m", "--ioengine=null",
+                      "--rate_iops=1000", "--runtime=4", "--time_based"]),
+    ("fio-eta-two", ["--name=a", "--rw=read", "--size=4m", "--ioengine=null", "--runtime=4",
+                     "--time_based", "--numjobs=2", "--rate=2m"]),
+]
+
+
+def fio_top(lines):
+    """the screen down to the first job's header, numbers masked, with the pid and date"""
+    out = []
+    for line in norm(lines):
+        out.append(re.sub(r"pid=N: .*$", "pid=N: DATE", line))
+        if "(groupid=" in line:
+            break
+    return out
+
+
+def check_fio(name, args, binary, src):
+    import shutil
+    fio = shutil.which("fio")
+    if not fio:
+        print("skip %s: fio is not installed" % name)
+        return []
+    errors = []
+    env = env_for(src)
+    screens = {}
+    for who, argv in (("fio", [fio]), ("platter", [binary, "fio"])):
+        with tempfile.TemporaryDirectory(prefix="platter-term.") as d:
+            rc, tty = run_pty(argv + args, d, env)
+            if rc != 0:
+                errors.append("%s exited with %d" % (who, rc))
+            screens[who] = fio_top(render(tty, False))
+            if who == "platter":
+                if b"Jobs: " not in tty:
+                    errors.append("platter fio drew no status line on the terminal")
+                piped = subprocess.run(argv + args, cwd=d, env=env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                if b"Jobs: " in piped.stdout or b"\r" in piped.stdout:
+                    errors.append("platter fio drew its status line into a pipe")
+    if screens["fio"] != screens["platter"]:
+        errors.append("platter fio's terminal differs from fio's:\n"
+                      + "\n".join("  fio    : %r\n  platter: %r" % (a, b)
+                                  for a, b in zip(screens["fio"] + [""] * 99,
+                                                  screens["platter"] + [""] * 99)
+                                  if a != b))
+    return errors
+
+
 def main():
     binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     only = sys.argv[3:]
     failed = 0
+    for name, args in FIO_CASES:
+        if only and not any(o in name for o in only):
+            continue
+        errors = check_fio(name, args, binary, src)
+        print("%s %s" % ("FAIL" if errors else "ok  ", name))
+        for e in errors:
+            print("    " + e.replace("\n", "\n    "))
+        failed += bool(errors)
     for name, args, flags in CASES:
         if only and not any(o in name for o in only):
             continue

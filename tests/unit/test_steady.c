@@ -3,7 +3,10 @@
  * the window fills, the least-squares slope against a direct computation,
  * fio's percentage slope over the integer mean (not the exact one), the
  * largest deviation, the sliding sums after many samples, a limit not met,
- * a zero mean, and the window's order as fio's JSON lists it.
+ * a zero mean, and the window's order as fio's JSON lists it; and a group of
+ * jobs judged as one (fio's group_reporting): the members' seconds summed on
+ * the group's grid, a second judged only once every live member closed it,
+ * members that joined late or left, and the stop every member sees.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,6 +177,93 @@ static void test_window_not_full(void **state)
     assert_int_equal(pl_steady_init(&ss, 0, 1.0, 0), -22); /* dur 0: EINVAL */
 }
 
+#define SEC 1000000000ull
+
+static void test_group_sums_members(void **state)
+{
+    (void)state;
+    struct pl_steady_group *g = pl_ssg_new(2, PL_SS_IOPS | PL_SS_PCT, 5.0, 2, 0);
+    assert_non_null(g);
+    /* both start within the first second; the grid is the first one's */
+    assert_int_equal(pl_ssg_join(g, 0, 100), 100 + SEC);
+    assert_int_equal(pl_ssg_join(g, 1, 300), 100 + SEC);
+    /* member 0 closes seconds 0 and 1 before member 1: nothing is judged yet */
+    assert_int_equal(pl_ssg_publish(g, 0, 0, 1000, 4096000), 0);
+    assert_int_equal(pl_ssg_publish(g, 0, 1, 1000, 4096000), 0);
+    assert_int_equal(g->ss.added, 0);
+    /* member 1 closes second 0: it is judged as 1000 + 900 */
+    assert_int_equal(pl_ssg_publish(g, 1, 0, 900, 3686400), 0);
+    assert_int_equal(g->ss.added, 1);
+    assert_int_equal(g->ss.iops[0], 1900);
+    assert_int_equal(g->ss.bw[0], 7782400);
+    /* second 1: 1000 + 960 = 1960, within 5% of the mean 1930: both stop */
+    assert_int_equal(pl_ssg_publish(g, 1, 1, 960, 3932160), 1);
+    assert_int_equal(pl_ssg_attained(g), 1);
+    struct pl_steady c;
+    assert_int_equal(pl_ssg_copy(g, &c), 0);
+    uint64_t iops[2], bw[2];
+    pl_steady_window(&c, iops, bw);
+    assert_int_equal(iops[0], 1900);
+    assert_int_equal(iops[1], 1960);
+    assert_true(c.attained);
+    pl_steady_free(&c);
+    pl_ssg_free(g);
+}
+
+static void test_group_late_and_leaving(void **state)
+{
+    (void)state;
+    struct pl_steady_group *g = pl_ssg_new(3, PL_SS_IOPS, 0.0, 3, 0); /* never met */
+    assert_non_null(g);
+    pl_ssg_join(g, 0, 0);
+    /* member 2 never joins: no second waits for it; member 0 alone is judged */
+    assert_int_equal(pl_ssg_publish(g, 0, 0, 10, 1), 0);
+    assert_int_equal(g->ss.added, 1);
+    /* member 1 joins in second 2 (a second already judged would be skipped) */
+    assert_int_equal(pl_ssg_join(g, 1, 2 * SEC + 5), 3 * SEC);
+    assert_int_equal(pl_ssg_publish(g, 0, 1, 10, 1), 0);
+    assert_int_equal(g->ss.added, 2);
+    assert_int_equal(pl_ssg_publish(g, 0, 2, 10, 1), 0);
+    assert_int_equal(g->ss.added, 2); /* member 1 is still in second 2 */
+    assert_int_equal(pl_ssg_publish(g, 1, 2, 7, 1), 0);
+    assert_int_equal(g->ss.added, 3);
+    assert_int_equal(g->ss.iops[2], 17);
+    /* member 0 runs ahead; member 1 leaves in second 3: its part of it is not counted */
+    assert_int_equal(pl_ssg_publish(g, 0, 3, 10, 1), 0);
+    assert_int_equal(g->ss.added, 3);
+    pl_ssg_leave(g, 1);
+    assert_int_equal(g->ss.added, 4);
+    assert_int_equal(g->ss.iops[0], 10); /* the ring wrapped: second 3 is at 0 */
+    pl_ssg_free(g);
+}
+
+static void test_group_ring_forces(void **state)
+{
+    (void)state;
+    struct pl_steady_group *g = pl_ssg_new(2, PL_SS_IOPS, 0.0, 2, 0);
+    assert_non_null(g);
+    pl_ssg_join(g, 0, 0);
+    pl_ssg_join(g, 1, 0);
+    /* member 1 closes no second: member 0 waits for it until it would overwrite a
+       second not judged yet, which is then judged without member 1 */
+    for (uint64_t k = 0; k < PL_SSG_RING; k++)
+        pl_ssg_publish(g, 0, k, 5, 1);
+    assert_int_equal(g->ss.added, 0);
+    pl_ssg_publish(g, 0, PL_SSG_RING, 5, 1);
+    pl_ssg_publish(g, 0, PL_SSG_RING + 1, 5, 1);
+    assert_int_equal(g->ss.added, 2);
+    assert_int_equal(g->ss.iops[0], 5);
+    assert_int_equal(g->judged, 2);
+    pl_ssg_free(g);
+}
+
+static void test_group_bad_args(void **state)
+{
+    (void)state;
+    assert_null(pl_ssg_new(0, PL_SS_IOPS, 1.0, 2, 0));
+    assert_null(pl_ssg_new(2, PL_SS_IOPS, 1.0, 0, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -183,6 +273,10 @@ int main(void)
         cmocka_unit_test(test_deviation),
         cmocka_unit_test(test_deviation_absolute_and_zero),
         cmocka_unit_test(test_window_not_full),
+        cmocka_unit_test(test_group_sums_members),
+        cmocka_unit_test(test_group_late_and_leaving),
+        cmocka_unit_test(test_group_ring_forces),
+        cmocka_unit_test(test_group_bad_args),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,91 @@
+-- Collective phases and platter ior under mpirun -np 4 --oversubscribe (Open
+-- MPI, shared memory): first-done figures exactly those of one process running
+-- the same four streams; a stonewall with wear-out leaving equal op counts; ior's
+-- shared file checked block by block, a damaged block found, a file per rank,
+-- and IOR's wear-out. Invariants only, never bandwidth. Skips without mpirun or
+-- platter_mpi.so.
+local T = ...
+
+local dir = T.bin:match("^(.*)/[^/]*$") or "."
+local env = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 "
+  .. "OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 PLATTER_MPI_TIMEOUT=30 "
+local scripts = T.src .. "/lua/mpi/"
+
+local function need_mpi()
+  local _, _, rc = T.sh("command -v mpirun")
+  if rc ~= 0 then T.skip("mpirun not found (Debian openmpi-bin)") end
+  if not T.read(dir .. "/platter_mpi.so") then T.skip("built without MPI (-DPLATTER_MPI)") end
+end
+
+local function mpirun(cwd, args)
+  return T.sh("cd " .. T.q(cwd) .. " && " .. env .. "timeout 90 mpirun -np 4 --oversubscribe "
+    .. T.q(T.bin) .. " " .. args)
+end
+
+T.test("mpi collective: first-done counted exactly, as one process counts the same streams", function()
+  need_mpi()
+  local d = T.tmpdir()
+  local out, err, rc = mpirun(d, "--quiet --sim nvme " .. T.q(scripts .. "collective.lua"))
+  T.eq(rc, 0, "status: " .. err)
+  local got = out:match("(first=[^\n]*)")
+  T.ok(got, "rank 0 printed: " .. out)
+  local ref, err2, rc2 = T.platter { "--quiet", "--sim", "nvme", scripts .. "collective.lua", "ref" }
+  T.eq(rc2, 0, "reference: " .. err2)
+  T.eq(got, ref:gsub("\n$", ""), "the same first-done time, ops and bytes")
+  T.has(out, "merged\t700\tper_rank\t100\t250\tranks\t4\n", "merged stats and per-rank counts")
+  local ops, total = got:match("ops=(%d+) .* total=(%d+)")
+  T.ok(tonumber(ops) > 100 and tonumber(ops) < tonumber(total), "between the first rank's and all: " .. got)
+end)
+
+T.test("mpi collective: a stonewall with wear-out leaves every rank with the same count", function()
+  need_mpi()
+  local d = T.tmpdir()
+  local out, err, rc = mpirun(d, "--quiet " .. T.q(scripts .. "stonewall.lua"))
+  T.eq(rc, 0, "status: " .. err)
+  local a, b, c, e = out:match("per_rank (%d+) (%d+) (%d+) (%d+)")
+  T.ok(a, "per-rank counts: " .. out)
+  T.ok(a == b and b == c and c == e, "equal op counts after wear-out: " .. out)
+  local lo, hi, wear, bounded, total = out:match("min=(%d+) max=(%d+) wearout_ops=(%d+) bounded=(%a+) "
+    .. "total=(%d+)")
+  T.ok(tonumber(lo) < tonumber(hi), "different counts at the stonewall: " .. out)
+  T.eq(tonumber(hi), tonumber(a), "every rank reached the most")
+  T.eq(bounded, "false", "wear-out was not cut short")
+  T.eq(tonumber(total), 4 * tonumber(a), "the world's total")
+  T.ok(tonumber(wear) > 0, "wear-out I/Os counted")
+  T.eq(T.sh("ls " .. T.q(d)), "", "nothing left behind")
+end)
+
+T.test("mpi ior: a shared file of 4 ranks, every block checked; a damaged block is found", function()
+  need_mpi()
+  local d = T.tmpdir()
+  local out, err, rc = mpirun(d, "ior -w -W -r -R -k -b 64k -t 16k -s 3")
+  T.eq(rc, 0, "status: " .. err)
+  T.has(out, "tasks               : 4\n", "4 tasks")
+  T.has(out, "aggregate filesize  : 786432 bytes", "4 x 3 x 64 KiB")
+  T.ok(not out:find("WARNING"), "the data moved is the expected size: " .. out)
+  T.eq(T.sh("stat -c %s " .. T.q(d .. "/testFile")), "786432\n", "the file's size")
+  -- rank 1's block of segment 2 is at (2 * 4 + 1) * 64 KiB: damage one byte of its data
+  T.sh("printf 'X' | dd of=" .. T.q(d .. "/testFile") .. " bs=1 seek=" .. (9 * 65536 + 5000)
+    .. " conv=notrunc status=none")
+  local _, err2, rc2 = mpirun(d, "ior -r -R -b 64k -t 16k -s 3")
+  T.eq(rc2, 1, "a bad block fails the run")
+  local _, n = err2:gsub("platter: ior: rank 1: 1 bad blocks in testFile %(read check%)", "")
+  T.eq(n, 1, "said once, by rank 0, naming rank 1: " .. err2)
+end)
+
+T.test("mpi ior: a file per rank (-F), and IOR's wear-out (-D with stoneWallingWearOut=1)", function()
+  need_mpi()
+  local d = T.tmpdir()
+  local _, err, rc = mpirun(d, "ior -w -F -k -b 128k -t 32k -s 2")
+  T.eq(rc, 0, "status: " .. err)
+  T.eq(T.sh("cd " .. T.q(d) .. " && stat -c '%n %s' testFile.*"),
+    "testFile.00000000 262144\ntestFile.00000001 262144\ntestFile.00000002 262144\ntestFile.00000003 262144\n",
+    "4 files of 2 x 128 KiB")
+  local out, err2, rc2 = mpirun(d, "ior -w -F -b 256m -t 4k -D 1 -O stoneWallingWearOut=1")
+  T.eq(rc2, 0, "status: " .. err2)
+  local lo, hi = out:match("stonewalling pairs accessed min: (%d+) max: (%d+)")
+  T.ok(lo and tonumber(lo) <= tonumber(hi), "IOR's stonewalling line: " .. out)
+  T.has(out, "WARNING: Using actual aggregate bytes moved = " .. string.format("%d", 4 * tonumber(hi) * 4096),
+    "after wear-out every rank moved the most's transfers")
+  T.has(out, "Pairs deadlineForStonewallingaccessed: " .. hi, "IOR's pairs line")
+end)
