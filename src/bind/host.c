@@ -127,6 +127,7 @@ static struct heap {
     uint64_t used;  /* bytes the state holds */
     uint64_t limit; /* 0: none */
     int reached;    /* an allocation was refused */
+    int room_given; /* heap_headroom raised the limit once */
 } heap;
 
 static void *bounded_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -170,10 +171,11 @@ const char *pl_host_format_size(uint64_t b, char *buf, unsigned len)
 /* Room given back for the result writer once the script has hit the bound. */
 static void heap_headroom(lua_State *L)
 {
-    if (heap.reached && heap.limit) {
+    if (heap.reached && heap.limit && !heap.room_given) {
         lua_gc(L, LUA_GCCOLLECT, 0);
         uint64_t more = heap.limit / 4;
         heap.limit += more < (32u << 20) ? (32u << 20) : more;
+        heap.room_given = 1;
     }
 }
 
@@ -183,6 +185,7 @@ static void bound_heap(lua_State *L)
     heap.used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
     heap.limit = pl_cfg.max_memory;
     heap.reached = 0;
+    heap.room_given = 0;
     lua_setallocf(L, bounded_alloc, &heap);
 }
 
@@ -1259,6 +1262,7 @@ static int pmain(lua_State *L)
             break;
         }
     }
+    heap_headroom(L); /* the end of the run allocates (an interned key) even at the bound */
     j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);
     return 0;

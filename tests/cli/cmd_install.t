@@ -6,7 +6,7 @@ there and from anywhere it is copied to, since its Lua is built in.
   $ [ -f "$build/cmake_install.cmake" ] || { echo "no build tree beside the binary"; exit 80; }
   $ DESTDIR="$PWD/root" cmake --install "$build" --prefix /usr/local > install.log && echo installed
   installed
-  $ (cd root/usr/local && find . -type f -printf '%h\n' | sort | uniq -c | sed 's/^ *//')
+  $ (cd root/usr/local && find . -type f -printf '%h\n' | sort | uniq -c | sed 's/^ *//' | grep -v ' ./lib/platter$')
   1 ./bin
   1 ./share/bash-completion/completions
   1 ./share/doc/platter
@@ -15,6 +15,13 @@ there and from anywhere it is copied to, since its Lua is built in.
   1 ./share/man/man3
   $ ls root/usr/local/share/doc/platter/docs | diff - <(ls "$TESTDIR_SRC/../docs" | grep '\.md$') && echo same
   same
+
+A build with MPI (-DPLATTER_MPI, docs/distributed.md) installs its module as
+LIBDIR/platter/platter_mpi.so, where the installed binary looks for it; a
+build without installs no lib directory at all.
+
+  $ if [ -f "$build/platter_mpi.so" ]; then ls root/usr/local/lib/platter; elif [ ! -e root/usr/local/lib ]; then echo "no lib directory"; fi
+  (platter_mpi.so|no lib directory) (re)
 
 One man page per workload of 'platter list', and platter(1):
 
