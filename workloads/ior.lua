@@ -353,7 +353,9 @@ local function access(kind, rep)
     if (s.verify_errors or 0) > 0 then
       err = string.format("%d bad blocks in %s (%s check)", s.verify_errors, name, kind)
     end
-    return s.ops
+    -- transfers, not the fsyncs of -Y that p.run counts too
+    local dir = reading and s.read or s.write
+    return dir and dir.ops or 0
   end
   if participating then
     local deadline = P.deadlineForStonewalling > 0 and P.deadlineForStonewalling or nil

@@ -6,6 +6,7 @@ the MPI module (-DPLATTER_MPI).
   $ [ -e "$(dirname "$(readlink -f "$(command -v platter)")")/platter_mpi.so" ] || exit 80
   $ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader
   $ export OMPI_MCA_rmaps_base_oversubscribe=1 PLATTER_MPI_TIMEOUT=20
+  $ export ASAN_OPTIONS=detect_leaks=0  # Open MPI's own allocations at exit (sanitizer builds)
   $ run() { timeout 60 mpirun -np 4 --oversubscribe platter mdtest "$@" < /dev/null; }
 
 The launch line counts the ranks and the nodes; the node map has a 1 for

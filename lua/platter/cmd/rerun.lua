@@ -37,6 +37,8 @@ local o = p.args({
     { "--destroy", help = "allow writing to block devices" },
     { "--quiet", "-q", help = "no informational messages" },
     { "--dry-run", "-n", help = "print the grants and the command instead of running it" },
+    { "--mpirun", arg = "ARGS", help = "a record of several MPI ranks: more mpirun arguments "
+      .. "(\"--hostfile hosts\"); needed when the ranks were on several nodes" },
   },
   positional = { { "result", arg = "RESULT.json" } },
   rest = true,
@@ -280,10 +282,36 @@ if pipe then pipe:close() end
 local cfg = core._config()
 if not bin or bin == "" then bin = cfg.argv[1] or "platter" end
 
-local words = { q(bin) }
+local words = {}
 local function add(...)
   for _, w in ipairs({ ... }) do words[#words + 1] = q(w) end
 end
+-- a record of several MPI ranks runs again under mpirun, with as many ranks
+local mpi = type(doc.environment) == "table" and type(doc.environment.mpi) == "table"
+  and doc.environment.mpi or nil
+local ranks = mpi and tonumber(mpi.size) or 1
+if ranks ~= math.floor(ranks) or ranks < 1 or ranks > 1e6 then
+  fail(format("%s: environment.mpi.size is not a number of ranks: refused", o.result))
+end
+if ranks > 1 then
+  local nodes = tonumber(mpi.nodes) or 1
+  note(format("the record was made by %d MPI ranks on %d node%s: this run needs mpirun -np %d",
+    ranks, nodes, nodes == 1 and "" or "s", ranks))
+  if p.mpi.active then
+    p.usage_error("rerun", "rerun starts mpirun itself: run it outside mpirun (platter rerun "
+      .. shown(o.result) .. ")")
+  end
+  if nodes > 1 and not o.mpirun and not o.dry_run then
+    p.usage_error("rerun", format("%s was run on %d nodes: say where with --mpirun "
+      .. "\"--hostfile FILE\" (platter rerun --mpirun \"--hostfile hosts\" %s)", shown(o.result), nodes,
+      shown(o.result)))
+  end
+  add("mpirun", "-np", tostring(ranks))
+  for w in (o.mpirun or ""):gmatch("%S+") do add(w) end
+elseif o.mpirun then
+  p.usage_error("rerun", "--mpirun: " .. shown(o.result) .. " was not an MPI run of several ranks")
+end
+add(bin)
 add("--seed", tostring(o.seed or doc.seed or cl.options.seed or "1"))
 local rep = o["repeat"] or tonumber(cl.options["repeat"]) or nil
 local ci = o.ci or cl.options.ci
