@@ -175,20 +175,22 @@ function M.install(core, api)
 
   local function collective(name, fn, opts)
     for k in pairs(opts) do
-      if not OPTIONS[k] then error("phase: unknown option '" .. tostring(k) .. "'", 2) end
+      if not OPTIONS[k] then error("phase: unknown option '" .. tostring(k) .. "'", 3) end
     end
-    if type(fn) ~= "function" then error("phase: a collective phase needs a function", 2) end
-    if active then error("phase: collective phase '" .. name .. "' inside '" .. active.name .. "'", 2) end
-    local stonewall = seconds(opts.stonewall, "stonewall", 2)
-    if opts.wearout and not stonewall then error("phase: 'wearout' needs 'stonewall'", 2) end
+    if type(fn) ~= "function" then error("phase: a collective phase needs a function", 3) end
+    if active then error("phase: collective phase '" .. name .. "' inside '" .. active.name .. "'", 3) end
+    local stonewall = seconds(opts.stonewall, "stonewall", 3)
+    if opts.wearout and not stonewall then error("phase: 'wearout' needs 'stonewall'", 3) end
     local c = { name = name, runs = {}, stone_ops = 0, wear_ops = 0, bounded = false,
       stonewall = stonewall, wearout = opts.wearout and true or false,
-      wearout_max = seconds(opts.wearout_max, "wearout_max", 2) or stonewall }
+      wearout_max = seconds(opts.wearout_max, "wearout_max", 3) or stonewall }
     mpi.barrier(name)
     local release = core.now()
     c.deadline = stonewall and release + stonewall * 1e9
     active = c
+    M.swap_run(true)
     local ok, s = pcall(phase, name, fn, { progress = opts.progress, cache = opts.cache })
+    M.swap_run(false)
     active = nil
     if not ok then error(s, 0) end
     local finish = (core.now() - release) / 1e9
@@ -250,14 +252,15 @@ function M.install(core, api)
     return (r + k * (block and per_node or 1)) % n
   end
 
-  api.phase = function(name, fn, opts)
-    if type(opts) ~= "table" or not opts.collective then return phase(name, fn, opts) end
-    return collective(name, fn, opts)
-  end
-  api.run = function(t)
-    local c = active
-    if c == nil or type(t) ~= "table" then return run(t) end
-    return collective_run(c, t)
+  -- p.phase(name, fn, { collective = true }) comes here from C (l_phase), so that
+  -- every other phase is the C function itself, errors and all
+  core._hook("collective_phase", function(name, fn, opts) return collective(name, fn, opts) end)
+  -- p.run is collective_run while a collective phase runs (see collective())
+  M.swap_run = function(on)
+    api.run = on and function(t)
+      if type(t) ~= "table" then return run(t) end
+      return collective_run(active, t)
+    end or run
   end
 end
 

@@ -10,7 +10,7 @@
 local M = {}
 
 function M.install(core, ffi_step)
-  local run, begin, finish, abort = core.run, core._run_begin, core._run_end, core._run_abort
+  local begin, finish, abort = core._run_begin, core._run_end, core._run_abort
   local step = ffi_step
   local OPS = core._op_names  -- name -> the code a step takes (src/core: pl_op_names)
   local type, pcall, error = type, pcall, error
@@ -30,14 +30,16 @@ function M.install(core, ffi_step)
     end
   end
 
-  -- an error of the C side is reported at the caller's line, as the direct p.run does
+  -- an error of the C side is reported at the caller's line, as the direct p.run does:
+  -- raise (1) <- drive (2) <- p.run, the C function (3) <- the caller (4)
   local function raise(e)
     if type(e) == "string" then e = e:gsub("^lua/platter/run%.lua:%d+: ", "") end
-    error(e, 3)
+    error(e, 4)
   end
 
-  core.run = function(t)
-    if type(t) ~= "table" or type(t.gen) ~= "function" then return run(t) end
+  -- p.run stays the C function (so that its errors are at the caller's line on both
+  -- flavours); it hands a job with gen to this driver
+  local function drive(t)
     local begun, job = pcall(begin, t)
     if not begun then raise(job) end
     -- one protected call per job: an error in gen (or Ctrl-C) closes the job
@@ -51,6 +53,7 @@ function M.install(core, ffi_step)
     if not finished then raise(r) end
     return r
   end
+  core._gen_driver(drive)
 end
 
 return M

@@ -1106,10 +1106,36 @@ static int verify_after(lua_State *L, const struct pl_job_spec *s, struct pl_job
 
 /* p.run{ file=, op=, bs=, pattern=, ... } -> stats (see docs/api.md). A job with
    `gen` goes through the stepped functions below, which lua/platter/run.lua drives. */
+/* core._gen_driver(fn): the Lua driver of generator jobs (lua/platter/run.lua), once */
+static int l_gen_driver(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.gen_driver");
+    if (!lua_isnil(L, -1))
+        return luaL_error(L, "run: the generator driver is set already");
+    lua_pushvalue(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.gen_driver");
+    return 0;
+}
+
 static int l_run(lua_State *L)
 {
     struct pl_job_spec s;
     lua_settop(L, 1);
+    if (lua_istable(L, 1)) { /* a generator job: the Lua driver (lua/platter/run.lua) */
+        lua_getfield(L, 1, "gen");
+        int gen = lua_isfunction(L, -1);
+        lua_pop(L, 1);
+        if (gen) {
+            lua_getfield(L, LUA_REGISTRYINDEX, "platter.gen_driver");
+            if (lua_isfunction(L, -1)) {
+                lua_insert(L, 1);
+                lua_call(L, 1, 1);
+                return 1;
+            }
+            lua_pop(L, 1);
+        }
+    }
     parse_spec(L, &s);
     if (s.external)
         return luaL_error(L, "run: a 'gen' job is driven by platter.run (p.run)");
@@ -1349,6 +1375,7 @@ static int l_run_end(lua_State *L)
 /* }==================================================================== */
 
 static const luaL_Reg run_funcs[] = {
+    {"_gen_driver", l_gen_driver},
     {"_run_begin", l_run_begin},
     {"_run_loop", l_run_loop},
     {"_run_end", l_run_end},

@@ -508,6 +508,21 @@ static int l_phase(lua_State *L)
     int hide = 0, cache = 0;
     if (!lua_isnoneornil(L, 3)) {
         luaL_checktype(L, 3, LUA_TTABLE);
+        lua_getfield(L, 3, "collective");
+        int collective = lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        if (collective) { /* a phase of all ranks: lua/platter/collective.lua, set as a hook */
+            lua_settop(L, 3);
+            lua_getfield(L, LUA_REGISTRYINDEX, "platter.hooks");
+            if (lua_istable(L, -1))
+                lua_getfield(L, -1, "collective_phase");
+            if (!lua_isfunction(L, -1))
+                return luaL_error(L, "phase: collective phases are not available here");
+            lua_insert(L, 1);
+            lua_settop(L, 4);
+            lua_call(L, 3, LUA_MULTRET);
+            return lua_gettop(L);
+        }
         lua_getfield(L, 3, "progress");
         luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3,
                       "'progress' must be a boolean");

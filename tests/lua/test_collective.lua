@@ -139,6 +139,22 @@ p.phase('a', function() p.run { file = f, op = "write", bogus = 1 } end, { colle
   T.has(err, "s.lua:3: run:", "a p.run error inside is at the script's line")
 end)
 
+T.test("p.phase and p.run errors are at the script's line on both flavours", function()
+  local cases = {
+    { "p.phase('x', function() end, { cache = 1 })",
+      "s.lua:3: bad argument #3 to 'phase' ('cache' must be a boolean)" },
+    { "p.run { file = f, bogus = 1 }", "s.lua:3: run: unknown field 'bogus'" },
+    { "p.run { file = f, gen = function() return 'nope', 0, 4096 end }",
+      "s.lua:3: gen: I/O 1: op must be \"read\", \"write\" or \"fsync\"" },
+  }
+  for _, c in ipairs(cases) do
+    local _, err, rc = run("local p = require 'platter'\nlocal f = assert(p.open('x', { create = true, "
+      .. "write = true, size = '1m' }))\n" .. c[1] .. "\n", { "--sim", "nvme" })
+    T.eq(rc, 1, c[1])
+    T.has(err, c[2], c[1])
+  end
+end)
+
 T.test("IOR's layouts: rank_file, segments, reorder", function()
   local m = p.mpi
   T.eq(m.rank_file("testFile"), "testFile.00000000", "this rank")

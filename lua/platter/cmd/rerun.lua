@@ -306,7 +306,7 @@ if ranks > 1 then
       .. "\"--hostfile FILE\" (platter rerun --mpirun \"--hostfile hosts\" %s)", shown(o.result), nodes,
       shown(o.result)))
   end
-  add("mpirun", "-np", tostring(ranks))
+  add("mpirun", "-np", format("%d", ranks))
   for w in (o.mpirun or ""):gmatch("%S+") do add(w) end
 elseif o.mpirun then
   p.usage_error("rerun", "--mpirun: " .. shown(o.result) .. " was not an MPI run of several ranks")
