@@ -363,7 +363,7 @@ function M.run(cfg, given)
     local o, w = inst.o, nil
     for _, e in ipairs(LOGS) do
       local v = o[e[1]]
-      if v then
+      if v and not (o.gtod_reduce and e[1] == "write_lat_log") then  -- fio makes none (no latencies)
         local prefix = v == true and inst.job.name or v
         for _, kind in ipairs(e[2]) do
           local path = o.per_job_logs == false and string.format("%s_%s.log", prefix, kind)
@@ -387,13 +387,18 @@ function M.run(cfg, given)
   -- The logs in a p.run table. fio's bw and iops samples in the report are taken
   -- every log_avg_msec when the job writes those logs (bw_avg_time follows it);
   -- with log_avg_msec=0 a log's kind is sampled per I/O instead (io_samples).
+  -- gtod_reduce: fio takes no per-I/O bw or iops sample, so those logs stay empty
+  -- (the files are still made); its bw/iops windows are logged.
   local function plan_logs(inst, r)
     local o, w = inst.o, inst.logs
     if not w then return r end
-    r.log = { lat = w.lat, clat = w.clat, slat = w.slat, bw = w.bw, iops = w.iops,
-      avg_ms = o.log_avg_msec or 0, offset = o.log_offset or nil }
-    if (w.bw or w.iops) and (o.log_avg_msec or 0) > 0 then r.sample_ms = o.log_avg_msec end
-    if (w.bw or w.iops) and (o.log_avg_msec or 0) == 0 and not o.gtod_reduce then r.io_samples = true end
+    local avg = o.log_avg_msec or 0
+    local bw = avg > 0 or not o.gtod_reduce
+    local l = { lat = w.lat, clat = w.clat, slat = w.slat, bw = bw and w.bw or nil, iops = bw and w.iops or nil,
+      avg_ms = avg, offset = o.log_offset or nil }
+    if l.lat or l.clat or l.slat or l.bw or l.iops then r.log = l end
+    if (w.bw or w.iops) and avg > 0 then r.sample_ms = avg end
+    if (w.bw or w.iops) and avg == 0 and not o.gtod_reduce then r.io_samples = true end
     return r
   end
 

@@ -168,3 +168,15 @@ of lines, min, max, mean and stdev are the lines' values:
   ours times from the end of the ramp
   ours read bw and iops samples: the log's lines
   ours write bw and iops samples: the log's lines
+
+gtod_reduce=1: fio takes no latencies and no per-I/O bw or iops samples, so
+it makes no latency logs and leaves the per-I/O bw and iops logs empty (and
+its report has no bw and iops lines):
+
+  $ both --name=g --filename=data --size=1m --bs=4k --rw=read --gtod_reduce=1 \
+  >   --write_bw_log=g --write_iops_log=g --write_lat_log=g
+  same files: g_bw.1.log g_iops.1.log 
+  $ wc -l < ours/g_bw.1.log; wc -l < ours/g_iops.1.log; grep "samples=" real/out ours/out | wc -l
+  0
+  0
+  0
