@@ -89,7 +89,9 @@ T.test("io_samples: r.io_bw is the moments of the bw log's values, r.io_iops one
     local sd = math.sqrt(m.S / (m.n - 1))
     T.near(g.stdev, sd, rel(sd), name .. ": stdev")
     T.eq(g["in"], m.n, name .. ": an iops sample per I/O")
-    T.eq(g.imin .. " " .. g.imax .. " " .. g.imean .. " " .. g.istdev, "1 1 1 0", name .. ": each iops sample 1")
+    for k, want in pairs({ imin = 1, imax = 1, imean = 1, istdev = 0 }) do
+      T.eq(g[k], want, name .. ": " .. k .. ", each iops sample 1")
+    end
   end
 end)
 
@@ -130,12 +132,14 @@ T.test("platter fio: per-I/O bw and iops samples in the report, a group's summed
     T.near(j.bw_mean, mean, 1e-6 + rel(mean), name .. ": the sum of the jobs' means")
     T.near(j.bw_dev, math.sqrt(S / (n - 1)), 1e-6, name .. ": from the summed S")
     T.eq(j.iops_samples, n, name .. ": iops samples")
-    T.eq(j.iops_min .. " " .. j.iops_max .. " " .. j.iops_mean .. " " .. j.iops_stddev, "2 2 2 0",
-      name .. ": each job's iops samples 1, summed")
+    for k, want in pairs({ iops_min = 2, iops_max = 2, iops_mean = 2, iops_stddev = 0 }) do
+      T.eq(j[k], want, name .. ": " .. k .. ", each job's iops samples 1, summed")
+    end
     -- the single job (fio's job 3): a bw log only, so its iops samples are the 500 ms windows
     local s, m = jobs[2][name], moments(log_values(dir .. "/one_bw.3.log")[d])
-    T.eq(s.bw_samples .. " " .. s.bw_min .. " " .. s.bw_max, m.n .. " " .. m.min .. " " .. m.max,
-      name .. ": single job's bw samples")
+    T.eq(s.bw_samples, m.n, name .. ": single job's bw samples")
+    T.eq(s.bw_min, m.min, name .. ": single job's bw min")
+    T.eq(s.bw_max, m.max, name .. ": single job's bw max")
     T.near(s.bw_mean, m.mean, 1e-6 + rel(m.mean), name .. ": single job's mean")
     T.ok(s.iops_samples < 10, name .. ": its iops samples are windows, not I/Os: " .. s.iops_samples)
   end
