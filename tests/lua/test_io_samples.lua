@@ -89,8 +89,8 @@ T.test("io_samples: r.io_bw is the moments of the bw log's values, r.io_iops one
     local sd = math.sqrt(m.S / (m.n - 1))
     T.near(g.stdev, sd, rel(sd), name .. ": stdev")
     T.eq(g["in"], m.n, name .. ": an iops sample per I/O")
-    for k, want in pairs({ imin = 1, imax = 1, imean = 1, istdev = 0 }) do
-      T.eq(g[k], want, name .. ": " .. k .. ", each iops sample 1")
+    for k, one in pairs({ imin = 1, imax = 1, imean = 1, istdev = 0 }) do
+      T.eq(g[k], one, name .. ": " .. k .. ", each iops sample 1")
     end
   end
 end)
