@@ -55,11 +55,24 @@ require("platter.collective").install(core, M)
 
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
 -- hooks (lua/platter/recorder.lua).
+local record_params  -- the recorder's setter of the record's typed params (p.script)
 do
   local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
   local ok, err = true, nil
   if found then ok, err = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
+  if ok and type(err) == "function" then record_params = err end
+end
+
+-- p.script(manifest, ...) -> params: the script's manifest (lua/platter/script.lua).
+-- Under 'platter describe' (and 'platter complete') it raises the checked manifest
+-- instead, so nothing after it runs.
+local script_module
+function M.script(manifest, ...)
+  script_module = script_module or require "platter.script"
+  local values, typed, m = script_module.declare(manifest, ...)
+  if record_params then record_params(m, typed) end
+  return values
 end
 
 return M
