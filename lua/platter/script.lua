@@ -23,9 +23,6 @@ local DEVICES = { block = true, file = true, any = true }
 local METAVAR = { size = "SIZE", int = "N", number = "NUM", time = "TIME", string = "STRING",
   path = "PATH" }
 
--- Set by 'platter describe': p.script raises { platter_manifest = manifest } instead of
--- parsing, so nothing after it runs.
-M.describe_only = false
 
 local function bad(key, msg)
   error({ manifest_error = string.format("p.script: %s: %s", key, msg) }, 0)
@@ -94,6 +91,7 @@ local function check_param(name, p)
       if not ranged then bad(where .. "." .. k, "only a size, int, number or time has a range") end
       q[k] = number_of(p.type, p[k], where .. "." .. k)
       q[k .. "_text"] = tostring(p[k])
+      q[k .. "_given"] = p[k]
     end
   end
   if p.default ~= nil then
@@ -114,6 +112,7 @@ local function check_param(name, p)
       q.default = d
     end
     q.default_text = tostring(d)
+    q.default_given = d
     if p.required then bad(where .. ".required", "a parameter with a default is not required") end
   end
   return q
@@ -321,6 +320,56 @@ function M.typed(m, values)
   return t
 end
 
+--- describe_text(m) -> 'platter describe''s text of a checked manifest
+function M.describe_text(m)
+  local lines = { "name: " .. m.name }
+  if m.version then lines[#lines + 1] = "version: " .. m.version end
+  lines[#lines + 1] = "api: " .. m.api
+  if m.description then lines[#lines + 1] = "description: " .. m.description end
+  local n = m.needs
+  lines[#lines + 1] = string.format("needs: write %s, device %s, root %s", n.write and "yes" or "no",
+    n.device, n.root and "yes" or "no")
+  local help = M.help(m)
+  local params = help:match("\nparameters:\n(.*)$")
+  if params then
+    lines[#lines + 1] = "parameters:"
+    lines[#lines + 1] = (params:gsub("\n$", ""))
+  else
+    lines[#lines + 1] = "parameters: none"
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
+--- describe_json(m) -> the same as JSON (one line)
+function M.describe_json(m)
+  local cjson = require "cjson"
+  local params = {}
+  for _, name in ipairs(m.order) do
+    local q = m.params[name]
+    params[name] = { type = q.type, default = q.default_given, min = q.min_given, max = q.max_given,
+      values = q.values, required = q.required, positional = q.positional, short = q.short,
+      help = q.help, option = not q.positional and flag_of(name) or nil }
+  end
+  local out = { name = m.name, version = m.version, api = m.api, description = m.description,
+    needs = m.needs, params = next(params) and params or nil }
+  return cjson.encode(out) .. "\n"
+end
+
+--- manifest(manifest) -> checked manifest, for 'platter describe': errors at the line of
+--- p.script's caller, an unsupported api refused
+function M.manifest(manifest)
+  local ok, m = pcall(M.check, manifest)
+  if not ok then
+    if type(m) == "table" and m.manifest_error then error(m.manifest_error, 3) end
+    error(m, 0)
+  end
+  if not supported(m.api) then
+    error({ platter_usage = string.format("%s: needs api %s; this platter supports %s", m.name, m.api,
+      table.concat(M.APIS, ", ")) }, 0)
+  end
+  return m
+end
+
 --- declare(manifest, ...) -> params, typed params; p.script. Errors in the manifest
 --- carry the line of p.script's caller (p.script calls this, level 3).
 function M.declare(manifest, ...)
@@ -333,7 +382,6 @@ function M.declare(manifest, ...)
     error({ platter_usage = string.format("%s: needs api %s; this platter supports %s", m.name, m.api,
       table.concat(M.APIS, ", ")) }, 0)
   end
-  if M.describe_only then error({ platter_manifest = m }, 0) end
   local values = M.parse(m, ...)
   return values, M.typed(m, values), m
 end
