@@ -86,11 +86,14 @@ static int load(struct lib *l, const char **why)
         if (st == 0) {
             void *h = dlopen(l->path[0] ? l->path : l->soname, RTLD_NOW | RTLD_LOCAL);
             const char *e = NULL;
-            if (!h || l->resolve(h) < 0)
-                e = dlerror();
+            if (!h || l->resolve(h) < 0) {
+                e = dlerror(); /* the one call: it clears the message */
+                if (!e)
+                    e = "it cannot be loaded";
+            }
             if (e)
                 snprintf(l->err, sizeof l->err, "%s", e);
-            else if (h && l->init && l->init() < 0)
+            else if (l->init && l->init() < 0)
                 snprintf(l->err, sizeof l->err, "its initialisation failed");
             st = l->err[0] ? -1 : 1;
             __atomic_store_n(&l->state, st, __ATOMIC_RELEASE);
