@@ -6,6 +6,7 @@
  * coordinated omission). Uses clock, pattern, engine and stats.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -825,6 +826,9 @@ static int check_verify(const struct pl_job_spec *s, const char **why)
             if (s->files[i] && (s->files[i]->target->flags & PL_TARGET_VIRTUAL))
                 *why = "verify needs a target that keeps what is written (not the simulated "
                        "disk or the null target)";
+    static char lib_why[PATH_MAX + 96]; /* the checksum's library, loaded now: not in a timed I/O */
+    if (!*why && pl_vfy_load(s->verify, lib_why, sizeof lib_why) < 0)
+        *why = lib_why;
     return *why ? -1 : 0;
 }
 
