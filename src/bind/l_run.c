@@ -1015,6 +1015,8 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
                            struct pl_job_result *r)
 {
     struct pl_phase *ph = pl_phase_new(L, name);
+    if (r->stopped == PL_STOP_INTERRUPT)
+        pl_phase_set_cut_name(name);
     ph->st = r->all;
     ph->shorts = r->shorts;
     ph->has_depths = 1;

@@ -486,6 +486,11 @@ const char *pl_phase_cut_name(void)
     return cut_name;
 }
 
+void pl_phase_set_cut_name(const char *name)
+{
+    snprintf(cut_name, sizeof cut_name, "%s", name ? name : "");
+}
+
 static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
 {
     snprintf(ph->stopped, sizeof ph->stopped, "interrupted");

@@ -69,5 +69,7 @@ void pl_phase_close_interrupted(lua_State *L);
 /* The name of the last phase recorded as interrupted ("" if none): the
    outermost one a Ctrl-C cut, once the error has left them all. */
 const char *pl_phase_cut_name(void);
+/* A p.run that a Ctrl-C stopped is the phase cut too (its name, for a worker's result). */
+void pl_phase_set_cut_name(const char *name);
 
 #endif
