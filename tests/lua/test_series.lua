@@ -167,10 +167,10 @@ T.test("series: bad intervals are refused", function()
   local out, err, rc = T.sh(T.q(T.bin) .. " --interval 0 -e 'print(1)'")
   T.eq(rc, 2, "--interval 0: a usage error " .. out)
   T.has(err, "--interval", "names the option")
-  out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) ..
+  local _, err2, rc2 = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) ..
     [[ --sim nvme -e 'require"platter".phase("x", function() end, {interval = "5 parsecs"})']])
-  T.ok(rc ~= 0, "a bad interval string raises")
-  T.has(err, "interval", "names the field")
+  T.ok(rc2 ~= 0, "a bad interval string raises")
+  T.has(err2, "interval", "names the field")
 end)
 
 T.test("series: platter plot --kind series draws throughput and p99 over time", function()
@@ -197,7 +197,7 @@ T.test("series: platter plot --kind series draws throughput and p99 over time", 
     local f = assert(p.open(p.scratch("s.dat"), { create = true, write = true, size = "1m" }))
     p.run { file = f, op = "read", bs = "4k", count = 10 }
   ]], "--json " .. T.q(json2))
-  out, err, code = T.sh(T.q(T.bin) .. " plot " .. T.q(json2) .. " --kind series -o " .. T.q(svg))
+  _, err, code = T.sh(T.q(T.bin) .. " plot " .. T.q(json2) .. " --kind series -o " .. T.q(svg))
   T.ok(code ~= 0, "no series: fails")
   T.has(err, "interval", "says how to get one")
 end)
