@@ -33,7 +33,7 @@ static const char usage_text[] =
     "  --destroy        allow writing to block devices\n"
     "  --quiet          no progress or informational messages\n"
     "  --seed N         seed of the random number generator (default 1)\n"
-    "  --interval T     every phase and run keeps a time series of T intervals (100ms)\n"
+    "  --interval T     every phase and run keeps a time series in intervals of T (e.g. 100ms)\n"
     "  --json FILE      write the full result record (JSON) to FILE\n"
     "  --csv FILE       write one CSV row per phase to FILE\n"
     "  --repeat N       run the whole workload N times; report mean, stddev, 95% CI\n"
