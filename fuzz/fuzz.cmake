@@ -28,8 +28,7 @@ endforeach()
 # the bindings and host once, as objects, so that every pl_ffi_* symbol is linked
 add_library(platter_bind_fuzz OBJECT ${PL_FUZZ_BIND_SOURCES})
 target_include_directories(platter_bind_fuzz PUBLIC src src/bind)
-target_link_libraries(platter_bind_fuzz PUBLIC platter_core PkgConfig::LUA ${CJSON_LIB}
-  PkgConfig::CRYPTO)
+target_link_libraries(platter_bind_fuzz PUBLIC platter_core PkgConfig::LUA ${CJSON_LIB})
 
 add_executable(fuzz_units fuzz/fuzz_units.c)
 target_link_libraries(fuzz_units PRIVATE platter_core)

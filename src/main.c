@@ -22,6 +22,7 @@ static const char usage_text[] =
     "       platter plot RESULT.json -o OUT.png|svg\n"
     "       platter rerun RESULT.json\n"
     "       platter selftest\n"
+    "       platter describe [--json] SCRIPT\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -235,6 +236,17 @@ int main(int argc, char **argv)
         return usage("no workload or script given", "");
     if (strcmp(argv[i], "list") == 0)
         return pl_host_list();
+    if (strcmp(argv[i], "describe") == 0) {
+        int json = i + 1 < argc && strcmp(argv[i + 1], "--json") == 0;
+        int k = i + 1 + json;
+        if (k >= argc || k + 1 < argc)
+            return usage("describe: usage: platter describe [--json] SCRIPT", "");
+        pl_cfg.mode = json ? "describe-json" : "describe";
+        pl_cfg.json_path = pl_cfg.csv_path = NULL;
+        pl_cfg.repeat = 1;
+        pl_cfg.ci_pct = 0;
+        return pl_host_run_script(argv[k], 0, argv + k + 1);
+    }
     int rc = pl_host_run_command(argv[i], argc - i - 1, argv + i + 1);
     if (rc >= 0)
         return rc;

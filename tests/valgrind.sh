@@ -42,9 +42,12 @@ esac
 if [ $# -eq 0 ]; then
     for t in "$here"/lua/test_*.lua; do
         name=$(basename "$t" .lua)
-        # these two only start other programs (platter, fio) and time them against the
-        # kernel's throttle: nothing for memcheck to see unless the children are watched
-        case "$name" in test_truth|test_fio) [ "${VALGRIND_CHILDREN:-0}" = 1 ] || continue ;; esac
+        # these only start other programs (platter, fio, mpirun) and time them against the
+        # kernel's throttle or check what the ranks did: nothing for memcheck to see unless
+        # the children are watched
+        case "$name" in test_truth|test_fio|test_mpi_run|test_mpi_collective)
+            [ "${VALGRIND_CHILDREN:-0}" = 1 ] || continue ;;
+        esac
         set -- "$@" "$name"
     done
 fi

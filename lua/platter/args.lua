@@ -189,7 +189,7 @@ function M.parse(spec, ...)
     elseif opt then
       set(opt, a, opt.arg and take_value(a) or nil)
     elseif (a == "--help" or a == "-h") and not by_name[a] then
-      core.write(help_text(spec))
+      core.write(spec.help_text or help_text(spec))
       core.exit(0)
     elseif a:match("^%-%-[^=]+=") then
       local name, value = a:match("^(%-%-[^=]+)=(.*)$")

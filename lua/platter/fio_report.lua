@@ -1155,6 +1155,13 @@ local function samples_of(samples, bkey, okey)
   return bws, iopss
 end
 
+-- fio's per-I/O samples (a bw or iops log with log_avg_msec=0): moments kept
+-- by p.run's io_samples, {n, min, max, mean, stdev}, or none
+local function io_moments(m)
+  if not m or (m.n or 0) == 0 then return 0, 0, 0.0, 0.0, 0 end
+  return m.min, m.max, m.mean, m.stdev, m.n
+end
+
 local function bucket_of(v, edges)
   for i, e in ipairs(edges) do
     if v < e then return i end
@@ -1205,6 +1212,9 @@ end
 --   plus             add json+'s "bins" (from s:buckets())
 --   samples          bw/iops windows {t_ms, rbytes, wbytes, rops, wops},
 --                    t_ms the window's end since the start, counts per window
+--   io_samples       {bw = {read = m, write = m} or nil, iops = ...}: the kinds fio
+--                    samples per I/O (a log with log_avg_msec=0), each direction's
+--                    m = {n, min, max, mean, stdev} (none: no samples); in place of samples
 --   group_bw         {read=, write=} the group's bytes/s, for bw_agg (default own)
 --   shorts           {read=, write=, trim=} short I/Os
 --   continue_on_error, total_err, first_error
@@ -1273,10 +1283,14 @@ function M.job(meta, stats)
     d.lat_ns = lat_of_stats(lat_s, lat_n, lat_pcts, meta.plus)
     if not meta.lat_percentiles then d.lat_ns.percentile, d.lat_ns.bins = nil, nil end
     local bws, iopss = samples_of(meta.samples, dkeys[name][1], dkeys[name][2])
+    local per = meta.io_samples
     d.bw_min, d.bw_max, d.bw_mean, d.bw_dev = moments(bws)
     d.bw_samples = #bws
+    if per and per.bw then
+      d.bw_min, d.bw_max, d.bw_mean, d.bw_dev, d.bw_samples = io_moments(per.bw[name])
+    end
     d.bw_agg = 0.0
-    if #bws > 0 then
+    if d.bw_samples > 0 then
       local agg = meta.group_bw and meta.group_bw[name] or d.bw_bytes
       d.bw_agg = 100.0
       if agg > 1024 then
@@ -1285,6 +1299,9 @@ function M.job(meta, stats)
     end
     d.iops_min, d.iops_max, d.iops_mean, d.iops_stddev = moments(iopss)
     d.iops_samples = #iopss
+    if per and per.iops then
+      d.iops_min, d.iops_max, d.iops_mean, d.iops_stddev, d.iops_samples = io_moments(per.iops[name])
+    end
     job[name] = d
     all_ops = all_ops + ops
     if s and ops > 0 and s.buckets and not meta.gtod_reduce then

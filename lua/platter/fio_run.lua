@@ -363,7 +363,7 @@ function M.run(cfg, given)
     local o, w = inst.o, nil
     for _, e in ipairs(LOGS) do
       local v = o[e[1]]
-      if v then
+      if v and not (o.gtod_reduce and e[1] == "write_lat_log") then  -- fio makes none (no latencies)
         local prefix = v == true and inst.job.name or v
         for _, kind in ipairs(e[2]) do
           local path = o.per_job_logs == false and string.format("%s_%s.log", prefix, kind)
@@ -385,14 +385,42 @@ function M.run(cfg, given)
   end
 
   -- The logs in a p.run table. fio's bw and iops samples in the report are taken
-  -- every log_avg_msec when the job writes those logs (bw_avg_time follows it).
+  -- every log_avg_msec when the job writes those logs (bw_avg_time follows it);
+  -- with log_avg_msec=0 a log's kind is sampled per I/O instead (io_samples).
+  -- gtod_reduce: fio takes no per-I/O bw or iops sample, so those logs stay empty
+  -- (the files are still made); its bw/iops windows are logged.
   local function plan_logs(inst, r)
     local o, w = inst.o, inst.logs
     if not w then return r end
-    r.log = { lat = w.lat, clat = w.clat, slat = w.slat, bw = w.bw, iops = w.iops,
-      avg_ms = o.log_avg_msec or 0, offset = o.log_offset or nil }
-    if (w.bw or w.iops) and (o.log_avg_msec or 0) > 0 then r.sample_ms = o.log_avg_msec end
+    local avg = o.log_avg_msec or 0
+    local bw = avg > 0 or not o.gtod_reduce
+    local l = { lat = w.lat, clat = w.clat, slat = w.slat, bw = bw and w.bw or nil, iops = bw and w.iops or nil,
+      avg_ms = avg, offset = o.log_offset or nil }
+    if l.lat or l.clat or l.slat or l.bw or l.iops then r.log = l end
+    if (w.bw or w.iops) and avg > 0 then r.sample_ms = avg end
+    if (w.bw or w.iops) and avg == 0 and not o.gtod_reduce then r.io_samples = true end
     return r
+  end
+
+  -- Which of the report's samples fio takes per I/O (stat.c's add_bw_sample and
+  -- add_iops_sample, io_u.c's per_unit_log): a bw or iops log with log_avg_msec=0.
+  -- gtod_reduce disables both (no bw, no iops samples at all then).
+  local function per_io(o)
+    if (o.log_avg_msec or 0) > 0 then return nil end
+    local bw, iops = o.write_bw_log and true or false, o.write_iops_log and true or false
+    if not (bw or iops) then return nil end
+    return { bw = bw, iops = iops, none = o.gtod_reduce and true or false }
+  end
+
+  -- fio's sum_stat for bw and iops (pure_sum): a group's min, max, mean, S (the
+  -- sum of squared deviations) and sample count are the sums of its jobs'
+  local function io_sum(acc, m)
+    if not m or (m.n or 0) == 0 then return acc end
+    local S = (m.n > 1) and m.stdev * m.stdev * (m.n - 1) or 0
+    if not acc then return { n = m.n, min = m.min, max = m.max, mean = m.mean, S = S } end
+    acc.n, acc.min, acc.max = acc.n + m.n, acc.min + m.min, acc.max + m.max
+    acc.mean, acc.S = acc.mean + m.mean, acc.S + S
+    return acc
   end
 
   -- refill_buffers: new data in the buffer before every write; buffer_compress_percentage:
@@ -556,6 +584,7 @@ function M.run(cfg, given)
       rshorts = r.shorts,
       verify_errors = r.verify_errors, verify_error = r.verify_error,
       steady = r.steady,
+      io_bw = r.io_bw, io_iops = r.io_iops,
     }
     return r, values
   end
@@ -672,6 +701,26 @@ function M.run(cfg, given)
   local all_ms = (p.now() - t_all) / 1e6
   close_logs()
 
+  -- fr.job's io_samples: per direction the bw and iops moments fio reports
+  local function io_report(which, v)
+    local out = { bw = which.bw, iops = which.iops }
+    for _, kind in ipairs({ "bw", "iops" }) do
+      if which[kind] then
+        local acc = v["io_" .. kind] or {}
+        local t = {}
+        for _, d in ipairs({ "read", "write" }) do
+          local m = acc[d]
+          if m and not which.none then
+            t[d] = { n = m.n, min = m.min, max = m.max, mean = m.mean,
+              stdev = m.n > 1 and math.sqrt(m.S / (m.n - 1)) or 0.0 }
+          end
+        end
+        out[kind] = t
+      end
+    end
+    return out
+  end
+
   -- one job object per instance, or per group with group_reporting
   local function meta_of(inst, v, stats)
     local o = inst.o
@@ -694,6 +743,7 @@ function M.run(cfg, given)
       slat_percentiles = o.slat_percentiles,
       samples = v.samples, plus = formats["json+"], gtod_reduce = o.gtod_reduce,
       description = o.description, steady = v.steady,
+      io_samples = per_io(o) and io_report(per_io(o), v),
     }
   end
 
@@ -755,6 +805,12 @@ function M.run(cfg, given)
           if t then
             for _, k in ipairs({ "rbytes", "wbytes", "rops", "wops" }) do t[k] = (t[k] or 0) + (w[k] or 0) end
           end
+        end
+      end
+      for _, kind in ipairs({ "io_bw", "io_iops" }) do
+        if mv[kind] then
+          v[kind] = v[kind] or {}
+          for _, d in ipairs({ "read", "write" }) do v[kind][d] = io_sum(v[kind][d], mv[kind][d]) end
         end
       end
       for _, k in ipairs({ "depths", "submit", "complete" }) do

@@ -377,6 +377,7 @@ local function build_record(R, status, msg)
       build = { commit = core._build_commit or "unknown", package = core._package_version } },
     command_line = cfg.argv,
     args = cl.args,
+    params = R.params,
     args_abs = R.args_abs and resultfile.absolute_args(R.args_abs, core._resolve),
     cwd = R.cwd,
     pid = core.pid and core.pid() or nil,
@@ -384,7 +385,7 @@ local function build_record(R, status, msg)
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
     script = { name = script.name, kind = script_kind(cl, script.name),
-      sha256 = script.text and core.sha256(script.text), text = script.text,
+      sha256 = script.text and core.sha256(script.text), text = script.text, manifest = R.manifest,
       workloads = workload_list(core, script) },
     start_time = iso_time(R.start_time), start_unix = R.start_time,
     end_time = iso_time(end_time), end_unix = end_time,
@@ -474,8 +475,16 @@ function M.install(core)
     report_cut(R)
     if R.record then finish(R, status, msg) end
   end)
-  if not R.record then return end
+  -- p.script's typed params, given to platter.init alone (the return value): the
+  -- first call's (a p.workload inside the script declares its own)
+  local function set_params(m, typed)
+    if R.params or in_worker(R) then return end
+    R.params = typed
+    R.manifest = { name = m.name, version = m.version, api = m.api }
+  end
+  if not R.record then return set_params end
   core._hook("repeat", function(rep, repeats) return start_repetition(R, rep, repeats) end)
+  return set_params
 end
 
 return M

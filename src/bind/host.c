@@ -1262,6 +1262,13 @@ static int pmain(lua_State *L)
             break;
         }
     }
+    if (j->status == PL_EXIT_OK && pl_cfg.mode && strncmp(pl_cfg.mode, "describe", 8) == 0 &&
+        !pl_host_described && !pl_interrupted) {
+        /* p.script ends a describe: the script got to its end without one */
+        pl_out_boundary();
+        fprintf(stderr, "platter: %s: declares no manifest (p.script)\n", shown);
+        j->status = PL_EXIT_ERROR;
+    }
     heap_headroom(L); /* the end of the run allocates (an interned key) even at the bound */
     j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);
@@ -1328,6 +1335,8 @@ static int run(struct job *j)
     lua_close(L);
     return j->status;
 }
+
+int pl_host_described;
 
 int pl_host_run_script(const char *script, int argc, char **argv)
 {

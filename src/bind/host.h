@@ -25,12 +25,16 @@ struct pl_config {
     const char *sim;       /* --sim PRESET: run on the simulated device */
     uint64_t max_memory;   /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
     uint64_t interval_ns;  /* --interval T: every phase and run keeps a time series (0 = off) */
+    const char *mode;      /* "describe", "describe-json" or "plan": platter describe|plan */
     const char *argv0;
     int argc; /* the whole command line, for the record */
     char **argv;
 };
 
 extern struct pl_config pl_cfg;
+
+/* Set by core._described(): under 'platter describe', p.script printed the manifest. */
+extern int pl_host_described;
 
 /* Exit statuses. */
 enum { PL_EXIT_OK = 0, PL_EXIT_ERROR = 1, PL_EXIT_USAGE = 2, PL_EXIT_INTR = 130 };

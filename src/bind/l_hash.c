@@ -1,8 +1,9 @@
 /*
- * p.sha256(text) -> hex digest, through OpenSSL's libcrypto, so a result
- * record can name exactly which script produced it.
+ * p.sha256(text) -> hex digest, through OpenSSL's libcrypto (loaded at the
+ * first call: lazylib.h), so a result record can name exactly which script
+ * produced it.
  */
-#include <openssl/evp.h>
+#include "lazylib.h"
 
 #include "l_util.h"
 #include "l_open.h"
@@ -12,9 +13,13 @@ static int l_sha256(lua_State *L)
 {
     size_t len;
     const char *s = luaL_checklstring(L, 1, &len);
+    const char *why = NULL;
+    const struct pl_libcrypto *ssl = pl_libcrypto(&why);
+    if (!ssl)
+        return luaL_error(L, "sha256 needs " PL_LIBCRYPTO_SONAME ": %s", why);
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
-    if (!EVP_Digest(s, len, md, &n, EVP_sha256(), NULL))
+    if (!ssl->EVP_Digest(s, len, md, &n, ssl->EVP_sha256(), NULL))
         return luaL_error(L, "sha256: libcrypto failed");
     char hex[2 * EVP_MAX_MD_SIZE + 1];
     static const char digits[] = "0123456789abcdef";

@@ -892,6 +892,10 @@ static void push_config(lua_State *L)
         lua_pushstring(L, pl_cfg.sim);
         lua_setfield(L, -2, "sim");
     }
+    if (pl_cfg.mode) {
+        lua_pushstring(L, pl_cfg.mode);
+        lua_setfield(L, -2, "mode");
+    }
     lua_pushinteger(L, pl_cfg.repeat);
     lua_setfield(L, -2, "repeats");
     lua_pushnumber(L, pl_cfg.ci_pct);
@@ -911,6 +915,14 @@ static void push_config(lua_State *L)
 }
 
 /* core._config() -> a new plain copy of the configuration, for platter's own use */
+/* core._described(): p.script printed the manifest under 'platter describe' */
+static int l_described(lua_State *L)
+{
+    (void)L;
+    pl_host_described = 1;
+    return 0;
+}
+
 static int l_config(lua_State *L)
 {
     push_config(L);
@@ -1028,6 +1040,7 @@ static int l_resolve(lua_State *L)
 
 static const luaL_Reg core_funcs[] = {
     {"_config", l_config},
+    {"_described", l_described},
     {"_hook", l_hook},
     {"_notice", l_notice},
     {"_record_write", l_record_write},

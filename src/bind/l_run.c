@@ -39,6 +39,7 @@ static const char *const run_keys[] = {
     "gen",
     "interval",
     "invalidate_every",
+    "io_samples",
     "iopoll",
     "live",
     "live_slot",
@@ -800,6 +801,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     lua_pop(L, 1);
     s.slat = getbool(L, 1, "slat", 0);
     s.timeline = getbool(L, 1, "timeline", 0);
+    s.io_samples = getbool(L, 1, "io_samples", 0);
     s.fsync_data = getbool(L, 1, "fdatasync", 0);
     {
         static const char *const froms[] = {"due", "issue", NULL};
@@ -972,6 +974,46 @@ static void push_steady(lua_State *L, struct pl_phase *ph, const struct pl_job_s
     ph->steady = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
+/* One direction's moments as { n =, min =, max =, mean =, stdev = }. */
+static void push_moments(lua_State *L, uint64_t n, uint64_t min, uint64_t max, double mean,
+                         double stdev)
+{
+    lua_createtable(L, 0, 5);
+    pl_pushu64(L, n);
+    lua_setfield(L, -2, "n");
+    pl_pushu64(L, min);
+    lua_setfield(L, -2, "min");
+    pl_pushu64(L, max);
+    lua_setfield(L, -2, "max");
+    lua_pushnumber(L, mean);
+    lua_setfield(L, -2, "mean");
+    lua_pushnumber(L, stdev);
+    lua_setfield(L, -2, "stdev");
+}
+
+/*
+ * io_samples: r.io_bw = { read = m, write = m } of the per-I/O bandwidths and
+ * r.io_iops likewise of the per-I/O IOPS samples (each 1, fio's add_iops_sample),
+ * a direction only when it has I/Os; the two refs on ph.
+ */
+static void push_io_samples(lua_State *L, struct pl_phase *ph, const struct pl_job_result *r)
+{
+    for (int k = 0; k < 2; k++) {
+        lua_createtable(L, 0, 2);
+        for (int d = 0; d < 2; d++) {
+            const struct pl_moments *m = &r->io_bw[d];
+            if (!m->n)
+                continue;
+            if (k == 0)
+                push_moments(L, m->n, m->min, m->max, pl_moments_mean(m), pl_moments_stdev(m));
+            else
+                push_moments(L, m->n, 1, 1, 1.0, 0.0);
+            lua_setfield(L, -2, pl_op_names[d]);
+        }
+        *(k ? &ph->io_iops : &ph->io_bw) = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+}
+
 /* Push the stats of a finished job (with sub-stats) and add it to the active phases. */
 static void push_job_stats(lua_State *L, const char *name, const struct pl_job_spec *s,
                            struct pl_job_result *r)
@@ -1017,6 +1059,8 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
     }
     if (s->ss_dur)
         push_steady(L, ph, s, r);
+    if (s->io_samples)
+        push_io_samples(L, ph, r);
     if (s->slat && (r->slat[0].ops || r->slat[1].ops)) { /* r.slat = { read = s, write = s } */
         lua_createtable(L, 0, 2);
         for (int i = 0; i < 2; i++) {
@@ -1086,6 +1130,7 @@ static int verify_after(lua_State *L, const struct pl_job_spec *s, struct pl_job
             *rd = v->by_op[PL_OP_READ];
         }
         pl_stats_merge(&w->slat[0], &v->slat[0]);
+        pl_moments_merge(&w->io_bw[0], &v->io_bw[0]); /* fio samples a verify's reads too */
         for (int i = 0; i < PL_DIST_NR; i++) {
             w->depths[i] += v->depths[i];
             w->submit[i] += v->submit[i];

@@ -72,6 +72,7 @@ struct pl_phase *pl_phase_new(lua_State *L, const char *name)
     ph->samples = LUA_NOREF;
     ph->slat = LUA_NOREF;
     ph->steady = LUA_NOREF;
+    ph->io_bw = ph->io_iops = LUA_NOREF;
     ph->extra = LUA_NOREF;
     snprintf(ph->name, sizeof ph->name, "%s", name ? name : "");
     luaL_getmetatable(L, PL_STATS_MT);
@@ -473,6 +474,12 @@ static int l_stats__index(lua_State *L)
             lua_pushnil(L);
         else
             lua_rawgeti(L, LUA_REGISTRYINDEX, ph->steady);
+    } else if (strcmp(k, "io_bw") == 0 || strcmp(k, "io_iops") == 0) {
+        int ref = k[3] == 'b' ? ph->io_bw : ph->io_iops;
+        if (ref == LUA_NOREF)
+            lua_pushnil(L);
+        else
+            lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     } else if (strcmp(k, "samples_dropped") == 0)
         pl_pushu64(L, ph->samples_dropped);
     else if (strcmp(k, "series") == 0)
@@ -532,6 +539,9 @@ static int l_stats__gc(lua_State *L)
     ph->slat = LUA_NOREF;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->steady);
     ph->steady = LUA_NOREF;
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->io_bw);
+    luaL_unref(L, LUA_REGISTRYINDEX, ph->io_iops);
+    ph->io_bw = ph->io_iops = LUA_NOREF;
     luaL_unref(L, LUA_REGISTRYINDEX, ph->extra);
     ph->extra = LUA_NOREF;
     free(ph->tl_t);

@@ -28,6 +28,7 @@ struct pl_phase {
     int samples;     /* p.run with sample_ms: registry ref of r.samples, or LUA_NOREF */
     uint64_t samples_dropped; /* p.run: windows past the cap, not in r.samples */
     int steady;               /* p.run with steady: registry ref of r.steady, or LUA_NOREF */
+    int io_bw, io_iops;       /* p.run with io_samples: refs of r.io_bw, r.io_iops, or LUA_NOREF */
     char name[64];
     char stopped[24]; /* p.run: why it ended ("count", "time", "error", ...) or "" */
     char error[200];  /* "pwrite x at offset 4096: No space left on device" or "" */

@@ -5,7 +5,8 @@
  * (1 by default, as io_uring's); reap submits what is still queued and
  * waits with io_getevents. Reads and writes are truly asynchronous only on
  * files opened with O_DIRECT; on the page cache io_submit itself does the
- * copy, as with fio.
+ * copy, as with fio. libaio itself is loaded when the first job sets the
+ * engine up (lazylib.h).
  *
  * fsync is IOCB_CMD_FSYNC (IOCB_CMD_FDSYNC for data_only), which kernels
  * since 4.18 run on a work queue. Where the kernel refuses it (EINVAL from
@@ -21,14 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <libaio.h>
-
 #include "engine.h"
 #include "hot.h"
+#include "lazylib.h"
 
 #define EAGAIN_TRIES 100000 /* io_submit EAGAIN with nothing in flight: ~0.1 s of retries */
 
 struct aio {
+    const struct pl_libaio *lib; /* io_setup, io_submit, io_getevents, io_destroy */
     io_context_t ctx;
     int ctx_ok;
     struct iocb *iocbs;    /* one per slot */
@@ -43,7 +44,7 @@ struct aio {
     int fsync_sync; /* the kernel refused aio fsync: fsync(2) instead */
 };
 
-static char why_buf[256];
+static char why_buf[512];
 
 static int is_sync_cmd(const struct iocb *cb)
 {
@@ -56,6 +57,12 @@ static int aio_init(struct pl_engine *e, const char **why)
     if (!a)
         return -ENOMEM;
     e->data = a;
+    const char *err = NULL;
+    if (!(a->lib = pl_libaio(&err))) {
+        snprintf(why_buf, sizeof why_buf, "the libaio engine needs " PL_LIBAIO_SONAME ": %s", err);
+        *why = why_buf;
+        return -ENOENT;
+    }
     unsigned qd = e->qd ? e->qd : 1;
     a->iocbs = calloc(qd, sizeof *a->iocbs);
     a->pending = calloc(qd, sizeof *a->pending);
@@ -63,7 +70,7 @@ static int aio_init(struct pl_engine *e, const char **why)
     a->done = calloc(qd, sizeof *a->done);
     if (!a->iocbs || !a->pending || !a->events || !a->done)
         return -ENOMEM;
-    int rc = io_setup((int)qd, &a->ctx);
+    int rc = a->lib->io_setup((int)qd, &a->ctx);
     if (rc < 0) {
         snprintf(why_buf, sizeof why_buf,
                  "io_setup(%u) failed: %s (the system's AIO limit is "
@@ -104,7 +111,7 @@ PL_HOT static int aio_commit(struct pl_engine *e)
     struct aio *a = e->data;
     unsigned tries = 0;
     while (a->npending) {
-        int rc = io_submit(a->ctx, (long)a->npending, a->pending);
+        int rc = a->lib->io_submit(a->ctx, (long)a->npending, a->pending);
         if (rc > 0) {
             pl_engine_mark_submit(e, (unsigned)rc);
             a->inflight += (unsigned)rc;
@@ -190,7 +197,7 @@ PL_HOT static int aio_reap(struct pl_engine *e, unsigned min, struct pl_io **out
     unsigned room = max - got;
     if (room > a->inflight)
         room = a->inflight;
-    rc = io_getevents(a->ctx, (long)want, (long)room, a->events, NULL);
+    rc = a->lib->io_getevents(a->ctx, (long)want, (long)room, a->events, NULL);
     if (rc < 0)
         return rc == -EINTR ? (int)got : rc;
     for (int i = 0; i < rc; i++) {
@@ -210,13 +217,13 @@ static void aio_cleanup(struct pl_engine *e)
     if (a->ctx_ok) {
         /* the loop drains first; anything still in the kernel is waited for */
         while (a->inflight) {
-            int rc = io_getevents(a->ctx, 1, (long)a->inflight, a->events, NULL);
+            int rc = a->lib->io_getevents(a->ctx, 1, (long)a->inflight, a->events, NULL);
             if (rc < 0 && rc != -EINTR)
                 break;
             if (rc > 0)
                 a->inflight -= (unsigned)rc;
         }
-        io_destroy(a->ctx);
+        a->lib->io_destroy(a->ctx);
     }
     free(a->iocbs);
     free(a->pending);

@@ -6,6 +6,7 @@
  * coordinated omission). Uses clock, pattern, engine and stats.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,12 +264,12 @@ static void refill(struct loop *l, struct pl_io *io)
     }
 }
 
-/* spec log: a completion's lines (clat from the submit call's return at depth) */
-static void log_done(struct loop *l, const struct pl_io *io, uint64_t now, uint64_t lat)
+/* A completion's clat for the log and io_samples: from the submit call's return at
+   depth, else its latency */
+static inline uint64_t clat_of(const struct loop *l, const struct pl_io *io, uint64_t now,
+                               uint64_t lat)
 {
-    uint64_t clat = !l->sync && io->t_sub && now >= io->t_sub ? now - io->t_sub : lat;
-    pl_iolog_done(l->log, now - l->meas_start, io->op == PL_OP_WRITE, (uint64_t)io->res, io->off,
-                  lat, clat);
+    return !l->sync && io->t_sub && now >= io->t_sub ? now - io->t_sub : lat;
 }
 
 /* spec timeline: one more completion, at now, of n bytes */
@@ -335,8 +336,14 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         steady_seconds(l, now);
     if (l->s->sample_ns && io->op != PL_OP_FSYNC)
         window_add(&l->win, io, lat);
-    if (l->log && io->op != PL_OP_FSYNC)
-        log_done(l, io, now, lat);
+    if ((l->log || l->s->io_samples) && io->op != PL_OP_FSYNC) {
+        uint64_t clat = clat_of(l, io, now, lat), n = (uint64_t)io->res;
+        int dir = io->op == PL_OP_WRITE;
+        if (l->log)
+            pl_iolog_done(l->log, now - l->meas_start, dir, n, io->off, lat, clat);
+        if (l->s->io_samples) /* fio's add_bw_sample: bytes * 10^6 / clat, rounded down */
+            pl_moments_add(&l->r->io_bw[dir], clat ? n * 1000000u / clat : 0);
+    }
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
     if (__builtin_expect(r->series.hist != NULL || pl_io_series_on != 0, 0))
@@ -609,7 +616,7 @@ PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
         engine_failed(l, rc);
         return rc;
     }
-    if ((l->s->slat || l->log) && io->op != PL_OP_FSYNC) {
+    if ((l->s->slat || l->log || l->s->io_samples) && io->op != PL_OP_FSYNC) {
         uint64_t t = pl_clock_ns();
         io->t_sub = t;
         if (l->s->slat && l->measuring) { /* fio's slat: handed to the kernel */
@@ -834,6 +841,9 @@ static int check_verify(const struct pl_job_spec *s, const char **why)
             if (s->files[i] && (s->files[i]->target->flags & PL_TARGET_VIRTUAL))
                 *why = "verify needs a target that keeps what is written (not the simulated "
                        "disk or the null target)";
+    static char lib_why[PATH_MAX + 96]; /* the checksum's library, loaded now: not in a timed I/O */
+    if (!*why && pl_vfy_load(s->verify, lib_why, sizeof lib_why) < 0)
+        *why = lib_why;
     return *why ? -1 : 0;
 }
 
@@ -1003,6 +1013,8 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
         pl_stats_reset(&r->by_op[i]);
     pl_stats_reset(&r->slat[0]);
     pl_stats_reset(&r->slat[1]);
+    pl_moments_reset(&r->io_bw[0]);
+    pl_moments_reset(&r->io_bw[1]);
     struct pl_job *j = calloc(1, sizeof *j);
     if (!j)
         return -ENOMEM;

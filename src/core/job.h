@@ -54,6 +54,9 @@ struct pl_job_spec {
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     int timeline;                      /* keep each completion's time and bytes (r->tl_*) */
     uint64_t series_ns;                /* a time series of this interval (r->series; 0 = none) */
+    int io_samples;                    /* the moments of each measured I/O's bandwidth in
+                                          r->io_bw: fio's per-I/O bw sample, its bytes
+                                          * 10^6 / its clat in ns */
     uint64_t fsync_every;              /* fsync after every N writes */
     double rate_iops, rate_bps;        /* open-loop rate; 0 = as fast as possible */
     int rate_poisson;                  /* under a rate: exponential gaps between due times (fio's
@@ -129,9 +132,10 @@ struct pl_sample {
 
 struct pl_job_result {
     struct pl_stats all;
-    struct pl_stats by_op[3]; /* read, write, fsync */
-    struct pl_stats slat[2];  /* with spec slat: queued to the submit call's return, read/write */
-    uint64_t shorts;          /* transfers shorter than asked */
+    struct pl_stats by_op[3];   /* read, write, fsync */
+    struct pl_stats slat[2];    /* with spec slat: queued to the submit call's return, read/write */
+    uint64_t shorts;            /* transfers shorter than asked */
+    struct pl_moments io_bw[2]; /* spec io_samples: the per-I/O bandwidths, read/write */
     enum pl_job_stop stopped;
     int err; /* first errno that ended (or occurred in) the job */
     enum pl_op err_op;

@@ -29,6 +29,7 @@
 
 #include "device.h"
 #include "guard.h"
+#include "lazylib.h"
 #include "sandbox.h"
 
 /* Rights and fields newer than the kernel headers Debian 12 builds with. */
@@ -161,6 +162,12 @@ static void add_root(void *ud, const struct pl_allow_root *a)
         add_rule(r, a->fd, LANDLOCK_ACCESS_FS_REMOVE_FILE);
 }
 
+/* A library platter loads on first use (lazylib.h): that one file, to read and map. */
+static void add_lazy_file(void *ud, const char *path)
+{
+    add_path(ud, path, LANDLOCK_ACCESS_FS_READ_FILE);
+}
+
 static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len)
 {
     int abi = landlock_abi();
@@ -194,6 +201,7 @@ static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len
     add_path(&r, "/etc/localtime", FS_READ);  /* os.date */
     add_path(&r, "/etc/os-release", FS_READ); /* the result record's environment */
     add_path(&r, "/usr/share/zoneinfo", FS_READ);
+    pl_lazy_files(add_lazy_file, &r);
     for (int i = 0; o->read_only && o->read_only[i]; i++)
         add_path(&r, o->read_only[i], FS_READ);
     if (r.err == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

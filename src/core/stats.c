@@ -184,22 +184,57 @@ double pl_stats_mean(const struct pl_stats *s)
     return (double)s->lat_sum / (double)s->ops;
 }
 
-double pl_stats_stdev(const struct pl_stats *s)
+/* sqrt(sum (x - mean)^2 / (n - 1)) from n, sum(x) and the 128-bit sum(x^2) */
+static double stdev_of(uint64_t n, uint64_t sum, uint64_t sq_lo, uint64_t sq_hi)
 {
-    if (s->ops < 2)
+    if (n < 2)
         return 0;
     /* (n-1) var = sum(x^2) - sum(x)^2 / n, in integers: with q, r the quotient and
        remainder of sum^2 / n, sum(x^2) >= q (Cauchy-Schwarz), and the difference
        minus r/n is the exact value, which only then becomes a floating number */
-    unsigned __int128 sq = ((unsigned __int128)s->lat_sq_hi << 64) | s->lat_sq_lo;
-    unsigned __int128 sum2 = (unsigned __int128)s->lat_sum * s->lat_sum;
-    unsigned __int128 q = sum2 / s->ops, r = sum2 % s->ops;
+    unsigned __int128 sq = ((unsigned __int128)sq_hi << 64) | sq_lo;
+    unsigned __int128 sum2 = (unsigned __int128)sum * sum;
+    unsigned __int128 q = sum2 / n, r = sum2 % n;
     if (sq < q) /* counters edited by hand (or overflowed): no answer better than 0 */
         return 0;
-    long double m2 = (long double)(sq - q) - (long double)r / (long double)s->ops;
+    long double m2 = (long double)(sq - q) - (long double)r / (long double)n;
     if (m2 <= 0)
         return 0;
-    return (double)sqrtl(m2 / (long double)(s->ops - 1));
+    return (double)sqrtl(m2 / (long double)(n - 1));
+}
+
+double pl_stats_stdev(const struct pl_stats *s)
+{
+    return stdev_of(s->ops, s->lat_sum, s->lat_sq_lo, s->lat_sq_hi);
+}
+
+void pl_moments_reset(struct pl_moments *m)
+{
+    memset(m, 0, sizeof *m);
+    m->min = UINT64_MAX;
+}
+
+void pl_moments_merge(struct pl_moments *dst, const struct pl_moments *src)
+{
+    dst->n += src->n;
+    dst->sum += src->sum;
+    uint64_t lo = dst->sq_lo + src->sq_lo;
+    dst->sq_hi += src->sq_hi + (lo < dst->sq_lo);
+    dst->sq_lo = lo;
+    if (src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+}
+
+double pl_moments_mean(const struct pl_moments *m)
+{
+    return m->n ? (double)m->sum / (double)m->n : 0;
+}
+
+double pl_moments_stdev(const struct pl_moments *m)
+{
+    return stdev_of(m->n, m->sum, m->sq_lo, m->sq_hi);
 }
 
 double pl_stats_seconds(const struct pl_stats *s)

@@ -100,4 +100,33 @@ double pl_stats_stdev(const struct pl_stats *s);
 /* Wall seconds between start and stop (or now, if still running). */
 double pl_stats_seconds(const struct pl_stats *s);
 
+/*
+ * Running moments of a series of integers (p.run's io_samples: each I/O's
+ * bandwidth): count, min, max, sum and the 128-bit sum of squares, so the
+ * standard deviation is exact as pl_stats_stdev's.
+ */
+struct pl_moments {
+    uint64_t n, min, max, sum; /* min UINT64_MAX while empty */
+    uint64_t sq_lo, sq_hi;
+};
+
+void pl_moments_reset(struct pl_moments *m);
+static inline void pl_moments_add(struct pl_moments *m, uint64_t v)
+{
+    m->n++;
+    m->sum += v;
+    unsigned __int128 sq = (unsigned __int128)v * v;
+    uint64_t lo = m->sq_lo + (uint64_t)sq;
+    m->sq_hi += (uint64_t)(sq >> 64) + (lo < m->sq_lo);
+    m->sq_lo = lo;
+    if (v < m->min)
+        m->min = v;
+    if (v > m->max)
+        m->max = v;
+}
+void pl_moments_merge(struct pl_moments *dst, const struct pl_moments *src);
+/* Mean (0 if empty) and sample standard deviation, n-1 (0 with fewer than 2). */
+double pl_moments_mean(const struct pl_moments *m);
+double pl_moments_stdev(const struct pl_moments *m);
+
 #endif

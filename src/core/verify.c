@@ -2,15 +2,13 @@
  * Verified blocks: the header of verify.h, filled before a write and checked
  * after a read. The checksums come from libraries: ISA-L's crc32_iscsi (the
  * Castagnoli CRC, hardware-accelerated where the CPU has it) and libcrypto's
- * EVP digests. Uses rng.
+ * EVP digests, both loaded on first use (lazylib.h). Uses rng.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <isa-l/crc.h>
-#include <openssl/evp.h>
-
+#include "lazylib.h"
 #include "rng.h"
 #include "verify.h"
 
@@ -61,12 +59,22 @@ static uint64_t get64(const uint8_t *p)
     return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
+int pl_vfy_load(enum pl_vfy_kind k, char *why, size_t len)
+{
+    const char *e = NULL;
+    if (k == PL_VFY_CRC32C && !pl_libisal(&e))
+        snprintf(why, len, "verify: crc32c needs " PL_LIBISAL_SONAME ": %s", e);
+    else if ((k == PL_VFY_MD5 || k == PL_VFY_SHA256) && !pl_libcrypto(&e))
+        snprintf(why, len, "verify: %s needs " PL_LIBCRYPTO_SONAME ": %s", pl_vfy_name(k), e);
+    return e ? -1 : 0;
+}
+
 /* crc32_iscsi takes an int length: feed it in pieces below 2 GiB */
-static uint32_t crc_part(uint32_t crc, const uint8_t *p, size_t n)
+static uint32_t crc_part(const struct pl_libisal *isal, uint32_t crc, const uint8_t *p, size_t n)
 {
     while (n) {
         size_t m = n > (1u << 30) ? (1u << 30) : n;
-        crc = crc32_iscsi((unsigned char *)p, (int)m, crc);
+        crc = isal->crc32_iscsi((unsigned char *)p, (int)m, crc);
         p += m;
         n -= m;
     }
@@ -77,20 +85,25 @@ int pl_vfy_sum(enum pl_vfy_kind k, const void *a, size_t alen, const void *b, si
                uint8_t out[32])
 {
     if (k == PL_VFY_CRC32C) {
+        const struct pl_libisal *isal = pl_libisal(NULL);
+        if (!isal)
+            return -1;
         /* the raw register starts at all ones and is inverted at the end (crc32c) */
-        uint32_t crc = crc_part(0xffffffffu, a, alen);
-        crc = crc_part(crc, b, blen);
+        uint32_t crc = crc_part(isal, 0xffffffffu, a, alen);
+        crc = crc_part(isal, crc, b, blen);
         put32(out, ~crc);
         return 0;
     }
-    const EVP_MD *md = k == PL_VFY_MD5 ? EVP_md5() : k == PL_VFY_SHA256 ? EVP_sha256() : NULL;
-    if (!md)
+    const struct pl_libcrypto *ssl =
+        k == PL_VFY_MD5 || k == PL_VFY_SHA256 ? pl_libcrypto(NULL) : NULL;
+    if (!ssl)
         return -1;
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    const EVP_MD *md = k == PL_VFY_MD5 ? ssl->EVP_md5() : ssl->EVP_sha256();
+    EVP_MD_CTX *c = ssl->EVP_MD_CTX_new();
     unsigned n = 0;
-    int ok = c && EVP_DigestInit_ex(c, md, NULL) && EVP_DigestUpdate(c, a, alen) &&
-             EVP_DigestUpdate(c, b, blen) && EVP_DigestFinal_ex(c, out, &n);
-    EVP_MD_CTX_free(c);
+    int ok = c && ssl->EVP_DigestInit_ex(c, md, NULL) && ssl->EVP_DigestUpdate(c, a, alen) &&
+             ssl->EVP_DigestUpdate(c, b, blen) && ssl->EVP_DigestFinal_ex(c, out, &n);
+    ssl->EVP_MD_CTX_free(c);
     return ok && n == pl_vfy_sum_len(k) ? 0 : -1;
 }
 

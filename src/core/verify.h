@@ -4,7 +4,7 @@
  * checksum kind) and a checksum of the header fields and of everything after
  * the header; the rest is random data. A read checks every block in what it
  * read. Checksums: crc32c from ISA-L, md5 and sha256 from OpenSSL's
- * libcrypto. No Lua.
+ * libcrypto, each loaded on first use (lazylib.h). No Lua.
  */
 #ifndef PLATTER_CORE_VERIFY_H
 #define PLATTER_CORE_VERIFY_H
@@ -33,6 +33,11 @@ enum pl_vfy_kind pl_vfy_kind_of(const char *name);
 const char *pl_vfy_name(enum pl_vfy_kind k);
 /* the checksum's length in bytes (0 for PL_VFY_NONE) */
 size_t pl_vfy_sum_len(enum pl_vfy_kind k);
+
+/* Load the library kind k needs, before the first block (a job's checks do it, so no timed
+   I/O pays for the load): 0, or -1 with "verify: md5 needs libcrypto.so.3: <dlerror>" in
+   why. pl_vfy_sum and the rest load it themselves too, and fail (-1) without it. */
+int pl_vfy_load(enum pl_vfy_kind k, char *why, size_t len);
 
 /* The checksum of a then b (either may be empty) into out (pl_vfy_sum_len bytes). 0, or
    -1 if the library failed. */

@@ -8,6 +8,7 @@ platter --help (or -h) prints the usage on stdout and exits 0.
          platter plot RESULT.json -o OUT.png|svg
          platter rerun RESULT.json
          platter selftest
+         platter describe [--json] SCRIPT
          platter --version [-v]
   
   Runs a storage benchmark written in Lua: a shipped workload by name

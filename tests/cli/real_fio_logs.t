@@ -112,7 +112,10 @@ I/O's length, and the helper thread's windowed samples are then not
 logged at all. A time-based mixed job with a ramp: each tool writes a line
 per I/O it reports (its JSON's total_ios, per direction), none for the
 ramp, and each bw value follows from the clat line of the same I/O (fio
-reads the clock again for the bw line: its time may be 1 ms later):
+reads the clock again for the bw line: its time may be 1 ms later). The
+report's bw and iops figures are then these same samples (fio's ts->bw_stat
+and iops_stat get each logged value): samples= is the direction's number
+of lines, min, max, mean and stdev are the lines' values:
 
   $ both --name=tb --filename=data --size=4m --bs=4k --rw=randrw --runtime=1 --time_based \
   >   --ramp_time=300ms --write_bw_log=t --write_iops_log=t --write_lat_log=t --log_offset=1 \
@@ -139,6 +142,16 @@ reads the clock again for the bw line: its time may be 1 ms later):
   > print(d, "bw = bytes * 10^6 / clat" if not bad and len(rows["bw"]) == len(rows["clat"]) else bad[:3])
   > times = [int(r[0]) for r in rows["bw"]]
   > print(d, "times from the end of the ramp" if min(times) < 100 and max(times) <= 1100 else times[:3] + times[-3:])
+  > for i, dd in enumerate(("read", "write")):
+  >     v = [int(r[1]) for r in rows["bw"] if r[2] == str(i)]
+  >     n, j = len(v), job[dd]
+  >     m = sum(v) / n
+  >     sd = (sum((x - m) ** 2 for x in v) / (n - 1)) ** 0.5
+  >     bw = ((j["bw_samples"], j["bw_min"], j["bw_max"]) == (n, min(v), max(v))
+  >           and abs(j["bw_mean"] - m) <= 1e-6 * m and abs(j["bw_dev"] - sd) <= 1e-6 * sd + 1e-6)
+  >     iops = (j["iops_samples"], j["iops_min"], j["iops_max"], j["iops_mean"], j["iops_stddev"]) == (n, 1, 1, 1, 0)
+  >     print(d, dd, "bw and iops samples: the log's lines" if bw and iops else
+  >           (n, min(v), max(v), m, sd, [j[k] for k in j if k.startswith(("bw_", "iops_"))]))
   > PY
   > done
   real bw a line per I/O
@@ -146,8 +159,24 @@ reads the clock again for the bw line: its time may be 1 ms later):
   real iops values ['1']
   real bw = bytes * 10^6 / clat
   real times from the end of the ramp
+  real read bw and iops samples: the log's lines
+  real write bw and iops samples: the log's lines
   ours bw a line per I/O
   ours iops a line per I/O
   ours iops values ['1']
   ours bw = bytes * 10^6 / clat
   ours times from the end of the ramp
+  ours read bw and iops samples: the log's lines
+  ours write bw and iops samples: the log's lines
+
+gtod_reduce=1: fio takes no latencies and no per-I/O bw or iops samples, so
+it makes no latency logs and leaves the per-I/O bw and iops logs empty (and
+its report has no bw and iops lines):
+
+  $ both --name=g --filename=data --size=1m --bs=4k --rw=read --gtod_reduce=1 \
+  >   --write_bw_log=g --write_iops_log=g --write_lat_log=g
+  same files: g_bw.1.log g_iops.1.log 
+  $ wc -l < ours/g_bw.1.log; wc -l < ours/g_iops.1.log; grep "samples=" real/out ours/out | wc -l
+  0
+  0
+  0

@@ -117,4 +117,20 @@ T.test("mpi record: rank 0's JSON has the MPI environment and world; rerun runs 
   T.eq(again.environment.mpi.size, 4, "the rerun had 4 ranks")
   local _, err4, rc4 = T.sh("cd " .. T.q(d) .. " && " .. T.q(T.bin) .. " compare m.json m2.json >/dev/null")
   T.eq(rc4, 0, "compare reads both: " .. err4)
+  local _, _, gp = T.sh("command -v gnuplot")
+  if gp == 0 then
+    local _, err5, rc5 = T.sh("cd " .. T.q(d) .. " && " .. T.q(T.bin) .. " plot m.json -o m.svg")
+    T.eq(rc5, 0, "plot reads it: " .. err5)
+    T.has(T.read(d .. "/m.svg") or "", "<svg", "an svg")
+  end
+end)
+
+T.test("mpi: p.parallel inside every rank; a worker's collective is refused, not sent", function()
+  need_mpi()
+  local d = T.tmpdir()
+  local out, err, rc = mpirun(d, "--quiet --sim nvme " .. T.q(scripts .. "parallel.lua"))
+  T.eq(rc, 0, "status: " .. err)
+  T.has(out, "ops\t120\n", "4 ranks x (10 + 20) I/Os of their workers")
+  T.has(out, "called in a p.parallel worker", "the worker's collective refused: " .. out)
+  T.has(out, "ranks\t4\n", "every rank")
 end)

@@ -389,6 +389,36 @@ static void test_stdev(void **state)
     assert_true(pl_stats_stdev(&st_a) == pl_stats_stdev(&st_all));
 }
 
+/* pl_moments (p.run's io_samples): min, max, mean, the exact stdev, and a merge
+   that equals adding into one */
+static void test_moments(void **state)
+{
+    (void)state;
+    struct pl_moments a, b, all;
+    pl_moments_reset(&a);
+    assert_true(a.n == 0 && a.min == UINT64_MAX && pl_moments_mean(&a) == 0);
+    assert_true(pl_moments_stdev(&a) == 0);
+    static const uint64_t w[] = {2, 4, 4, 4, 5, 5, 7, 9};
+    for (int i = 0; i < 8; i++)
+        pl_moments_add(&a, w[i]);
+    assert_true(a.n == 8 && a.min == 2 && a.max == 9 && a.sum == 40);
+    assert_true(pl_moments_mean(&a) == 5.0);
+    assert_true(fabs(pl_moments_stdev(&a) - sqrt(32.0 / 7)) < 1e-12);
+    /* values whose squares carry into the high word */
+    pl_moments_reset(&a);
+    pl_moments_reset(&b);
+    pl_moments_reset(&all);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t v = 5000000000ull + (i & 1) * 2;
+        pl_moments_add(i < 300 ? &a : &b, v);
+        pl_moments_add(&all, v);
+    }
+    pl_moments_merge(&a, &b);
+    assert_memory_equal(&a, &all, sizeof a);
+    assert_true(all.sq_hi > 0);
+    assert_true(fabs(pl_moments_stdev(&a) - sqrt(1000.0 / 999)) < 1e-9);
+}
+
 static void test_errno_counting(void **state)
 {
     (void)state;
@@ -474,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_stats_reset_record),
         cmocka_unit_test(test_stats_merge),
         cmocka_unit_test(test_stdev),
+        cmocka_unit_test(test_moments),
         cmocka_unit_test(test_errno_counting),
         cmocka_unit_test(test_seconds),
     };
