@@ -34,6 +34,7 @@ static const char usage_text[] =
     "  --destroy        allow writing to block devices\n"
     "  --quiet          no progress or informational messages\n"
     "  --seed N         seed of the random number generator (default 1)\n"
+    "  --interval T     every phase and run keeps a time series in intervals of T (e.g. 100ms)\n"
     "  --json FILE      write the full result record (JSON) to FILE\n"
     "  --csv FILE       write one CSV row per phase to FILE\n"
     "  --repeat N       run the whole workload N times; report mean, stddev, 95% CI\n"
@@ -142,6 +143,17 @@ int main(int argc, char **argv)
                 return usage("bad --seed '%s': expected a non-negative integer", v);
             pl_cfg.seed = s;
             pl_cfg.seed_given = 1;
+        } else if (matches(a, "--interval")) {
+            const char *v = optval(argc, argv, &i, "--interval");
+            const char *why;
+            uint64_t ns;
+            if (!v)
+                return usage("option '--interval' needs a duration, such as 100ms", "");
+            if (pl_units_parse_time(v, &ns, &why) < 0 || ns < 1000)
+                return usage("bad --interval '%s': expected a duration of at least 1us, such as "
+                             "100ms",
+                             v);
+            pl_cfg.interval_ns = ns;
         } else if (matches(a, "--json") || matches(a, "--csv") || matches(a, "--sim")) {
             const char *name = matches(a, "--json")  ? "--json"
                                : matches(a, "--csv") ? "--csv"

@@ -35,7 +35,7 @@ end
 local GLOBAL = {
   ["--trust"] = false, ["--destroy"] = false, ["--quiet"] = false, ["--verbose"] = false,
   ["--seed"] = true, ["--json"] = true, ["--csv"] = true, ["--repeat"] = true, ["--ci"] = true,
-  ["--sim"] = true, ["--max-memory"] = true, ["--lua-dir"] = true,
+  ["--sim"] = true, ["--max-memory"] = true, ["--lua-dir"] = true, ["--interval"] = true,
 }
 
 local function unknown_option(spec, name, value)

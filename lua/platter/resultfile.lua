@@ -73,6 +73,21 @@ local function buckets(s)
   return out
 end
 
+-- s.series as plain tables (a phase or run with an interval), or nil
+local SERIES_KEYS = { "t", "ops", "bytes", "iops", "bw", "lat_mean", "lat_min", "lat_p50", "lat_p99",
+  "lat_max" }
+local function series(s)
+  local sr = s.series
+  if not sr then return nil end
+  local out = {}
+  for i, x in ipairs(sr) do
+    local e = {}
+    for _, k in ipairs(SERIES_KEYS) do e[k] = finite(x[k]) end
+    out[i] = e
+  end
+  return out
+end
+
 local function latencies(s)
   local lat = { mean = finite(s:mean()), min = s:min(), max = s:max() }
   for _, p in ipairs(M.PERCENTILES) do lat[pct_label(p)] = s:percentile(p) end
@@ -91,6 +106,8 @@ function M.snapshot(s, light)
   }
   r.lat_ns = latencies(s)
   r.hist = buckets(s)
+  r.series = series(s)
+  if r.series then r.series_dropped = s.series_dropped end
   if not light then
     local by, any = {}, false
     for _, k in ipairs({ "read", "write", "fsync" }) do
@@ -312,7 +329,8 @@ end
 -- =====================================================================
 
 local VALUE_OPTS = { ["--seed"] = "seed", ["--json"] = "json", ["--csv"] = "csv",
-  ["--sim"] = "sim", ["--repeat"] = "repeat", ["--ci"] = "ci", ["--lua-dir"] = "lua_dir" }
+  ["--sim"] = "sim", ["--repeat"] = "repeat", ["--ci"] = "ci", ["--lua-dir"] = "lua_dir",
+  ["--interval"] = "interval" }
 local FLAG_OPTS = { ["--trust"] = "trust", ["--destroy"] = "destroy", ["--quiet"] = "quiet",
   ["-q"] = "quiet", ["--verbose"] = "verbose", ["-v"] = "verbose", ["--help"] = "help",
   ["-h"] = "help", ["--version"] = "version", ["-V"] = "version" }

@@ -24,6 +24,7 @@ struct pl_config {
     double ci_pct;         /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
     const char *sim;       /* --sim PRESET: run on the simulated device */
     uint64_t max_memory;   /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
+    uint64_t interval_ns;  /* --interval T: every phase and run keeps a time series (0 = off) */
     const char *mode;      /* "describe", "describe-json" or "plan": platter describe|plan */
     const char *argv0;
     int argc; /* the whole command line, for the record */

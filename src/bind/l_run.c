@@ -37,6 +37,7 @@ static const char *const run_keys[] = {
     "fdatasync",
     "fsync_every",
     "gen",
+    "interval",
     "invalidate_every",
     "io_samples",
     "iopoll",
@@ -795,6 +796,9 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         if (s.sample_ns < 1000)
             luaL_error(L, "run: 'sample_ms' must be at least 0.001 (a microsecond)");
     }
+    lua_getfield(L, 1, "interval");
+    s.series_ns = pl_interval_arg(L, -1, "run");
+    lua_pop(L, 1);
     s.slat = getbool(L, 1, "slat", 0);
     s.timeline = getbool(L, 1, "timeline", 0);
     s.io_samples = getbool(L, 1, "io_samples", 0);
@@ -1051,6 +1055,10 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         r->tl_t = r->tl_bytes = NULL;
         r->tl_n = r->tl_cap = 0;
     }
+    if (s->series_ns && (ph->series = malloc(sizeof *ph->series)) != NULL) {
+        *ph->series = r->series; /* the series moves to the stats object */
+        memset(&r->series, 0, sizeof r->series);
+    }
     if (s->ss_dur)
         push_steady(L, ph, s, r);
     if (s->io_samples)
@@ -1066,7 +1074,7 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         }
         ph->slat = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    pl_io_phase_absorb(&r->all);
+    pl_io_phase_absorb_fed(&r->all); /* a phase's series had each completion (job.c) */
 }
 
 static void start_error(lua_State *L, int rc, const char *why)
@@ -1144,7 +1152,7 @@ static int verify_after(lua_State *L, const struct pl_job_spec *s, struct pl_job
             w->err_off = v->err_off;
             w->err_file = v->err_file;
         }
-        pl_io_phase_absorb(&v->all); /* the pass's reads count in the phases around it */
+        pl_io_phase_absorb_fed(&v->all); /* the pass's reads count in the phases around it */
     }
     pl_job_result_free(v);
     free(v);

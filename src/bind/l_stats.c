@@ -19,6 +19,7 @@
 #include "l_file.h"
 #include "l_stats.h"
 #include "progress.h"
+#include "units.h"
 #include "hot.h"
 
 /* The p.phase phases recording now, in start order: those a Ctrl-C leaves open
@@ -36,6 +37,29 @@ static void forget_open(struct pl_phase *ph)
             return;
         }
     }
+}
+
+uint64_t pl_interval_arg(lua_State *L, int idx, const char *who)
+{
+    uint64_t ns = 0;
+    if (lua_isnil(L, idx))
+        return pl_cfg.interval_ns;
+    if (lua_isboolean(L, idx) && !lua_toboolean(L, idx))
+        return 0;
+    if (lua_type(L, idx) == LUA_TNUMBER) {
+        double v = lua_tonumber(L, idx);
+        ns = v > 0 ? pl_scale_u64(v, 1e9) : 0;
+    } else if (lua_type(L, idx) == LUA_TSTRING) {
+        const char *why;
+        if (pl_units_parse_time(lua_tostring(L, idx), &ns, &why) < 0)
+            luaL_error(L, "%s: bad 'interval' '%s': %s", who, lua_tostring(L, idx), why);
+    } else {
+        luaL_error(L, "%s: 'interval' must be a duration such as \"100ms\" or seconds, not %s", who,
+                   luaL_typename(L, idx));
+    }
+    if (ns < 1000)
+        luaL_error(L, "%s: 'interval' must be at least 1us", who);
+    return ns;
 }
 
 struct pl_phase *pl_phase_new(lua_State *L, const char *name)
@@ -96,6 +120,18 @@ void pl_phase_start(lua_State *L, int arg)
     pl_clock_cpu(&ph->ru_user0, &ph->ru_sys0);
     ph->st.t_end = 0;
     ph->st.t_start = pl_clock_ns();
+    if (ph->interval_ns) { /* a time series from the start (no memory: none) */
+        struct pl_series *sr = ph->series ? ph->series : malloc(sizeof *sr);
+        if (sr && ph->series)
+            pl_series_free(sr);
+        if (sr && pl_series_init(sr, ph->interval_ns, ph->st.t_start) == 0) {
+            ph->series = sr;
+            pl_io_phase_series(&ph->st, sr);
+        } else {
+            free(sr);
+            ph->series = NULL;
+        }
+    }
 }
 
 void pl_phase_stop(lua_State *L, struct pl_phase *ph)
@@ -107,6 +143,8 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph)
     pl_clock_cpu(&u, &s);
     ph->st.user += u - ph->ru_user0;
     ph->st.sys += s - ph->ru_sys0;
+    if (ph->series)
+        pl_series_finish(ph->series, ph->st.t_end);
     pl_progress_end(ph);
     pl_io_phase_remove(&ph->st);
     forget_open(ph);
@@ -319,6 +357,43 @@ static const luaL_Reg stats_methods[] = {
     {NULL, NULL},
 };
 
+/* s.series: { {t, ops, bytes, iops, bw, lat_mean, lat_min, lat_p50, lat_p99, lat_max}, ... }
+   of the intervals kept so far (t: the end, in seconds from the start); nil without one */
+static void push_series(lua_State *L, const struct pl_series *sr)
+{
+    if (!sr) {
+        lua_pushnil(L);
+        return;
+    }
+    lua_createtable(L, (int)sr->n, 0);
+    uint64_t prev = 0;
+    for (size_t i = 0; i < sr->n; i++) {
+        const struct pl_series_point *p = &sr->pts[i];
+        double secs = (double)(p->t_ns - prev) / 1e9; /* this interval's length */
+        prev = p->t_ns;
+        lua_createtable(L, 0, 10);
+        lua_pushnumber(L, (double)p->t_ns / 1e9);
+        lua_setfield(L, -2, "t");
+        pl_pushu64(L, p->ops);
+        lua_setfield(L, -2, "ops");
+        pl_pushu64(L, p->bytes);
+        lua_setfield(L, -2, "bytes");
+        lua_pushnumber(L, secs > 0 ? (double)p->ops / secs : 0.0);
+        lua_setfield(L, -2, "iops");
+        lua_pushnumber(L, secs > 0 ? (double)p->bytes / secs : 0.0);
+        lua_setfield(L, -2, "bw");
+        lua_pushnumber(L, p->ops ? (double)p->lat_sum / (double)p->ops : 0.0);
+        lua_setfield(L, -2, "lat_mean");
+        const uint64_t v[4] = {p->lat_min, p->p50, p->p99, p->lat_max};
+        static const char *const names[4] = {"lat_min", "lat_p50", "lat_p99", "lat_max"};
+        for (int k = 0; k < 4; k++) {
+            pl_pushu64(L, v[k]);
+            lua_setfield(L, -2, names[k]);
+        }
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+}
+
 /* Fields are computed on access, so a running phase shows live values. */
 static int l_stats__index(lua_State *L)
 {
@@ -407,7 +482,14 @@ static int l_stats__index(lua_State *L)
             lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     } else if (strcmp(k, "samples_dropped") == 0)
         pl_pushu64(L, ph->samples_dropped);
-    else if (ph->has_verify && strcmp(k, "verify_errors") == 0)
+    else if (strcmp(k, "series") == 0)
+        push_series(L, ph->series);
+    else if (strcmp(k, "series_dropped") == 0) {
+        if (ph->series)
+            pl_pushu64(L, ph->series->dropped);
+        else
+            lua_pushnil(L);
+    } else if (ph->has_verify && strcmp(k, "verify_errors") == 0)
         pl_pushu64(L, ph->verify_errors);
     else if (ph->has_verify && strcmp(k, "verify_error") == 0) {
         if (ph->verify_error[0])
@@ -466,6 +548,11 @@ static int l_stats__gc(lua_State *L)
     free(ph->tl_bytes);
     ph->tl_t = ph->tl_bytes = NULL;
     ph->tl_n = 0;
+    if (ph->series) {
+        pl_series_free(ph->series);
+        free(ph->series);
+        ph->series = NULL;
+    }
     return 0;
 }
 
@@ -521,6 +608,7 @@ static int l_phase(lua_State *L)
     if (has_fn)
         luaL_checktype(L, 2, LUA_TFUNCTION);
     int hide = 0, cache = 0;
+    uint64_t interval = pl_cfg.interval_ns;
     if (!lua_isnoneornil(L, 3)) {
         luaL_checktype(L, 3, LUA_TTABLE);
         lua_getfield(L, 3, "collective");
@@ -547,12 +635,16 @@ static int l_phase(lua_State *L)
         luaL_argcheck(L, lua_isnil(L, -1) || lua_isboolean(L, -1), 3, "'cache' must be a boolean");
         cache = lua_toboolean(L, -1);
         lua_pop(L, 1);
+        lua_getfield(L, 3, "interval");
+        interval = pl_interval_arg(L, -1, "phase");
+        lua_pop(L, 1);
     }
     lua_settop(L, 2);
     pl_checkintr(L);
     struct pl_phase *ph = pl_phase_new(L, name);
     ph->noprogress = hide;
     ph->cache_intended = cache;
+    ph->interval_ns = interval;
     int s = lua_gettop(L);
     pl_phase_start(L, s);
     if (!has_fn)

@@ -10,6 +10,7 @@
 
 #include "compat.h"
 #include "engine.h"
+#include "series.h"
 #include "stats.h"
 
 #define PL_STATS_MT "platter.stats"
@@ -42,7 +43,16 @@ struct pl_phase {
     int has_tl;       /* the timeline is kept (even if empty) */
     uint64_t tl_lost; /* completions memory could not keep */
     int extra;        /* registry ref of fields a trusted module attached (s.world), or LUA_NOREF */
+    uint64_t interval_ns;     /* p.phase's interval (or --interval): keep a time series */
+    struct pl_series *series; /* s.series: malloc'd, freed with the userdata; or NULL */
 };
+
+/*
+ * The `interval` of p.phase's options or p.run's table at idx (who names it in errors):
+ * a duration string ("100ms") or seconds; absent: --interval's (0 = no series); false:
+ * none. At least a microsecond.
+ */
+uint64_t pl_interval_arg(lua_State *L, int idx, const char *who);
 
 /* New stats userdata on the stack, reset, not started. */
 struct pl_phase *pl_phase_new(lua_State *L, const char *name);

@@ -17,12 +17,15 @@
 extern const struct pl_engine_ops pl_engine_psync, pl_engine_stdio;
 
 static struct pl_stats *phases[PL_IO_MAX_PHASES];
+static struct pl_series *series[PL_IO_MAX_PHASES]; /* of phases[i], or NULL */
 static unsigned nphases;
+unsigned pl_io_series_on;
 
 int pl_io_phase_add(struct pl_stats *st)
 {
     if (nphases == PL_IO_MAX_PHASES)
         return -ENOSPC;
+    series[nphases] = NULL;
     phases[nphases++] = st;
     return 0;
 }
@@ -36,15 +39,44 @@ void pl_io_phase_remove(struct pl_stats *st)
 {
     for (unsigned i = 0; i < nphases; i++) {
         if (phases[i] == st) {
+            if (series[i])
+                pl_io_series_on--;
             memmove(&phases[i], &phases[i + 1], (nphases - i - 1) * sizeof phases[0]);
+            memmove(&series[i], &series[i + 1], (nphases - i - 1) * sizeof series[0]);
             nphases--;
             return;
         }
     }
 }
 
-void pl_io_phase_absorb(const struct pl_stats *st)
+void pl_io_phase_series(struct pl_stats *st, struct pl_series *sr)
 {
+    for (unsigned i = 0; i < nphases; i++) {
+        if (phases[i] == st) {
+            pl_io_series_on += (sr != NULL) - (series[i] != NULL);
+            series[i] = sr;
+            return;
+        }
+    }
+}
+
+void pl_io_series_feed(const struct pl_io *io, uint64_t now, uint64_t lat)
+{
+    if (io->res < 0)
+        return; /* errors are not ops */
+    for (unsigned i = 0; i < nphases; i++)
+        if (series[i])
+            pl_series_add(series[i], now, (uint64_t)io->res, lat);
+}
+
+static void absorb(const struct pl_stats *st, int fed)
+{
+    if (!fed && pl_io_series_on) {
+        uint64_t now = pl_clock_ns();
+        for (unsigned i = 0; i < nphases; i++)
+            if (series[i])
+                pl_series_merge(series[i], now, st);
+    }
     for (unsigned i = 0; i < nphases; i++) {
         struct pl_stats *d = phases[i];
         uint64_t t0 = d->t_start, t1 = d->t_end;
@@ -55,6 +87,16 @@ void pl_io_phase_absorb(const struct pl_stats *st)
         d->user = u;
         d->sys = s;
     }
+}
+
+void pl_io_phase_absorb(const struct pl_stats *st)
+{
+    absorb(st, 0);
+}
+
+void pl_io_phase_absorb_fed(const struct pl_stats *st)
+{
+    absorb(st, 1);
 }
 
 /* Submit io on f with engine ops at queue depth 1; returns how long it took (ns). */
@@ -73,6 +115,8 @@ PL_HOT static void count(const struct pl_io *io, uint64_t ns)
 {
     for (unsigned i = 0; i < nphases; i++)
         pl_io_count(phases[i], io, ns);
+    if (__builtin_expect(pl_io_series_on != 0, 0)) /* a phase keeps a time series */
+        pl_io_series_feed(io, pl_clock_ns(), ns);
     if (pl_progress_countdown && !--pl_progress_countdown)
         pl_progress_poll(); /* the progress line: a clock check every few hundred calls */
 }

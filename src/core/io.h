@@ -12,6 +12,7 @@
 
 #include "engine.h"
 #include "file.h"
+#include "series.h"
 #include "stats.h"
 
 /* The one counting function: a completed I/O into st (an error counts as one). */
@@ -30,8 +31,22 @@ int pl_io_phase_add(struct pl_stats *st); /* 0, or -ENOSPC past PL_IO_MAX_PHASES
 void pl_io_phase_remove(struct pl_stats *st);
 unsigned pl_io_phase_count(void); /* how many are active now */
 /* Merge a finished job's or worker's stats into every active phase (their clocks and
-   CPU accounts stay their own). */
+   CPU accounts stay their own); a phase's series takes them all now (a worker's I/O,
+   timed in another process). */
 void pl_io_phase_absorb(const struct pl_stats *st);
+/* The same for stats whose completions the series were fed one by one (p.run's, through
+   pl_io_series_feed). */
+void pl_io_phase_absorb_fed(const struct pl_stats *st);
+
+/*
+ * Time series of the active phases: sr (NULL: none) records the completions counted
+ * into the phase st (p.phase's `interval`). pl_io_series_on is how many active phases
+ * have one: the counting paths test it once (0 = off, and the only cost).
+ */
+void pl_io_phase_series(struct pl_stats *st, struct pl_series *sr);
+extern unsigned pl_io_series_on;
+/* A completion at clock time now, of latency lat, into the active phases' series. */
+void pl_io_series_feed(const struct pl_io *io, uint64_t now, uint64_t lat);
 
 /*
  * One read or write of len bytes on f: at off, seeking first, or at the

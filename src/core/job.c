@@ -95,6 +95,8 @@ static void begin_measuring(struct loop *l, uint64_t now)
     l->e.submit_map = l->r->submit; /* a committing engine counts its calls from now */
     if (l->s->sample_ns)
         l->next_sample = now + l->s->sample_ns;
+    if (l->s->series_ns)
+        pl_series_init(&l->r->series, l->s->series_ns, now); /* no memory: no series */
     if (l->s->ss_group) {
         l->next_ss = pl_ssg_join(l->s->ss_group, l->s->ss_member, now);
         l->ss_k = (l->next_ss - l->s->ss_group->origin) / 1000000000u - 1;
@@ -292,6 +294,17 @@ static void timeline_add(struct pl_job_result *r, uint64_t now, uint64_t n)
     r->tl_n++;
 }
 
+/* A measured completion into the job's series and the active phases' (series_ns or a phase
+   with one): nothing after a time limit is measured, so a late one counts at the deadline */
+static void series_add(struct loop *l, const struct pl_io *io, uint64_t now, uint64_t lat)
+{
+    if (l->r->series.hist)
+        pl_series_add(&l->r->series, l->deadline && now > l->deadline ? l->deadline : now,
+                      (uint64_t)io->res, lat);
+    if (pl_io_series_on)
+        pl_io_series_feed(io, now, lat);
+}
+
 /* Record one completion that finished at `now`. */
 PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
 {
@@ -333,6 +346,8 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     }
     pl_io_count(&r->all, io, lat);
     pl_io_count(&r->by_op[io->op], io, lat);
+    if (__builtin_expect(r->series.hist != NULL || pl_io_series_on != 0, 0))
+        series_add(l, io, now, lat);
     if (l->s->timeline)
         timeline_add(r, now, (uint64_t)io->res);
     if (l->s->live && io->op != PL_OP_FSYNC) { /* seen by another process: plain stores */
@@ -1174,6 +1189,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
             r->by_op[i].t_end = r->all.t_end;
     if (l->next_sample <= r->all.t_end) /* full windows that no completion closed */
         windows_close(l, r->all.t_end);
+    pl_series_finish(&r->series, r->all.t_end); /* the intervals to the end, the last partial */
     if (l->log) {
         uint64_t end = r->all.t_end > l->meas_start ? r->all.t_end - l->meas_start : 0;
         r->log_err = pl_iolog_close(l->log, end);
@@ -1204,6 +1220,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
 void pl_job_result_free(struct pl_job_result *r)
 {
     pl_steady_free(&r->steady);
+    pl_series_free(&r->series);
     free(r->samples);
     r->samples = NULL;
     r->nsamples = 0;
@@ -1256,7 +1273,7 @@ int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_resul
     }
     v.pat.hi = w->range_hi; /* the range the writes ran over, whatever the file's size now */
     v.count = w->steps ? w->steps : 1;
-    v.bytes = v.seconds_ns = v.ramp_ns = v.sample_ns = v.fsync_every = v.think_ns = 0;
+    v.bytes = v.seconds_ns = v.ramp_ns = v.sample_ns = v.series_ns = v.fsync_every = v.think_ns = 0;
     v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
     v.ss_dur = 0;
     v.rate_iops = v.rate_bps = 0;

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "iolog.h"
 #include "pattern.h"
+#include "series.h"
 #include "stats.h"
 #include "steady.h"
 #include "verify.h"
@@ -52,6 +53,7 @@ struct pl_job_spec {
     int slat;                          /* time each submission (fio's slat) into r->slat */
     uint64_t sample_ns;                /* windowed samples of this length (0 = none) */
     int timeline;                      /* keep each completion's time and bytes (r->tl_*) */
+    uint64_t series_ns;                /* a time series of this interval (r->series; 0 = none) */
     int io_samples;                    /* the moments of each measured I/O's bandwidth in
                                           r->io_bw: fio's per-I/O bw sample, its bytes
                                           * 10^6 / its clat in ns */
@@ -166,6 +168,9 @@ struct pl_job_result {
     uint64_t *tl_t, *tl_bytes;
     size_t tl_n, tl_cap;
     uint64_t tl_lost;
+    /* spec series_ns: the time series of the measured completions, from the start of
+       measurement to the end of the measured time (pl_job_result_free) */
+    struct pl_series series;
 };
 
 /* Running counts of one job that another process can read (p.live): reads, writes. */

@@ -20,6 +20,7 @@ platter --help (or -h) prints the usage on stdout and exits 0.
     --destroy        allow writing to block devices
     --quiet          no progress or informational messages
     --seed N         seed of the random number generator (default 1)
+    --interval T     every phase and run keeps a time series in intervals of T (e.g. 100ms)
     --json FILE      write the full result record (JSON) to FILE
     --csv FILE       write one CSV row per phase to FILE
     --repeat N       run the whole workload N times; report mean, stddev, 95% CI

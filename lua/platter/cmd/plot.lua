@@ -1,4 +1,4 @@
--- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency]
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency|series]
 --
 -- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
 -- a gnuplot script go to a temporary directory, gnuplot writes OUT.
@@ -10,6 +10,8 @@
 --            of different sizes overlay
 --   latency  latency percentiles (µs) against the percentile on a "nines"
 --            axis (90, 99, 99.9, ...), one line per file x phase
+--   series   MB/s and p99 latency (µs) over time, one line per phase with a time
+--            series (p.phase's or p.run's interval, --interval); never chosen by itself
 -- Without --kind the first that fits the phase names is used. Built-in
 -- command: runs trusted, arguments in `...`. See docs/results.md.
 if select("#", ...) == 1 and (...) == "platter.cmd.plot" then
@@ -25,12 +27,12 @@ local format = string.format
 local o = p.args({
   name = "plot",
   usage = "[options] RESULT.json [MORE.json ...] -o OUT.png|OUT.svg",
-  summary = "Plot result files with gnuplot: a block-size sweep, a zones curve or latency "
-    .. "percentiles.",
+  summary = "Plot result files with gnuplot: a block-size sweep, a zones curve, latency "
+    .. "percentiles or time series.",
   options = {
     { "-o", "--output", arg = "FILE", help = "the image to write: .png or .svg" },
-    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "latency" },
-      help = "sweep, zones or latency (default: from the phase names)" },
+    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "latency", "series" },
+      help = "sweep, zones, latency or series (default: from the phase names)" },
     { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
     { "--title", arg = "TEXT", help = "the plot's title" },
     { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
@@ -76,7 +78,8 @@ for i, path in ipairs(o) do
   local doc, derr = resultfile.decode(text, path)
   if not doc then p.usage_error("plot", derr) end
   docs[i] = { path = path, label = path:match("([^/]+)$"):gsub("%.json$", ""),
-    summary = resultfile.summary_of(doc), extents = resultfile.extents(doc) }
+    summary = resultfile.summary_of(doc), extents = resultfile.extents(doc),
+    phases = type(doc.phases) == "table" and doc.phases or {} }
 end
 
 local function mean(s, fig)
@@ -281,6 +284,49 @@ elseif kind == "zones" then
   g("set ylabel 'MiB/s'")
   g("set yrange [0:*]")
   g("plot ", table.concat(parts, ", \\\n  "))
+elseif kind == "series" then
+  local bw, lat = {}, {}
+  for _, d in ipairs(docs) do
+    for _, ph in ipairs(d.phases) do
+      if type(ph.series) == "table" and #ph.series > 0 and wanted(ph) then
+        local title = tostring(ph.name or "?")
+        if (ph.occurrence or 1) > 1 then title = title .. " #" .. ph.occurrence end
+        if (ph.rep or 1) > 1 then title = title .. " (rep " .. ph.rep .. ")" end
+        local r1, r2 = {}, {}
+        for i, x in ipairs(ph.series) do
+          r1[i] = { x.t or 0, (x.bw or 0) / 1e6 }
+          r2[i] = { x.t or 0, (x.lat_p99 or 0) / 1e3 }
+        end
+        bw[#bw + 1] = add_series(label(d, title), r1)
+        lat[#lat + 1] = add_series(label(d, title), r2)
+      end
+    end
+  end
+  if #bw == 0 then
+    fail("no phase with a time series to plot: run with --interval T, or give p.phase or p.run "
+      .. "an interval")
+  end
+  if #bw > 40 then
+    fail(format("%d lines is too many for one plot: choose phases with --phase TEXT", #bw))
+  end
+  g("set multiplot layout 2,1 title ", gq(o.title or "throughput and p99 latency over time"))
+  g("set xlabel 'time from the phase start (s)'")
+  g("set ylabel 'MB/s'")
+  g("set yrange [0:*]")
+  local parts = {}
+  for _, s in ipairs(bw) do
+    parts[#parts + 1] = format("%s using 1:2 with linespoints pt 7 ps 0.4 title %s", gq(s.file),
+      gq(s.title))
+  end
+  g("plot ", table.concat(parts, ", \\\n  "))
+  g("set ylabel 'p99 latency (µs)'")
+  parts = {}
+  for _, s in ipairs(lat) do
+    parts[#parts + 1] = format("%s using 1:2 with linespoints pt 7 ps 0.4 title %s", gq(s.file),
+      gq(s.title))
+  end
+  g("plot ", table.concat(parts, ", \\\n  "))
+  g("unset multiplot")
 else
   local parts, maxk = {}, 1
   for _, d in ipairs(docs) do

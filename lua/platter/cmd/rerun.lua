@@ -319,6 +319,8 @@ if rep and rep > 1 then add("--repeat", tostring(rep)) end
 if ci then add("--ci", tostring(ci)) end
 local sim = opts.sim or cl.options.sim
 if sim then add("--sim", tostring(sim)) end
+local interval = cl.options.interval
+if type(interval) == "string" then add("--interval", interval) end
 if o.trust then add("--trust") end
 if o.destroy then add("--destroy") end
 if o.quiet then add("--quiet") end
