@@ -239,9 +239,13 @@ FIO_CASES = [
 
 
 def fio_top(lines):
-    """the screen down to the first job's header, numbers masked, with the pid and date"""
+    """the screen down to the first job's header, numbers masked, with the pid and date;
+    the jobs' run states ("[R(N)]", "[R(N),_(N)]") too: which jobs were still running at
+    the last tick is a matter of milliseconds (the two jobs of fio-eta-two end together
+    give or take the time between their starts)"""
     out = []
     for line in norm(lines):
+        line = re.sub(r"^(Jobs: .*?: )\[[A-Za-z_](\(N\))?(,[A-Za-z_](\(N\))?)*\]", r"\1[STATES]", line)
         out.append(re.sub(r"pid=N: .*$", "pid=N: DATE", line))
         if "(groupid=" in line:
             break
