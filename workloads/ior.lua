@@ -185,18 +185,11 @@ end
 -- The ranks and nodes (IOR: tasks on node 0, and whether ranks fill a node before the next)
 local tasks = P.numTasks
 local nodes = mpi.nodes
-local perNode0 = mpi.local_size
-if rank == 0 then
-  local all = mpi.allgather(mpi.node)
-  P.tasksBlockMapping = (tasks > 1 and all[2] == all[1]) and 1 or 0
-  local n0 = 0
-  for i = 1, tasks do if all[i] == all[1] then n0 = n0 + 1 end end
-  perNode0 = n0
-else
-  mpi.allgather(mpi.node)
-end
-P.tasksBlockMapping = mpi.bcast(P.tasksBlockMapping, 0)
-perNode0 = mpi.bcast(perNode0, 0)
+-- every rank gets every rank's node, so each works the two figures out itself
+local node_of = mpi.allgather(mpi.node)
+local perNode0 = 0
+for i = 1, tasks do if node_of[i] == node_of[1] then perNode0 = perNode0 + 1 end end
+P.tasksBlockMapping = (tasks > 1 and node_of[2] == node_of[1]) and 1 or 0
 P.numNodes, P.numTasksOnNode0 = nodes, perNode0
 local participating = rank < tasks
 P.expectedAggFileSize = P.blockSize * P.segmentCount * tasks

@@ -6,24 +6,8 @@
 -- a script must write its findings. Skips without mpirun or platter_mpi.so.
 local T = ...
 
-local dir = T.bin:match("^(.*)/[^/]*$") or "."
--- (LeakSanitizer off in the ranks: Open MPI leaves its components' allocations at exit,
--- reported from modules unloaded by then; ASan's other checks stay on)
-local env = "ASAN_OPTIONS=detect_leaks=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 "
-  .. "OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1 PLATTER_MPI_TIMEOUT=20 "
-local scripts = T.src .. "/lua/mpi/"
-
-local function need_mpi()
-  local _, _, rc = T.sh("command -v mpirun")
-  if rc ~= 0 then T.skip("mpirun not found (Debian openmpi-bin)") end
-  if not T.read(dir .. "/platter_mpi.so") then T.skip("built without MPI (-DPLATTER_MPI)") end
-end
-
--- mpirun -np 4 platter ARGS in cwd; stdout, stderr (tagged [1,rank]<stderr>:), status
-local function mpirun(cwd, args)
-  return T.sh("cd " .. T.q(cwd) .. " && " .. env .. "timeout 60 mpirun -np 4 --oversubscribe "
-    .. "--tag-output " .. T.q(T.bin) .. " " .. args)
-end
+local H = dofile(T.src .. "/lua/mpi/harness.lua")(T, { timeout = 20, limit = 60, tag = true })
+local env, scripts, need_mpi, mpirun = H.env, H.scripts, H.need_mpi, H.mpirun
 
 T.test("mpi run: identity, barrier order, values, a waiting rank sleeps", function()
   need_mpi()
