@@ -355,12 +355,12 @@ function M.describe_json(m)
   return cjson.encode(out) .. "\n"
 end
 
---- manifest(manifest) -> checked manifest, for 'platter describe': errors at the line of
---- p.script's caller, an unsupported api refused
-function M.manifest(manifest)
+-- The manifest checked and its api supported; a mistake is raised at `level`, counted
+-- from the function that calls this one (not a tail call: see its two callers)
+local function checked(manifest, level)
   local ok, m = pcall(M.check, manifest)
   if not ok then
-    if type(m) == "table" and m.manifest_error then error(m.manifest_error, 3) end
+    if type(m) == "table" and m.manifest_error then error(m.manifest_error, level + 1) end
     error(m, 0)
   end
   if not supported(m.api) then
@@ -370,18 +370,17 @@ function M.manifest(manifest)
   return m
 end
 
+--- manifest(manifest) -> checked manifest, for 'platter describe': errors at the line of
+--- p.script's caller, an unsupported api refused
+function M.manifest(manifest)
+  local m = checked(manifest, 3)
+  return m
+end
+
 --- declare(manifest, ...) -> params, typed params; p.script. Errors in the manifest
 --- carry the line of p.script's caller (p.script calls this, level 3).
 function M.declare(manifest, ...)
-  local ok, m = pcall(M.check, manifest)
-  if not ok then
-    if type(m) == "table" and m.manifest_error then error(m.manifest_error, 3) end
-    error(m, 0)
-  end
-  if not supported(m.api) then
-    error({ platter_usage = string.format("%s: needs api %s; this platter supports %s", m.name, m.api,
-      table.concat(M.APIS, ", ")) }, 0)
-  end
+  local m = checked(manifest, 3)
   local values = M.parse(m, ...)
   return values, M.typed(m, values), m
 end
