@@ -231,7 +231,7 @@ end
 
 --- w:phase_files(s) -> the buffered files p.phase s used, as run_files gives them
 -- (with their residency at the end too: res_end, pct_end, size_end): those whose
--- residency changed (reads bring pages in, writes dirty new ones), that it closed
+-- residency grew (reads bring pages in, writes dirty new ones) or fell (see below), that it closed
 -- (looked at again by path), or that it opened (still open, or closed again:
 -- core._closed_files). Of a file it opened, the residency at the start is not
 -- known (start_unknown): only the storage counters can tell what the cache
@@ -252,7 +252,14 @@ function Watch:phase_files(s)
       c.pct_end, c.res_end, c.total_end = residency(self, c.f, c.entry, size)
       c.size = (c.size or 0) > 0 and c.size or size
       all[#all + 1] = c
-      if c.res_end ~= c.res then used[#used + 1] = c end
+      -- pages coming in are use; pages going out are use too, unless a direct handle
+      -- was open, where the kernel evicting them (memory pressure) looks the same as
+      -- use, and the storage counters below decide (a raw phase beside a cooked
+      -- handle, on a loaded machine); the simulated disk evicts only for its I/O
+      local res0, res1 = c.res or 0, c.res_end or 0
+      if res1 > res0 or (res1 < res0 and (self.sim or not snap.direct_open)) then
+        used[#used + 1] = c
+      end
     else
       -- closed during the phase: it was in use; its end, by its path
       c.pct_end, c.res_end, c.total_end, c.size_end = residency_of_path(self, c.entry.path)

@@ -390,6 +390,49 @@ T.test("position and extents: zones phases by head and offset, the file's size",
   T.eq(resultfile.extents(doc)[resultfile.phase_key(doc.phases[1])], 16, "size of its file")
 end)
 
+T.test("cache watch: pages evicted from a cooked file during a raw phase are not its use", function()
+  -- a 1 MiB cooked handle and a direct handle on one file; during the phase the
+  -- kernel evicts some of the cooked pages (a loaded machine) while the raw handle
+  -- moves all the phase's bytes through the storage
+  local cw = require "platter.cachewatch"
+  local machine = require "platter.machine"
+  local cooked, raw = {}, {}
+  local res = { [cooked] = 230 }
+  local info = { [cooked] = { path = "x.dat", direct = false }, [raw] = { path = "x.dat", direct = true } }
+  local core = {
+    ram = function() return 24 * 2 ^ 30 end,
+    _files = { [cooked] = true, [raw] = true },
+    _file_methods = {
+      info = function(f) return info[f] end,
+      size = function() return 2 ^ 20 end,
+      resident = function(f) return res[f] or 0, 256 end,
+    },
+  }
+  local real = machine.storage_bytes
+  local moved = 0
+  machine.storage_bytes = function() return moved end
+  local function phase(sim, evict)
+    local w = cw.new(core, sim)
+    local s = { bytes = 2 ^ 20 }
+    res[cooked] = 230
+    moved = 0
+    w:phase_start(s)
+    res[cooked] = 230 - evict
+    moved = sim and 0 or 2 ^ 20
+    return #w:phase_files(s)
+  end
+  local ok, err = pcall(function()
+    T.eq(phase(false, 30), 0, "evicted pages with a direct handle open: the raw phase used no cooked file")
+    T.eq(phase(false, 0), 0, "nothing changed: no cooked file either")
+    T.eq(phase(true, 30), 1, "the simulated disk evicts only for its own I/O: the cooked file was used")
+    info[raw] = nil
+    core._files[raw] = nil
+    T.eq(phase(false, 30), 1, "without a direct handle, pages going out are use")
+  end)
+  machine.storage_bytes = real
+  assert(ok, err)
+end)
+
 T.test("absolute_args: existing paths in the three granted forms, the rest as given", function()
   local d = T.tmpdir()
   write(d .. "/x.dat", "x")
