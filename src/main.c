@@ -17,10 +17,13 @@
 static const char usage_text[] =
     "usage: platter [options] WORKLOAD|SCRIPT.lua [args...]\n"
     "       platter [options] -e CODE [args...]\n"
+    "       platter [options] NAME.platter [args...]\n"
     "       platter list\n"
     "       platter compare A.json B.json [...]\n"
     "       platter plot RESULT.json -o OUT.png|svg\n"
     "       platter rerun RESULT.json\n"
+    "       platter pack SCRIPT.lua [MORE.lua...] [-o NAME.platter] [-m MODULE]...\n"
+    "       platter verify [--json] [--sha256 HEX] NAME.platter\n"
     "       platter selftest\n"
     "       platter describe [--json] SCRIPT\n"
     "       platter --version [-v]\n"

@@ -93,7 +93,8 @@ _platter()
             COMPREPLY=($(compgen -W "$(_platter_commands "$bin") $("$bin" list 2>/dev/null |
                 awk '{ print $1 }')" -- "$cur"))
             local IFS=$'\n'
-            COMPREPLY+=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -d -- "$cur"))
+            COMPREPLY+=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -f -X '!*.platter' -- "$cur")
+                $(compgen -d -- "$cur"))
             compopt -o filenames 2>/dev/null
         fi
         return 0

@@ -325,6 +325,9 @@ def platter_page():
             body.append({"compare": "put result files side by side",
                          "plot": "draw result files with gnuplot",
                          "rerun": "run a result file's command again, on the same script",
+                         "pack": "write one file holding a script and the modules it "
+                                 "requires (docs/sharing.md)",
+                         "verify": "check a pack's hashes and list its members",
                          "selftest": "measure known rates and report platter's error"}
                         .get(m.group(1), "see docs/results.md"))
     body += [".TP", "\\fBplatter list\\fR", "the shipped workloads, as under WORKLOADS"]

@@ -335,9 +335,10 @@ local function environment(core)
   }
 end
 
--- "code" (-e), "file" (a path) or "workload" (a built-in name)
-local function script_kind(cl, name)
+-- "code" (-e), "file" (a path), "pack" (a pack's path) or "workload" (a built-in name)
+local function script_kind(cl, name, pack)
   if cl.code then return "code" end
+  if pack then return "pack" end
   return name and (name:find("/") or name:find("%.lua$")) and "file" or "workload"
 end
 
@@ -384,9 +385,9 @@ local function build_record(R, status, msg)
     options = { repeats = cfg.repeats, ci = cfg.ci, sim = cfg.sim, trusted = core.trusted,
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
-    script = { name = script.name, kind = script_kind(cl, script.name),
+    script = { name = script.name, kind = script_kind(cl, script.name, script.pack),
       sha256 = script.text and core.sha256(script.text), text = script.text, manifest = R.manifest,
-      workloads = workload_list(core, script) },
+      workloads = workload_list(core, script), pack = script.pack },
     start_time = iso_time(R.start_time), start_unix = R.start_time,
     end_time = iso_time(end_time), end_unix = end_time,
     status = { exit = status, message = msg ~= "" and msg or nil,

@@ -499,15 +499,102 @@ static const char *const sandbox_modules[] = {
     NULL,
 };
 
+/*
+ * A pack's module (platter NAME.platter): require(name) finds the member
+ * name.lua, else name/init.lua ("a.b" is a/b.lua), among the members the host
+ * put in the registry (platter.pack.members), the same rule by which platter
+ * pack found them beside the script (lua/platter/packfile.lua). Nothing is read
+ * from disk. The member runs in the requiring script's environment (upvalue 1)
+ * with its name as argument, once: upvalue 2 holds what each returned (true
+ * for nothing), and a marker while it runs, so that a loop is an error.
+ * Returns 1 with the module's value pushed, or 0 when the pack has no such
+ * member (or this is no pack's run).
+ */
+static int pack_require(lua_State *L, const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 200 || strstr(name, "..") || name[0] == '.' || name[n - 1] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr("_-.", name[i]))
+            return 0;
+    lua_getfield(L, LUA_REGISTRYINDEX, "platter.pack.members");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    int members = lua_gettop(L);
+    lua_pushvalue(L, 1);
+    lua_rawget(L, lua_upvalueindex(2));
+    if (lua_islightuserdata(L, -1))
+        return luaL_error(L, "require '%s': a loop (the module requires itself, through others)",
+                          name);
+    if (!lua_isnil(L, -1))
+        return 1;
+    lua_pop(L, 1);
+    char path[256];
+    snprintf(path, sizeof path, "%s", name);
+    for (char *c = path; *c; c++)
+        if (*c == '.')
+            *c = '/';
+    static const char *const ends[] = {".lua", "/init.lua"};
+    for (int k = 0; k < 2; k++) {
+        lua_pushfstring(L, "%s%s", path, ends[k]);
+        lua_rawget(L, members);
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            continue;
+        }
+        size_t len;
+        const char *text = lua_tolstring(L, -1, &len);
+        lua_getfield(L, LUA_REGISTRYINDEX, "platter.pack.name");
+        const char *chunk = lua_pushfstring(L, "@%s:%s%s", lua_tostring(L, -1), path, ends[k]);
+        if (luaL_loadbufferx(L, text, len, chunk, "t") != LUA_OK)
+            return lua_error(L);
+        lua_pushvalue(L, lua_upvalueindex(1));
+        pl_setchunkenv(L);
+        lua_pushvalue(L, 1);
+        lua_pushlightuserdata(L, (void *)&pack_require); /* running: a loop marker */
+        lua_rawset(L, lua_upvalueindex(2));
+        lua_pushvalue(L, 1);
+        if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+            lua_pushvalue(L, 1);
+            lua_pushnil(L);
+            lua_rawset(L, lua_upvalueindex(2));
+            return lua_error(L);
+        }
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            lua_pushboolean(L, 1);
+        }
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, lua_upvalueindex(2));
+        return 1;
+    }
+    lua_settop(L, members - 1);
+    return 0;
+}
+
+/* require(name): platter's own public modules, then a pack's members */
 static int sandbox_require(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
     if (!in_list(sandbox_modules, name)) {
         if (find_embedded(name, 0) || strcmp(name, "platter.core") == 0)
             return luaL_error(L,
                               "require '%s': an internal module, not available in the "
                               "sandbox (run with --trust to allow it)",
                               name);
+        if (pack_require(L, name))
+            return 1;
+        lua_getfield(L, LUA_REGISTRYINDEX, "platter.pack.name");
+        if (lua_isstring(L, -1))
+            return luaL_error(L,
+                              "require '%s': not a member of the pack %s, nor one of "
+                              "platter's own modules",
+                              name, lua_tostring(L, -1));
         return luaL_error(L,
                           "require '%s': only platter's own modules can be loaded in the "
                           "sandbox (run with --trust to load others)",
@@ -653,7 +740,9 @@ static void push_sandbox(lua_State *L)
     lua_pushvalue(L, -1);
     lua_setfield(L, env, "load");
     lua_setfield(L, env, "loadstring");
-    lua_pushcfunction(L, sandbox_require);
+    lua_pushvalue(L, env);
+    lua_newtable(L); /* the pack modules this environment has loaded */
+    lua_pushcclosure(L, sandbox_require, 2);
     lua_setfield(L, env, "require");
     lua_getglobal(L, "xpcall");
     lua_pushcclosure(L, sandbox_xpcall, 1);
@@ -1015,7 +1104,49 @@ static int usage_error(struct job *j, const char *msg)
 static int is_path(const char *s)
 {
     size_t n = strlen(s);
-    return strchr(s, '/') || (n > 4 && strcmp(s + n - 4, ".lua") == 0);
+    return strchr(s, '/') || (n > 4 && strcmp(s + n - 4, ".lua") == 0) ||
+           (n > 8 && strcmp(s + n - 8, ".platter") == 0);
+}
+
+/* A pack (platter pack) starts so, whatever its file is called; a file called
+   NAME.platter is read as one (and refused when it is not one). */
+static int is_pack(const char *name, const char *text, size_t len)
+{
+    size_t n = strlen(name);
+    return (len >= 13 && memcmp(text, "platter-pack ", 13) == 0) ||
+           (n > 8 && strcmp(name + n - 8, ".platter") == 0);
+}
+
+/*
+ * A pack about to run: platter.packfile checks it (every sha256) and returns
+ * the entry script's text and chunk name ("@NAME.platter:member.lua"), the
+ * members (kept in the registry for sandbox_require: platter.pack.members and
+ * platter.pack.name) and the record's pack section, which goes into the table
+ * at rec (the registry's platter.script). Trusted, the members are in
+ * package.preload instead. Leaves the entry's text and chunk name on the stack
+ * and returns LUA_OK, or an error status with the message on the stack.
+ */
+static int start_pack(lua_State *L, const char *text, size_t len, const char *name, int trusted,
+                      int rec, int mh)
+{
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "platter.packfile");
+    int rc = lua_pcall(L, 1, 1, mh);
+    if (rc != LUA_OK)
+        return rc;
+    lua_getfield(L, -1, "start");
+    lua_remove(L, -2);
+    lua_pushlstring(L, text, len);
+    lua_pushstring(L, name);
+    lua_pushboolean(L, trusted);
+    rc = lua_pcall(L, 3, 4, mh);
+    if (rc != LUA_OK)
+        return rc;
+    lua_setfield(L, rec, "pack");
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.pack.members");
+    lua_pushstring(L, name);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.pack.name");
+    return LUA_OK;
 }
 
 /*
@@ -1153,6 +1284,12 @@ static int pmain(lua_State *L)
     }
     lua_setglobal(L, "platter");
 
+    /* what ran, for the result record: filled in below */
+    lua_createtable(L, 0, 3);
+    int rec = lua_gettop(L);
+    lua_pushvalue(L, rec);
+    lua_setfield(L, LUA_REGISTRYINDEX, "platter.script");
+
     /* the chunk */
     int rc;
     const char *shown;
@@ -1179,7 +1316,23 @@ static int pmain(lua_State *L)
                 j, lua_pushfstring(L, "cannot read script %s: %s", j->script, strerror(errno)));
         text = owned;
         const char *chunk = lua_pushfstring(L, "@%s", j->script);
-        if (!trusted && textlen > 0 && text[0] == LUA_SIGNATURE[0]) {
+        if (is_pack(j->script, text, textlen)) {
+            /* the record keeps the whole pack; the entry member is what runs */
+            lua_pop(L, 1);
+            lua_pushlstring(L, text, textlen);
+            lua_setfield(L, rec, "text");
+            rc = start_pack(L, text, textlen, j->script, trusted, rec, mh);
+            if (rc == LUA_OK) {
+                size_t elen;
+                const char *entry = lua_tolstring(L, -2, &elen);
+                rc = luaL_loadbufferx(L, entry, elen, lua_tostring(L, -1), "t");
+                lua_replace(L, -3);
+                lua_pop(L, 1);
+            }
+            text = NULL;
+            lua_pushnil(L); /* in place of the chunk name, removed below */
+            lua_insert(L, -2);
+        } else if (!trusted && textlen > 0 && text[0] == LUA_SIGNATURE[0]) {
             /* name the file and the reason, not "attempt to load chunk with wrong mode" */
             lua_pushfstring(L,
                             "%s: binary (bytecode) chunks are refused in the sandbox (run "
@@ -1203,13 +1356,13 @@ static int pmain(lua_State *L)
         text = e->text;
         textlen = e->len;
     }
-    /* what ran, for the result record: registry platter.script = {name, text} */
-    lua_createtable(L, 0, 2);
+    /* what ran, for the result record: registry platter.script = {name, text [, pack]} */
     lua_pushstring(L, shown);
-    lua_setfield(L, -2, "name");
-    lua_pushlstring(L, text ? text : "", text ? textlen : 0);
-    lua_setfield(L, -2, "text");
-    lua_setfield(L, LUA_REGISTRYINDEX, "platter.script");
+    lua_setfield(L, rec, "name");
+    if (text) {
+        lua_pushlstring(L, text, textlen);
+        lua_setfield(L, rec, "text");
+    }
     free(owned);
     if (rc != LUA_OK) {
         report_error(L, j);

@@ -832,11 +832,37 @@ static void copy_strings(lua_State *L, int src, const char *const *fields)
     lua_pop(L, 1);
 }
 
+/* Push a copy of the plain value at idx: tables (keys and values of strings,
+   numbers, booleans and such tables, depth bounded) are copied anew. */
+static void copy_plain(lua_State *L, int idx, int depth)
+{
+    idx = idx < 0 ? lua_gettop(L) + idx + 1 : idx;
+    if (!lua_istable(L, idx) || depth > 8) {
+        if (lua_istable(L, idx))
+            lua_pushnil(L);
+        else
+            lua_pushvalue(L, idx);
+        return;
+    }
+    lua_newtable(L);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        int t = lua_type(L, -2);
+        if (t == LUA_TSTRING || t == LUA_TNUMBER) {
+            lua_pushvalue(L, -2);
+            copy_plain(L, -2, depth + 1);
+            lua_rawset(L, -5);
+        }
+        lua_pop(L, 1);
+    }
+}
+
 /*
  * core._script() -> a new table { name = ..., text = ..., workloads = {...} }
  * of the script being run (empty before the host has loaded it); workloads
  * lists the shipped workloads it ran with p.workload, each { name, args, text },
- * once per distinct argument list (absent when none). A copy: the registry
+ * once per distinct argument list (absent when none); pack is a pack's record
+ * section (platter NAME.platter; lua/platter/packfile.lua). A copy: the registry
  * entries the host made stay as they were, whatever the caller does with it.
  */
 static int l_script(lua_State *L)
@@ -848,6 +874,12 @@ static int l_script(lua_State *L)
     if (lua_istable(L, -1)) {
         lua_pushvalue(L, t);
         copy_strings(L, t + 1, fields);
+        lua_pop(L, 1);
+        lua_getfield(L, -1, "pack");
+        if (lua_istable(L, -1)) {
+            copy_plain(L, -1, 0);
+            lua_setfield(L, t, "pack");
+        }
         lua_pop(L, 1);
     }
     lua_pop(L, 1);

@@ -14,7 +14,7 @@ The first word: the commands of --help and the shipped workloads of 'platter lis
   $ c b
   bonnie bonnie++ 
   $ c ''
-  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest plot readahead rerun selftest sweep zones 
+  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot readahead rerun selftest sweep verify zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.
@@ -56,6 +56,17 @@ A value that is a file or a directory completes as one; -e CODE offers nothing.
   file.dat 
   $ c -e 'print(1)' ''
   (none)
+
+The first word may also be a script or a pack (platter pack) in the current
+directory; after pack, verify and the other commands, files.
+
+  $ touch job.lua job.platter job.txt
+  $ c jo
+  job.lua job.platter 
+  $ c pack jo
+  job.lua job.platter job.txt 
+  $ c verify job.p
+  job.platter 
 
 platter complete prints one line per flag: the flag, its metavariable, its
 choices (tab-separated); --json prints the whole spec.

@@ -3,10 +3,13 @@ platter --help (or -h) prints the usage on stdout and exits 0.
   $ platter --help
   usage: platter [options] WORKLOAD|SCRIPT.lua [args...]
          platter [options] -e CODE [args...]
+         platter [options] NAME.platter [args...]
          platter list
          platter compare A.json B.json [...]
          platter plot RESULT.json -o OUT.png|svg
          platter rerun RESULT.json
+         platter pack SCRIPT.lua [MORE.lua...] [-o NAME.platter] [-m MODULE]...
+         platter verify [--json] [--sha256 HEX] NAME.platter
          platter selftest
          platter describe [--json] SCRIPT
          platter --version [-v]

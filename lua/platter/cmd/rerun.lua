@@ -88,7 +88,10 @@ local script = field(doc.script, "table") or {}
 -- check (a record edited by hand, or cut short), not a signature: whoever forges a
 -- record can recompute it. What protects you is the grant check below.
 if type(script.text) ~= "string" then
-  fail(format("%s: the record holds no script text (script.text): refused", o.result))
+  local pk = field(script.pack, "table")
+  fail(format("%s: the record holds no script text (script.text): refused%s", o.result,
+    pk and format("; it was made from the pack %s, sha256 %s: run that pack again", shown(pk.name or
+      script.name or "?"), shown(pk.sha256 or "?")) or ""))
 end
 if type(script.sha256) ~= "string" or script.sha256 == "" then
   fail(format("%s: the record has no script.sha256, so its script text cannot be checked: "
@@ -97,6 +100,14 @@ end
 if p.sha256(script.text) ~= script.sha256:lower() then
   fail(format("%s: the script text does not match its script.sha256 (edited by hand?): refused",
     o.result))
+end
+if script.kind == "pack" then  -- made from a pack: the record's text is that pack
+  local pk = field(script.pack, "table") or {}
+  if pk.sha256 ~= script.sha256 then
+    fail(format("%s: script.pack.sha256 is not the script's sha256: refused", o.result))
+  end
+  note(format("the record was made from the pack %s (sha256 %s); the record holds it, and it "
+    .. "runs again from there", shown(script.name), shown(script.sha256)))
 end
 
 -- the recorded command line, for what the record lacks
@@ -346,7 +357,10 @@ end
 local name = field(script.name, "string")
 local base = (name or "script"):match("([^/]+)$") or "script"
 if script.kind == "code" or base == "-e" then base = "code" end
-base = base:gsub("%.lua$", ""):gsub("[^%w._-]", "_") .. ".lua"
+-- a pack's record holds the whole pack as its text: it runs again as a pack, which
+-- checks its members' hashes once more before its entry script starts
+local ext = script.kind == "pack" and ".platter" or ".lua"
+base = base:gsub("%.lua$", ""):gsub("%.platter$", ""):gsub("[^%w._-]", "_") .. ext
 local path = tmpdir .. "/" .. base
 if not o.dry_run then
   local sf = assert(io.open(path, "wb"))
