@@ -170,6 +170,11 @@ function M.parse(text, label)
       #bad == 1 and "member" or "members", table.concat(bad, ", "), #bad == 1 and "does" or "do",
       #bad == 1 and "its" or "their"))
   end
+  for _, m in ipairs(pack.members) do
+    if m.text:sub(1, 1) == "\27" then
+      return fail(format("member %s is bytecode: a pack holds source text only", m.name))
+    end
+  end
   local last_marker = line()
   if last_marker == nil then return fail("it is cut short (before its end)") end
   if last_marker ~= "--- end" then return wrong_size(before) end
