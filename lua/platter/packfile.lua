@@ -224,7 +224,7 @@ function M.start(text, name, trusted)
       local first = mod and M.module_members(mod)[1]
       local shadowed = mod and first ~= m.name and members[first]
       -- platter's own modules stay platter's, as in the sandbox
-      if mod and m.name ~= pack.entry and not shadowed and package.preload[mod] == nil
+      if mod and not shadowed and package.preload[mod] == nil
           and package.loaded[mod] == nil then
         local chunk = "@" .. name .. ":" .. m.name
         package.preload[mod] = function(...)

@@ -338,7 +338,7 @@ end
 -- "code" (-e), "file" (a path), "pack" (a pack's path) or "workload" (a built-in name)
 local function script_kind(cl, name, pack)
   if cl.code then return "code" end
-  if pack then return "pack" end
+  if pack or (name and name:find("%.platter$")) then return "pack" end  -- a refused one has no pack
   return name and (name:find("/") or name:find("%.lua$")) and "file" or "workload"
 end
 

@@ -553,11 +553,16 @@ static int pack_require(lua_State *L, const char *name)
             return lua_error(L);
         lua_pushvalue(L, lua_upvalueindex(1));
         pl_setchunkenv(L);
+        if (nesting >= PL_MAX_NESTING)
+            return luaL_error(L, "stack overflow (require nested too deeply)");
         lua_pushvalue(L, 1);
         lua_pushlightuserdata(L, (void *)&pack_require); /* running: a loop marker */
         lua_rawset(L, lua_upvalueindex(2));
         lua_pushvalue(L, 1);
-        if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        nesting++;
+        int rc = lua_pcall(L, 1, 1, 0);
+        nesting--;
+        if (rc != LUA_OK) {
             lua_pushvalue(L, 1);
             lua_pushnil(L);
             lua_rawset(L, lua_upvalueindex(2));
