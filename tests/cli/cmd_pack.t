@@ -202,6 +202,16 @@ written). -x leaves a module out (one the receiver has installed, for a
   $ platter job.platter
   platter: job.platter:job.lua:1: require 'helper': not a member of the pack job.platter, nor one of platter's own modules
   [1]
+  $ mkdir two/more && echo 'return 2' > two/more/x.lua && echo 'return 3' > outside.lua
+  $ platter pack -q two/job.lua two/more/x.lua -x helper -m extra -o job2.platter 2>/dev/null
+  $ grep '^member' job2.platter | cut -d' ' -f2
+  job.lua
+  more/x.lua
+  extra.lua
+  $ platter pack two/job.lua outside.lua -x helper
+  platter: pack: outside.lua is not in two/job.lua's directory (two) or below it: a member is named by its path there
+  Try 'platter pack --help'.
+  [2]
   $ platter pack two/job.lua -o job.zip
   platter: pack: -o job.zip: a pack's name ends in .platter (platter runs it by that name)
   Try 'platter pack --help'.

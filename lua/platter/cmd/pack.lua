@@ -31,12 +31,13 @@ local o = p.args({
   positional = { { "script", arg = "SCRIPT.lua" } },
   rest = true,
   epilog = "Modules are found from require calls with a literal name (require \"mylib\",\n"
-    .. "require(\"a.b\")): mylib.lua, else mylib/init.lua, in the first SCRIPT's directory\n"
-    .. "(a.b: a/b.lua, else a/b/init.lua), then in the modules found, and so on. platter's own\n"
-    .. "modules (platter, platter.args, cjson, ...) and Lua's libraries are not packed.\n"
-    .. "A literal name that is none of these and has no file is an error. More SCRIPTs are\n"
-    .. "packed too, by their path under the first one's directory. Run the pack with\n"
-    .. "'platter NAME.platter ARGS...'; check it with 'platter verify NAME.platter'.",
+    .. "require(\"a.b\")): mylib.lua, else mylib/init.lua, in the first SCRIPT's\n"
+    .. "directory (a.b: a/b.lua, else a/b/init.lua), then in the modules found, and so\n"
+    .. "on. platter's own modules (platter, platter.args, cjson, ...) and Lua's libraries\n"
+    .. "are not packed. A literal name that is none of these and has no file is an\n"
+    .. "error. More SCRIPTs are packed too, by their path under the first one's\n"
+    .. "directory. Run the pack with 'platter NAME.platter ARGS...'; check it with\n"
+    .. "'platter verify NAME.platter'.",
 }, ...)
 
 local function fail(msg)
