@@ -191,15 +191,6 @@ function M.parse(text, label)
   return pack
 end
 
---- read(path) -> pack, or nil, message (a file that cannot be read, or one parse refuses)
-function M.read(path)
-  local f, err = io.open(path, "rb")
-  if not f then return nil, err end
-  local text = f:read("*a")
-  f:close()
-  return M.parse(text, path)
-end
-
 --- record(pack, name) -> what a result record keeps of a pack (docs/results.md)
 function M.record(pack, name)
   local members = {}

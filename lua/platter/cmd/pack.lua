@@ -177,7 +177,13 @@ while true do
   end
 end
 
+if #members > packfile.MAX_MEMBERS then
+  fail(format("%d members: a pack holds at most %d", #members, packfile.MAX_MEMBERS))
+end
 local pack = packfile.encode(base, members)
+if #pack > packfile.MAX_BYTES then
+  fail(format("%d bytes: a pack holds at most %d MiB", #pack, packfile.MAX_BYTES / 1048576))
+end
 local check, perr = packfile.parse(pack, out)
 if not check then fail("the pack does not read back: " .. perr) end  -- never: a bug
 
