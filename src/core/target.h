@@ -17,6 +17,7 @@
 
 struct pl_devinfo;
 struct pl_file;
+struct pl_io;
 struct pl_open_opts;
 
 enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
@@ -108,6 +109,25 @@ struct pl_target_ops {
     /* With PL_TARGET_SERIAL: a worker that ran from the parent's clock ended at
        clock (ns) having used user/sys CPU seconds; the parent goes on from there. */
     void (*join)(uint64_t clock, double user, double sys);
+
+    /* {== A device queue of the target's own (optional) ==
+     * For a target whose files have no descriptors (no PL_TARGET_FDS): the queued
+     * engines (io_uring, libaio) cannot reach it through the kernel, so a job at depth
+     * on such a target runs through these instead. The engine is replaced once, when
+     * the job is set up (pl_engine_for_target, engine.h): nothing changes per I/O on a
+     * target with descriptors. owner is the job's engine (one queue serves every job;
+     * each takes back only its own I/O).
+     *   queue: take io (io->off, len, op; f its file). PL_Q_QUEUED, or PL_Q_DONE when
+     *     the target did it in the call (io->res set), or PL_Q_BUSY, or -errno.
+     *   complete: hand over up to max of owner's finished I/Os (res set), earliest
+     *     first, first waiting on the target's clock until at least min have finished
+     *     (fewer only when a signal cut the wait); the count, or -errno.
+     *   next_done: when the first of owner's queued I/Os finishes (ns on the target's
+     *     clock), 0 when none is queued; a rate-limited loop waits until then. */
+    int (*queue)(void *owner, struct pl_file *f, struct pl_io *io);
+    int (*complete)(void *owner, unsigned min, struct pl_io **out, unsigned max);
+    uint64_t (*next_done)(void *owner);
+    /* }== */
 };
 
 /* The target in use (the OS until pl_target_use chooses another). */
