@@ -186,10 +186,13 @@ if not first_bad then
     last.write_bps_asked / MB, last.read_lat_p99_us)
 else
   verdict = string.format("Background writes cost reads latency: p99 is %.1f us with no writes, "
-    .. "stays within %g%% of it up to %.1f MB/s of writes, and is %.1f us (%.1fx) at %.1f MB/s; "
-    .. "at %.1f MB/s it is %.1f us.", idle, P.limit, ok_upto.write_bps_asked / MB,
-    first_bad.read_lat_p99_us, idle > 0 and first_bad.read_lat_p99_us / idle or 0,
-    first_bad.write_bps_asked / MB, last.write_bps_asked / MB, last.read_lat_p99_us)
+    .. "stays within %g%% of it up to %.1f MB/s of writes, and is %.1f us (%.1fx) at %.1f MB/s.",
+    idle, P.limit, ok_upto.write_bps_asked / MB, first_bad.read_lat_p99_us,
+    idle > 0 and first_bad.read_lat_p99_us / idle or 0, first_bad.write_bps_asked / MB)
+  if first_bad ~= last then
+    verdict = verdict .. string.format(" At %.1f MB/s it is %.1f us.", last.write_bps_asked / MB,
+      last.read_lat_p99_us)
+  end
 end
 if saturated then
   verdict = verdict .. string.format(" At %.1f MB/s asked the device did only %.1f MB/s of writes "

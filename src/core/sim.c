@@ -1216,13 +1216,10 @@ static int sim_drop_all(struct pl_error *e)
 ** Each submission costs a system call. Integer virtual ns only: it repeats.
 */
 
-#include "engine.h" /* struct pl_io, PL_Q_*: here, so the section stays in one piece */
-
 #define MAX_CHANNELS 1024
 
 struct qent {
-    void *owner;
-    struct pl_io *io;
+    void *owner, *tag;
     int64_t res;
     uint64_t done; /* when it finishes, ns */
 };
@@ -1240,7 +1237,7 @@ static unsigned q_channels(void)
     return c > MAX_CHANNELS ? MAX_CHANNELS : c;
 }
 
-static int q_add(void *owner, struct pl_io *io, int64_t res, uint64_t done)
+static int q_add(void *owner, void *tag, int64_t res, uint64_t done)
 {
     if (Q.n == Q.cap) {
         unsigned cap = Q.cap ? Q.cap * 2 : 64;
@@ -1254,47 +1251,47 @@ static int q_add(void *owner, struct pl_io *io, int64_t res, uint64_t done)
     while (at > 0 && Q.q[at - 1].done > done)
         at--;
     memmove(Q.q + at + 1, Q.q + at, (Q.n - at) * sizeof *Q.q);
-    Q.q[at] = (struct qent){.owner = owner, .io = io, .res = res, .done = done};
+    Q.q[at] = (struct qent){.owner = owner, .tag = tag, .res = res, .done = done};
     Q.n++;
     return 0;
 }
 
-static int sim_queue(void *owner, struct pl_file *f, struct pl_io *io)
+static int sim_queue(void *owner, struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n,
+                     int data_only, void *buf, void *tag, int64_t *res)
 {
     struct pl_sim_file *sf = SF(f);
-    if (io->op == PL_OP_FSYNC) {
-        io->res = sim_sync(f, io->data_only);
-        return PL_Q_DONE;
+    if (op == PL_OP_FSYNC) {
+        *res = sim_sync(f, data_only);
+        return 0;
     }
     if (!f->direct || sf->special) {
-        io->res = sim_rw(f, io->op, PL_AT_OFFSET, io->buf, io->len, io->off);
-        return PL_Q_DONE;
+        *res = sim_rw(f, op, PL_AT_OFFSET, buf, n, off);
+        return 0;
     }
-    uint64_t off = io->off, n = io->len;
     spend_sys(S.p->syscall_us * 1e-6);
-    if (io->op == PL_OP_READ) {
+    if (op == PL_OP_READ) {
         n = off >= sf->size ? 0 : n > sf->size - off ? sf->size - off : n;
     } else if (!f->writable) {
-        io->res = -EBADF;
-        return PL_Q_DONE;
+        *res = -EBADF;
+        return 0;
     } else if (off + n > sf->size) {
         if (sf->block && off >= sf->size) {
-            io->res = -ENOSPC;
-            return PL_Q_DONE;
+            *res = -ENOSPC;
+            return 0;
         }
         if (sf->block) {
             n = sf->size - off;
         } else {
             int rc = place(sf, off + n);
             if (rc) {
-                io->res = rc;
-                return PL_Q_DONE;
+                *res = rc;
+                return 0;
             }
         }
     }
     if (!n) {
-        io->res = 0;
-        return PL_Q_DONE;
+        *res = 0;
+        return 0;
     }
     if (Q.n == 0) { /* nothing in flight: every channel is free (also after a new start) */
         memset(Q.chan_free, 0, sizeof Q.chan_free);
@@ -1304,7 +1301,7 @@ static int sim_queue(void *owner, struct pl_file *f, struct pl_io *io)
     for (unsigned i = 1; i < nc; i++)
         if (Q.chan_free[i] < Q.chan_free[c])
             c = i;
-    int write = io->op == PL_OP_WRITE;
+    int write = op == PL_OP_WRITE;
     uint64_t now = sim_clock, start = Q.chan_free[c] > now ? Q.chan_free[c] : now;
     if (start < S.disk_busy) /* the flusher is still writing */
         start = S.disk_busy;
@@ -1322,16 +1319,16 @@ static int sim_queue(void *owner, struct pl_file *f, struct pl_io *io)
             done = Q.path_free + pass;
         Q.path_free = done;
     }
-    int rc = q_add(owner, io, (int64_t)n, done);
+    int rc = q_add(owner, tag, (int64_t)n, done);
     if (rc)
         return rc;
     Q.chan_free[c] = done;
-    if (io->op == PL_OP_READ)
+    if (op == PL_OP_READ)
         sf->last_end = off + n;
-    return PL_Q_QUEUED;
+    return 1;
 }
 
-static int sim_complete(void *owner, unsigned min, struct pl_io **out, unsigned max)
+static int sim_complete(void *owner, unsigned min, struct pl_target_done *out, unsigned max)
 {
     if (min) { /* wait until min of owner's have finished (or its last one) */
         uint64_t until = 0;
@@ -1347,12 +1344,10 @@ static int sim_complete(void *owner, unsigned min, struct pl_io **out, unsigned 
     unsigned got = 0, keep = 0;
     for (unsigned i = 0; i < Q.n; i++) {
         struct qent *q = &Q.q[i];
-        if (q->owner == owner && q->done <= sim_clock && got < max) {
-            q->io->res = q->res;
-            out[got++] = q->io;
-        } else {
+        if (q->owner == owner && q->done <= sim_clock && got < max)
+            out[got++] = (struct pl_target_done){.tag = q->tag, .res = q->res};
+        else
             Q.q[keep++] = *q;
-        }
     }
     Q.n = keep;
     return (int)got;

@@ -17,7 +17,6 @@
 
 struct pl_devinfo;
 struct pl_file;
-struct pl_io;
 struct pl_open_opts;
 
 enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
@@ -46,6 +45,13 @@ enum pl_advice {
     PL_ADV_RANDOM,
     PL_ADV_WILLNEED,
     PL_ADV_DONTNEED
+};
+
+/* A finished I/O of a target's own queue (queue/complete below): the caller's tag, and
+   bytes moved or -errno. */
+struct pl_target_done {
+    void *tag;
+    int64_t res;
 };
 
 struct pl_target_ops {
@@ -116,16 +122,18 @@ struct pl_target_ops {
      * on such a target runs through these instead. The engine is replaced once, when
      * the job is set up (pl_engine_for_target, engine.h): nothing changes per I/O on a
      * target with descriptors. owner is the job's engine (one queue serves every job;
-     * each takes back only its own I/O).
-     *   queue: take io (io->off, len, op; f its file). PL_Q_QUEUED, or PL_Q_DONE when
-     *     the target did it in the call (io->res set), or PL_Q_BUSY, or -errno.
-     *   complete: hand over up to max of owner's finished I/Os (res set), earliest
-     *     first, first waiting on the target's clock until at least min have finished
-     *     (fewer only when a signal cut the wait); the count, or -errno.
+     * each takes back only its own I/O); tag is the caller's name for the I/O.
+     *   queue: take one I/O (op, off, len of f; data_only for an fsync; buf the data).
+     *     1 when queued; 0 when the target did it in the call (*res set: bytes moved or
+     *     -errno); or -errno of the queue itself.
+     *   complete: hand over up to max of owner's finished I/Os, earliest first, first
+     *     waiting on the target's clock until at least min have finished (fewer only
+     *     when a signal cut the wait); the count, or -errno.
      *   next_done: when the first of owner's queued I/Os finishes (ns on the target's
      *     clock), 0 when none is queued; a rate-limited loop waits until then. */
-    int (*queue)(void *owner, struct pl_file *f, struct pl_io *io);
-    int (*complete)(void *owner, unsigned min, struct pl_io **out, unsigned max);
+    int (*queue)(void *owner, struct pl_file *f, enum pl_op op, uint64_t off, uint64_t len,
+                 int data_only, void *buf, void *tag, int64_t *res);
+    int (*complete)(void *owner, unsigned min, struct pl_target_done *out, unsigned max);
     uint64_t (*next_done)(void *owner);
     /* }== */
 };
