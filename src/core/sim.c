@@ -107,7 +107,7 @@ const struct pl_sim_preset pl_sim_presets[] = {
     {
         .name = "nvme",
         .imitates = "a modern NVMe SSD on a current host: ~80 us reads, ~20 us cached writes, "
-                    "3 GB/s (simulated at queue depth 1)",
+                    "3 GB/s, 32 requests at once",
         .model = "NVMe SSD (simulated)",
         .capacity = 512ull << 30,
         .sector = 512,
