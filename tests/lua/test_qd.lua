@@ -216,3 +216,15 @@ T.test("p.report: plain data into the record's reports, copied when called; misu
   T.eq(doc.reports[1].data.a, 1, "the copy made at the call")
   T.eq(doc.reports[1].data.list[3], "three", "list")
 end)
+
+T.test("plot --kind qd: IOPS and latency against the depth from a qd-knee record", function()
+  local _, _, rc = T.sh("command -v gnuplot >/dev/null 2>&1")
+  if rc ~= 0 then T.skip("no gnuplot") end
+  local dir = T.tmpdir()
+  T.sh_ok("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --json r.json --sim nvme qd-knee "
+    .. "--size 64m --seconds 0.02 --qd-max 8 >/dev/null")
+  local out, err, prc = T.platter({ "plot", "r.json", "-o", "q.svg" }, { cwd = dir })
+  T.eq(prc, 0, "plot: " .. out .. err)
+  T.has(err, "(qd, 2 lines)", "chosen by itself, two panels")
+  T.has(T.read(dir .. "/q.svg"), "queue depth", "the x axis")
+end)
