@@ -56,12 +56,47 @@ require("platter.collective").install(core, M)
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
 -- hooks (lua/platter/recorder.lua).
 local record_params  -- the recorder's setter of the record's typed params (p.script)
+local report_into    -- the recorder's keeper of p.report's findings
 do
   local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
   local ok, err = true, nil
   if found then ok, err = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
   if ok and type(err) == "function" then record_params = err end
+  if found and ok then report_into = recorder.report end
+end
+
+-- p.report(name, data): a script's own findings into the --json record's `reports`.
+-- data is copied now: plain values only (numbers, strings, booleans, tables).
+local function plain_copy(v, where, depth)
+  local t = type(v)
+  if t == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then
+      error(string.format("report: %s is not a finite number", where), 0)
+    end
+    return v
+  elseif t == "string" or t == "boolean" then
+    return v
+  elseif t ~= "table" then
+    error(string.format("report: %s is a %s (only numbers, strings, booleans and tables)", where, t), 0)
+  end
+  if depth > 32 then error(string.format("report: %s is nested more than 32 deep", where), 0) end
+  local c = {}
+  for k, x in pairs(v) do
+    if type(k) ~= "string" and type(k) ~= "number" then
+      error(string.format("report: %s has a key that is a %s", where, type(k)), 0)
+    end
+    c[k] = plain_copy(x, where .. "." .. tostring(k), depth + 1)
+  end
+  return c
+end
+
+function M.report(name, data)
+  if type(name) ~= "string" or name == "" then error("report: name must be a non-empty string", 2) end
+  if type(data) ~= "table" then error("report: data must be a table", 2) end
+  local ok, copy = pcall(plain_copy, data, "data", 1)
+  if not ok then error(copy, 2) end
+  if report_into then report_into(name, copy) end
 end
 
 -- p.script(manifest, ...) -> params: the script's manifest (lua/platter/script.lua).

@@ -399,6 +399,7 @@ local function build_record(R, status, msg)
     phases = R.phases,
     summary = summary,
     warnings = #R.watch.warnings > 0 and R.watch.warnings or nil,
+    reports = R.reports,
   }
   return doc, summary
 end
@@ -455,6 +456,15 @@ local current = nil
 function M.amend(s, key, value)
   local r = current and current.by_stats[s]
   if r then r[key] = value end
+end
+
+--- report(name, data): a script's own findings for the record's `reports` (p.report);
+-- data is a plain copy. A worker's are not kept (its parent reports).
+function M.report(name, data)
+  local R = current
+  if not R or not R.record or in_worker(R) then return end
+  R.reports = R.reports or {}
+  R.reports[#R.reports + 1] = { name = name, rep = R.rep, data = data }
 end
 
 function M.install(core)

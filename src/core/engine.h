@@ -2,8 +2,13 @@
  * I/O engines as an ops table (fio's shape): how I/O is issued. "sync"
  * (seek + read/write), "psync" (pread/pwrite), "stdio" (per-character
  * putc/getc) and "null" (no I/O at all: platter's own cost) work on any
- * target (target.h), through its ops; "mmap" and "io_uring" need a target
- * whose files have real descriptors. The job loop
+ * target (target.h), through its ops; "mmap", "io_uring" and "libaio" need a
+ * target whose files have real descriptors. On a target without them that has
+ * a device queue of its own (target.h's queue and complete),
+ * io_uring and libaio run at depth through that queue instead: the job swaps
+ * the engine's ops for a form that calls the target (pl_engine_for_target,
+ * engine_queue.c) once, at set-up, so the OS path is the engine itself with
+ * no test per I/O. The job loop
  * (job.c) alone timestamps and records, so every engine is measured the same
  * way; engines only move data. A one-call f:pread is a psync submission at
  * queue depth 1 (io.h).
@@ -101,6 +106,11 @@ struct pl_engine_ops {
     /* Optional: the engine's own settings for a job (struct pl_uring_opts for
        io_uring), read by init; NULL in the registered tables (the defaults). */
     const void *opts;
+    /* Optional (a target's queue on a virtual clock): when the first I/O in flight
+       completes, ns, 0 if none. A loop waiting for a rate limit's due time then
+       sleeps until that completion instead of polling every 20 us, so its latency
+       is exact; only the waiting path looks at it. */
+    uint64_t (*next_done)(struct pl_engine *e);
 };
 
 /* The engine called name, or NULL. */
@@ -113,6 +123,14 @@ int pl_engine_check(const struct pl_engine_ops *ops);
 /* The form of ops that runs at queue depth qd: its queued variant above qd 1 if it
    has one, else ops itself. */
 const struct pl_engine_ops *pl_engine_for_qd(const struct pl_engine_ops *ops, unsigned qd);
+/* The form of ops that runs on the files' target: ops itself, except for a queued
+   engine that needs descriptors (PL_ENGINE_FDS, not SYNC) on a target without them
+   that has a device queue (target.h): then *copy becomes an engine of the same name
+   that hands each I/O to the target's queue (engine_queue.c), and is returned. Its
+   opts (io_uring's iopoll, sqpoll) mean nothing there and are not used. */
+const struct pl_engine_ops *pl_engine_for_target(struct pl_engine_ops *copy,
+                                                 const struct pl_engine_ops *ops,
+                                                 struct pl_file *const *files, unsigned nfiles);
 /* ops with settings: *copy becomes ops with opts set, and is returned. A job runs it as
    it runs ops; copy and opts must outlive the job. */
 const struct pl_engine_ops *pl_engine_with(struct pl_engine_ops *copy,

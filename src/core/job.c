@@ -652,6 +652,20 @@ static void fsync_barrier(struct loop *l)
         drain(l);
 }
 
+/* While a rate limit holds the next I/O back with I/O in flight: how long to wait
+   before looking for completions again. Every 20 us, or until the engine's next
+   completion when it knows it (a target's queue on a virtual clock: exact). */
+static uint64_t poll_to(const struct loop *l, uint64_t due, uint64_t now)
+{
+    if (!l->inflight)
+        return due;
+    if (l->e.ops->next_done) {
+        uint64_t t = l->e.ops->next_done((struct pl_engine *)&l->e);
+        return t > now && t < due ? t : due;
+    }
+    return due > now + 20000 ? now + 20000 : due;
+}
+
 /*
  * Queue depth > 1: issue req (op, off, len, findex chosen) keeping up to qd
  * I/Os in flight, reaping as the queue fills and while a rate limit makes the
@@ -675,7 +689,7 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
             if (n < 0)
                 return pl_clock_ns();
             if (n == 0)
-                wait_until(l, l->inflight && due > now + 20000 ? now + 20000 : due, now);
+                wait_until(l, poll_to(l, due, now), now);
             now = pl_clock_ns();
         }
         if (s->stop && *s->stop) {
@@ -999,6 +1013,7 @@ static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const ch
 struct pl_job {
     struct pl_job_spec s;
     struct loop l;
+    struct pl_engine_ops on_target; /* the engine's form on a target's own queue */
 };
 
 int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_job_result *r,
@@ -1021,6 +1036,8 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
     struct pl_job_spec *s = &j->s;
     struct loop *l = &j->l;
     *s = *spec;
+    /* a queued engine on a target without descriptors: through the target's queue */
+    s->engine = pl_engine_for_target(&j->on_target, s->engine, s->files, s->nfiles);
     if (s->qd == 0)
         s->qd = 1;
     if (!s->bs && !s->nbs)

@@ -33,6 +33,9 @@ struct pl_sim_preset {
                                          switch or cylinder step; the format skews each
                                          track by as much); 0 = none */
     double ssd_read_us, ssd_write_us; /* solid state: access time per request */
+    unsigned channels;                /* requests the drive serves at once at queue depth > 1
+                                         (flash channels/dies; 0 = 1: one at a time), at most
+                                         1024 (sim.c, "The device queue") */
     double write_rate;                /* solid state write bytes/s (0 = media rate) */
     /* the host */
     uint64_t ram;           /* bytes, what p.ram() says */

@@ -47,6 +47,13 @@ enum pl_advice {
     PL_ADV_DONTNEED
 };
 
+/* A finished I/O of a target's own queue (queue/complete below): the caller's tag, and
+   bytes moved or -errno. */
+struct pl_target_done {
+    void *tag;
+    int64_t res;
+};
+
 struct pl_target_ops {
     const char *name;
     unsigned flags;
@@ -108,6 +115,27 @@ struct pl_target_ops {
     /* With PL_TARGET_SERIAL: a worker that ran from the parent's clock ended at
        clock (ns) having used user/sys CPU seconds; the parent goes on from there. */
     void (*join)(uint64_t clock, double user, double sys);
+
+    /* {== A device queue of the target's own (optional) ==
+     * For a target whose files have no descriptors (no PL_TARGET_FDS): the queued
+     * engines (io_uring, libaio) cannot reach it through the kernel, so a job at depth
+     * on such a target runs through these instead. The engine is replaced once, when
+     * the job is set up (pl_engine_for_target, engine.h): nothing changes per I/O on a
+     * target with descriptors. owner is the job's engine (one queue serves every job;
+     * each takes back only its own I/O); tag is the caller's name for the I/O.
+     *   queue: take one I/O (op, off, len of f; data_only for an fsync; buf the data).
+     *     1 when queued; 0 when the target did it in the call (*res set: bytes moved or
+     *     -errno); or -errno of the queue itself.
+     *   complete: hand over up to max of owner's finished I/Os, earliest first, first
+     *     waiting on the target's clock until at least min have finished (fewer only
+     *     when a signal cut the wait); the count, or -errno.
+     *   next_done: when the first of owner's queued I/Os finishes (ns on the target's
+     *     clock), 0 when none is queued; a rate-limited loop waits until then. */
+    int (*queue)(void *owner, struct pl_file *f, enum pl_op op, uint64_t off, uint64_t len,
+                 int data_only, void *buf, void *tag, int64_t *res);
+    int (*complete)(void *owner, unsigned min, struct pl_target_done *out, unsigned max);
+    uint64_t (*next_done)(void *owner);
+    /* }== */
 };
 
 /* The target in use (the OS until pl_target_use chooses another). */

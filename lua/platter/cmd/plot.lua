@@ -1,4 +1,4 @@
--- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency|series]
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|qd|latency|series]
 --
 -- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
 -- a gnuplot script go to a temporary directory, gnuplot writes OUT.
@@ -8,6 +8,8 @@
 --            "...: OFFSET" (OFFSET in bytes or with a unit, such as 1g); with
 --            --x fraction against the fraction of the device, so that devices
 --            of different sizes overlay
+--   qd       IOPS and mean latency (µs) against queue depth (log axis), from phases
+--            named "qd D" or "qd D x N jobs" (workloads/qd-knee.lua; x = D x N)
 --   latency  latency percentiles (µs) against the percentile on a "nines"
 --            axis (90, 99, 99.9, ...), one line per file x phase
 --   series   MB/s and p99 latency (µs) over time, one line per phase with a time
@@ -27,12 +29,12 @@ local format = string.format
 local o = p.args({
   name = "plot",
   usage = "[options] RESULT.json [MORE.json ...] -o OUT.png|OUT.svg",
-  summary = "Plot result files with gnuplot: a block-size sweep, a zones curve, latency "
-    .. "percentiles or time series.",
+  summary = "Plot result files with gnuplot: a block-size sweep, a zones curve, a queue-depth "
+    .. "curve, latency percentiles or time series.",
   options = {
     { "-o", "--output", arg = "FILE", help = "the image to write: .png or .svg" },
-    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "latency", "series" },
-      help = "sweep, zones, latency or series (default: from the phase names)" },
+    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "qd", "latency", "series" },
+      help = "sweep, zones, qd, latency or series (default: from the phase names)" },
     { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
     { "--title", arg = "TEXT", help = "the plot's title" },
     { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
@@ -105,6 +107,14 @@ local function zone_parts(name)
   return group ~= "" and group or "MiB/s", v
 end
 
+-- "qd 8", "qd 8 x 4 jobs" -> the depth in flight (8, 32)
+local function qd_parts(name)
+  local d, n = (name or ""):match("^qd (%d+) x (%d+) jobs$")
+  if d then return tonumber(d) * tonumber(n) end
+  d = (name or ""):match("^qd (%d+)$")
+  return d and tonumber(d) or nil
+end
+
 local function count(fn)
   local n = 0
   for _, d in ipairs(docs) do
@@ -121,6 +131,8 @@ if not kind then
     kind = "sweep"
   elseif count(zone_parts) >= 2 then
     kind = "zones"
+  elseif count(qd_parts) >= 2 then
+    kind = "qd"
   else
     kind = "latency"
   end
@@ -284,6 +296,41 @@ elseif kind == "zones" then
   g("set ylabel 'MiB/s'")
   g("set yrange [0:*]")
   g("plot ", table.concat(parts, ", \\\n  "))
+elseif kind == "qd" then
+  local iops, lat = {}, {}
+  local lo, hi
+  for _, d in ipairs(docs) do
+    local r1, r2 = {}, {}
+    for _, s in ipairs(d.summary) do
+      local depth = qd_parts(s.name)
+      if depth and wanted(s) then
+        r1[#r1 + 1] = { depth, mean(s, "iops") or 0 }
+        r2[#r2 + 1] = { depth, (mean(s, "lat_mean") or 0) / 1e3 }
+        lo, hi = math.min(lo or depth, depth), math.max(hi or depth, depth)
+      end
+    end
+    if #r1 > 0 then
+      table.sort(r1, function(a, b) return a[1] < b[1] end)
+      table.sort(r2, function(a, b) return a[1] < b[1] end)
+      iops[#iops + 1] = add_series(multi and d.label or "IOPS", r1)
+      lat[#lat + 1] = add_series(multi and d.label or "mean latency", r2)
+    end
+  end
+  if #iops == 0 then fail("no phases named like \"qd 8\" (platter qd-knee) to plot") end
+  g("set multiplot layout 2,1 title ", gq(o.title or "IOPS and latency against queue depth"))
+  g("set logscale x 2")
+  g(format("set xrange [%g:%g]", lo / 1.25, hi * 1.25))
+  g("set xlabel 'queue depth (I/Os in flight)'")
+  for _, panel in ipairs({ { iops, "IOPS" }, { lat, "mean latency (us)" } }) do
+    g("set ylabel ", gq(panel[2]))
+    g("set yrange [0:*]")
+    local parts = {}
+    for _, sr in ipairs(panel[1]) do
+      parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(sr.file), gq(sr.title))
+    end
+    g("plot ", table.concat(parts, ", \\\n  "))
+  end
+  g("unset multiplot")
 elseif kind == "series" then
   local bw, lat = {}, {}
   for _, d in ipairs(docs) do
