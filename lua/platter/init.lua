@@ -56,12 +56,51 @@ require("platter.collective").install(core, M)
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
 -- hooks (lua/platter/recorder.lua).
 local record_params  -- the recorder's setter of the record's typed params (p.script)
+local record_verdict -- ... and of p.verdict's answers
 do
   local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
-  local ok, err = true, nil
-  if found then ok, err = pcall(recorder.install, core) end
+  local ok, err, verdict = true, nil, nil
+  if found then ok, err, verdict = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
   if ok and type(err) == "function" then record_params = err end
+  if ok and type(verdict) == "function" then record_verdict = verdict end
+end
+
+-- a copy of t holding only what a record can keep (numbers, strings, booleans, tables
+-- of them), or raises naming the first thing that is not
+local function plain_copy(t, where, depth)
+  if depth > 16 then error(string.format("%s: nested too deep", where), 0) end
+  local c = {}
+  for k, v in pairs(t) do
+    local name = where .. "." .. tostring(k)
+    if type(k) ~= "string" and type(k) ~= "number" then
+      error(string.format("%s: a %s key cannot be recorded", where, type(k)), 0)
+    end
+    local kind = type(v)
+    if kind == "table" then
+      c[k] = plain_copy(v, name, depth + 1)
+    elseif kind == "number" or kind == "string" or kind == "boolean" then
+      c[k] = v
+    else
+      error(string.format("%s: a %s cannot be recorded", name, kind), 0)
+    end
+  end
+  return c
+end
+
+--- p.verdict(text [, facts]) -> text: a probe's answer in plain words, with the facts
+-- behind it, kept as the record's `verdict` (docs/api.md)
+function M.verdict(text, facts)
+  if type(text) ~= "string" then
+    error(string.format("bad argument #1 to 'verdict' (string expected, got %s)", type(text)), 2)
+  end
+  if facts ~= nil and type(facts) ~= "table" then
+    error(string.format("bad argument #2 to 'verdict' (table expected, got %s)", type(facts)), 2)
+  end
+  local ok, copy = pcall(plain_copy, facts or {}, "facts", 1)
+  if not ok then error("bad argument #2 to 'verdict' (" .. copy .. ")", 2) end
+  if record_verdict then record_verdict(text, copy) end
+  return text
 end
 
 -- p.script(manifest, ...) -> params: the script's manifest (lua/platter/script.lua).

@@ -1,0 +1,195 @@
+-- align: does 4 KiB alignment matter? Direct 4 KiB reads and writes at offsets aligned to 512 B, 4 KiB and larger
+--
+-- A disk with 4 KiB physical sectors behind 512-byte logical ones (512e,
+-- "Advanced Format") must read a physical sector before it can write part
+-- of it: a write that is not 4 KiB-aligned pays a read-modify-write, and a
+-- read that spans one more physical sector reads it too. This probe times
+-- --count direct (O_DIRECT) I/Os of --bs bytes for each alignment A in
+-- --alignments: the offsets are odd multiples of A (aligned to A, not to
+-- 2A), each a random base, the same for every A, plus A. The bases are
+-- multiples of twice the largest alignment inside TARGET, drawn from the
+-- seed (--seed), so every alignment sees the same places of the disk.
+--
+-- The penalty of an alignment is its median latency over the best
+-- alignment's, minus one; the rule: alignment matters when some alignment's
+-- penalty, reads or writes, is at least THRESHOLD (10%). The report also
+-- gives what the device says: its logical and physical block sizes (sysfs).
+local p = require "platter"
+
+local NAME = "align"
+local THRESHOLD = 10  -- percent
+
+local P = p.script({
+  name = NAME, version = "1.0", api = "platter/1",
+  description = "4 KiB direct reads and writes at offsets aligned to 512, 4096 and more: "
+    .. "the penalty per alignment, and the device's logical/physical block",
+  params = {
+    target = { type = "path", positional = true,
+      help = "a file or block device (written with --mode write or both); default: a scratch file" },
+    alignments = { type = "string", default = "512,4k,64k,1m",
+      help = "the alignments, comma-separated sizes" },
+    bs = { type = "size", default = "4k", min = "512", max = "1m", help = "bytes per I/O" },
+    count = { type = "int", default = 256, min = 8, max = 1000000, short = "c",
+      help = "I/Os per alignment and direction" },
+    seconds = { type = "time", default = "10s", min = "1ms", help = "time limit of each run" },
+    mode = { type = "enum", values = { "both", "read", "write" }, default = "both",
+      help = "which directions to time" },
+    size = { type = "size", default = "256m", min = "4m",
+      help = "size of the scratch file made when no TARGET is given" },
+  },
+  needs = { write = true, device = "any" },
+  epilog = "The rule: 4K alignment matters when an alignment's median latency is at least "
+    .. THRESHOLD .. "%\nabove the best one's. With --mode write or both, TARGET is overwritten "
+    .. "at the places\nprobed (a block device needs --destroy).",
+}, ...)
+
+local aligns = {}
+for w in P.alignments:gmatch("[^,]+") do
+  local n, why = p.parse_size(w)
+  if not n or n < 512 or n % 512 ~= 0 then
+    p.usage_error(NAME, string.format("bad alignment '%s' in --alignments%s", w,
+      why and (": " .. why) or ": a multiple of 512 expected"))
+  end
+  aligns[#aligns + 1] = n
+end
+if #aligns == 0 then p.usage_error(NAME, "--alignments is empty") end
+table.sort(aligns)
+local biggest = aligns[#aligns]
+
+local writing = P.mode ~= "read"
+local path = P.target
+if not path then
+  path = p.scratch(string.format("platter-align.%d.dat", p.pid()))
+  p.log("align: making scratch file %s (%s)", path, p.size_string(P.size))
+  assert(p.open(path, { create = true, write = true, size = P.size })):close()
+end
+local f, err = p.open(path, { direct = true, write = writing })
+if not f then
+  p.ewrite(string.format("platter: align: %s (the probe needs O_DIRECT)\n", err))
+  p.exit(1)
+end
+local info = f:info()
+local dio = info.dio_align or 512
+local period = 2 * biggest
+local places = math.floor((f:size() - P.bs - biggest) / period) + 1
+if places < 1 then
+  p.ewrite(string.format("platter: align: %s is too small: %d bytes, and the largest alignment "
+    .. "needs %d\n", path, f:size(), period + P.bs))
+  p.exit(1)
+end
+if P.bs % dio ~= 0 then
+  p.usage_error(NAME, string.format("--bs %d is not a multiple of %s's O_DIRECT alignment (%d)",
+    P.bs, path, dio))
+end
+
+local bases = {}
+for k = 1, P.count do bases[k] = p.random(0, places - 1) * period end
+
+-- {align, read = stats, write = stats} per alignment O_DIRECT allows
+local results, skipped = {}, {}
+for _, a in ipairs(aligns) do
+  if a % dio ~= 0 then
+    skipped[#skipped + 1] = a
+  else
+    local offs = {}
+    for k, b in ipairs(bases) do offs[k] = b + a end
+    local r = { align = a }
+    for _, op in ipairs({ "read", "write" }) do
+      if P.mode == "both" or P.mode == op then
+        r[op] = p.run { file = f, name = string.format("%s at %d", op, a), op = op, bs = P.bs,
+          pattern = "list", offsets = offs, count = P.count, seconds = P.seconds }
+      end
+    end
+    results[#results + 1] = r
+  end
+end
+
+local function kib(n)
+  if n >= 1048576 and n % 1048576 == 0 then return string.format("%d MiB", n / 1048576) end
+  if n >= 1024 and n % 1024 == 0 then return string.format("%d KiB", n / 1024) end
+  return string.format("%d B", n)
+end
+
+-- the best median per direction, and each alignment's penalty over it (percent)
+local best, worst = {}, {}
+for _, op in ipairs({ "read", "write" }) do
+  for _, r in ipairs(results) do
+    if r[op] then
+      r[op .. "_p50"] = r[op]:percentile(50)
+      if not best[op] or r[op .. "_p50"] < best[op] then best[op] = r[op .. "_p50"] end
+    end
+  end
+  for _, r in ipairs(results) do
+    if r[op] and best[op] > 0 then
+      r[op .. "_pct"] = 100 * (r[op .. "_p50"] / best[op] - 1)
+      if not worst[op] or r[op .. "_pct"] > worst[op].pct then
+        worst[op] = { pct = r[op .. "_pct"], align = r.align }
+      end
+    end
+  end
+end
+
+local where = info.kind == "block" and "block device" or (info.fs_type or info.kind)
+if info.device then where = where .. " on " .. info.device end
+p.printf("align: %s direct I/O at offsets aligned to %s on %s (%s)\n", kib(P.bs),
+  table.concat((function()
+    local t = {}
+    for i, a in ipairs(aligns) do t[i] = kib(a) end
+    return t
+  end)(), ", "), path, where)
+p.printf("the device says: logical_block %s, physical_block %s, O_DIRECT alignment %d\n",
+  tostring(info.logical_block or "unknown"), tostring(info.physical_block or "unknown"), dio)
+p.printf("%d I/Os per alignment at the same %d random places\n\n", P.count, math.min(places, P.count))
+
+local function cell(r, op)
+  if not r[op] then return "-", "-" end
+  local pct = r[op .. "_pct"]
+  return string.format("%.1f", r[op .. "_p50"] / 1000),
+    pct and (pct < 0.05 and "best" or string.format("+%.1f%%", pct)) or "-"
+end
+p.printf("%-10s %14s %9s %14s %9s\n", "offsets", "read p50 us", "penalty", "write p50 us", "penalty")
+for _, r in ipairs(results) do
+  local rl, rp = cell(r, "read")
+  local wl, wp = cell(r, "write")
+  p.printf("%-10s %14s %9s %14s %9s\n", kib(r.align), rl, rp, wl, wp)
+end
+for _, a in ipairs(skipped) do
+  p.printf("%-10s not possible: O_DIRECT on %s needs offsets aligned to %d\n", kib(a), path, dio)
+end
+p.printf("\nrule: alignment matters when an alignment's median latency is at least %d%% above "
+  .. "the best one's\n", THRESHOLD)
+
+local matters = {}
+for _, op in ipairs({ "write", "read" }) do
+  if worst[op] and worst[op].pct >= THRESHOLD then matters[#matters + 1] = op end
+end
+local says = string.format("the device reports %s-byte logical and %s-byte physical sectors",
+  tostring(info.logical_block or "?"), tostring(info.physical_block or "?"))
+local answer, text
+if #results < 2 then
+  answer = "too-few"
+  text = "cannot tell: fewer than two alignments could be timed; " .. says
+elseif #matters > 0 then
+  answer = "matters"
+  local parts = {}
+  for _, op in ipairs(matters) do
+    parts[#parts + 1] = string.format("%ss at %s offsets take %.0f%% longer", op,
+      kib(worst[op].align), worst[op].pct)
+  end
+  text = string.format("alignment matters: %s than the best; %s", table.concat(parts, ", "), says)
+else
+  answer = "does-not-matter"
+  text = string.format("alignment does not matter here: every alignment is within %d%% of the "
+    .. "best; %s", THRESHOLD, says)
+end
+p.printf("verdict: %s\n", text)
+local per = {}
+for _, r in ipairs(results) do
+  per[#per + 1] = { align = r.align, read_p50_ns = r.read_p50, write_p50_ns = r.write_p50,
+    read_penalty_pct = r.read_pct, write_penalty_pct = r.write_pct }
+end
+p.verdict(text, { probe = NAME, answer = answer, logical_block = info.logical_block,
+  physical_block = info.physical_block, dio_align = dio, alignments = per,
+  rule = { threshold_pct = THRESHOLD } })
+f:close()
+if not P.target then p.remove(path) end
