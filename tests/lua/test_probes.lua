@@ -150,8 +150,8 @@ T.test("align: 512e pays a read-modify-write for writes off 4 KiB, a 512n disk d
     T.eq(v.answer, "does-not-matter", sim .. ": 512-byte physical sectors")
     T.eq(v.physical_block, 512, sim .. ": physical block")
   end
-  out, doc = probe({ "align", "--count", "16", "--mode", "read", "--alignments", "4k,8k" }, "nvme")
-  T.eq(#doc.phases, 2, "--mode read: one run per alignment")
+  local _, doc3 = probe({ "align", "--count", "16", "--mode", "read", "--alignments", "4k,8k" }, "nvme")
+  T.eq(#doc3.phases, 2, "--mode read: one run per alignment")
 end)
 
 T.test("the probes' arguments are checked from their manifests", function()
