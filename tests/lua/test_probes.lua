@@ -114,6 +114,41 @@ T.test("slc-cliff: the bytes before the cliff are the preset's 12 GiB SLC region
   T.eq(v.rule.drop_pct, 30, "the rule's drop")
 end)
 
+T.test("slc-cliff: the record draws as a time series plot", function()
+  local _, _, rc = T.sh("command -v gnuplot")
+  if rc ~= 0 then T.skip("gnuplot not found") end
+  local dir = T.tmpdir()
+  T.sh_ok("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --sim nvme-qlc --json r.json "
+    .. "slc-cliff --interval 0.5s >/dev/null && " .. T.q(T.bin) .. " plot r.json --kind series "
+    .. "-o s.svg --phase 'sequential write'")
+  T.has(T.read(dir .. "/s.svg"), "sequential write", "the phase is drawn")
+end)
+
+T.test("sim: the SLC region empties while the drive is idle, at the slow rate", function()
+  local dir = T.tmpdir()
+  local code = [[
+    local p = require "platter"
+    local f = assert(p.open(p.scratch("w.dat"), { create = true, write = true, direct = true }))
+    local function rate(from, gib)
+      local r = p.run { file = f, op = "write", bs = "1m", range = { from, from + gib * 2^30 } }
+      return r.bw
+    end
+    local full = rate(0, 12)               -- fills the 12 GiB region
+    local slow = rate(12 * 2^30, 1)        -- past it
+    p.sleep(2^30 / 110e6 * 4 + 1)          -- idle: 4 GiB moved out at 110 MB/s, and more
+    local again = rate(13 * 2^30, 4)       -- fast again for 4 GiB
+    local then_slow = rate(17 * 2^30, 1)
+    print(string.format("full=%.0f slow=%.0f again=%.0f after=%.0f", full, slow, again, then_slow))
+  ]]
+  local out = T.sh_ok("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --sim nvme-qlc -e " .. T.q(code))
+  local v = {}
+  for k, x in out:gmatch("(%w+)=(%d+)") do v[k] = tonumber(x) end
+  T.ok(v.full > 1.6e9, "12 GiB at the SLC rate: " .. v.full)
+  T.ok(v.slow < 0.12e9, "then the slow rate: " .. v.slow)
+  T.ok(v.again > 1.6e9, "after idling, fast again: " .. v.again)
+  T.ok(v.after < 0.3e9, "until the room idling made is used: " .. v.after)
+end)
+
 T.test("slc-cliff: no cliff without an SLC region, and a run too short to tell", function()
   local out, doc = probe({ "slc-cliff", "--size", "20g" }, "nvme")
   local v = verdict(out, doc, "slc-cliff")
