@@ -139,7 +139,8 @@ p.printf("align: %s direct I/O at offsets aligned to %s on %s (%s)\n", kib(P.bs)
   end)(), ", "), path, where)
 p.printf("the device says: logical_block %s, physical_block %s, O_DIRECT alignment %d\n",
   tostring(info.logical_block or "unknown"), tostring(info.physical_block or "unknown"), dio)
-p.printf("%d I/Os per alignment at the same %d random places\n\n", P.count, math.min(places, P.count))
+p.printf("%d I/Os per alignment and direction, at random places (the same for every alignment)\n\n",
+  P.count)
 
 local function cell(r, op)
   if not r[op] then return "-", "-" end
@@ -156,7 +157,7 @@ end
 for _, a in ipairs(skipped) do
   p.printf("%-10s not possible: O_DIRECT on %s needs offsets aligned to %d\n", kib(a), path, dio)
 end
-p.printf("\nrule: alignment matters when an alignment's median latency is at least %d%% above "
+p.printf("\nrule: alignment matters when an alignment's median latency is at least %d%% above\n"
   .. "the best one's\n", THRESHOLD)
 
 local matters = {}

@@ -197,7 +197,7 @@ else
       mbs(d.r0), gib(total), secs)
   end
 end
-p.printf("rule: the cliff is where the moving median of %d intervals falls below %g%% of the "
+p.printf("rule: the cliff is where the moving median of %d intervals falls below %g%% of the\n"
   .. "initial rate and stays below for %d intervals in a row\n", P.window, P.drop, P.hold)
 p.printf("verdict: %s\n", text)
 facts.answer = answer

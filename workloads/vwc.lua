@@ -110,8 +110,8 @@ p.printf("%-16s %6s %10s %10s %9s\n", "run", "ops", "p50 us", "mean us", "vs wri
 for _, r in ipairs(rows) do
   p.printf("%-16s %6d %10s %10s %9s\n", r[1], r[2], us(r[3]), us(r[4]), ratio(r[3]))
 end
-p.printf("\nrule: a flush is honoured when write+fdatasync takes at least %gx the plain write's "
-  .. "median and at least %d us more\n", RATIO, FLOOR_US)
+p.printf("\nrule: a flush is honoured when write+fdatasync takes at least %gx the plain write's\n"
+  .. "median latency and at least %d us more\n", RATIO, FLOOR_US)
 
 local answer, text
 if wc == "write through" then

@@ -3,7 +3,9 @@
  * virtual clock, so every workload runs unchanged and prints the same output
  * every time. Models seek time by distance, rotation, zoned media rate, the
  * drive's read-ahead buffer, controller overhead, and the host's page cache
- * with readahead and write-back; CPU time is virtual too. It is the "sim"
+ * with readahead and write-back; where a preset says so, a volatile write
+ * cache, an SLC write region and physical sectors larger than the logical
+ * one. CPU time is virtual too. It is the "sim"
  * target (target.h): nothing outside sim.c knows it exists. No Lua.
  */
 #ifndef PLATTER_CORE_SIM_H
