@@ -180,8 +180,8 @@ elseif #matters > 0 then
   text = string.format("alignment matters: %s than the best; %s", table.concat(parts, ", "), says)
 else
   answer = "does-not-matter"
-  text = string.format("alignment does not matter here: every alignment is within %d%% of the "
-    .. "best; %s", THRESHOLD, says)
+  text = string.format("alignment does not matter here%s: every alignment is within %d%% of the "
+    .. "best; %s", P.mode == "both" and "" or " for " .. P.mode .. "s", THRESHOLD, says)
 end
 p.printf("verdict: %s\n", text)
 local per = {}

@@ -466,9 +466,12 @@ static uint64_t device_request(int write, uint64_t off, uint64_t n)
     uint64_t t = 0;
     if (!vwc_holds(off, n)) {
         struct vwc_extent *last = S.vwc_n ? &S.vwc[S.vwc_n - 1] : NULL;
-        if (last && off <= last->off + last->len && off + n >= last->off) { /* grows the last */
-            uint64_t lo = off < last->off ? off : last->off;
-            uint64_t hi = off + n > last->off + last->len ? off + n : last->off + last->len;
+        uint64_t lo = 0, hi = 0;
+        if (last && off <= last->off + last->len && off + n >= last->off) {
+            lo = off < last->off ? off : last->off;
+            hi = off + n > last->off + last->len ? off + n : last->off + last->len;
+        }
+        if (hi && S.vwc_bytes + (hi - lo) - last->len <= cap) { /* grows the last range */
             S.vwc_bytes += (hi - lo) - last->len;
             last->off = lo;
             last->len = hi - lo;
