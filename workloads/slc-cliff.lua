@@ -100,7 +100,7 @@ local function rates(series, upto)
   return bw
 end
 
-local done, next_check, started = false, nil, nil
+local done, next_check = false, nil
 local s = p.phase("sequential write", function(ph)
   p.run {
     file = f, name = "sequential write", op = "write", bs = P.bs, seconds = P.seconds,
@@ -109,7 +109,6 @@ local s = p.phase("sequential write", function(ph)
       local off = (i - 1) * P.bs
       if done or off + P.bs > limit then return nil end
       local now = p.now()
-      started = started or now
       next_check = next_check or now + P.interval * 1e9
       if now >= next_check then  -- an interval closed: does the rule hold yet?
         next_check = now + P.interval * 1e9

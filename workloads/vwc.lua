@@ -67,9 +67,13 @@ local f = open({ write = true, direct = true }, "O_DIRECT writes")
 local g = open({ write = true, direct = true, dsync = true }, "O_DIRECT and O_DSYNC writes")
 local info = f:info()
 local span = math.min(SPAN, f:size())
-if span < P.bs or P.bs % (info.dio_align or 512) ~= 0 then
-  p.ewrite(string.format("platter: vwc: --bs %d does not fit %s (%d bytes, O_DIRECT alignment %d)\n",
-    P.bs, path, f:size(), info.dio_align or 512))
+if P.bs % (info.dio_align or 512) ~= 0 then
+  p.usage_error(NAME, string.format("--bs %d is not a multiple of %s's O_DIRECT alignment (%d)",
+    P.bs, path, info.dio_align or 512))
+end
+if span < P.bs then
+  p.ewrite(string.format("platter: vwc: %s is too small: %d bytes, less than --bs %d\n", path,
+    f:size(), P.bs))
   p.exit(1)
 end
 span = span - span % P.bs

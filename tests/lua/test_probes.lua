@@ -193,6 +193,7 @@ T.test("the probes' arguments are checked from their manifests", function()
   local cases = {
     { { "vwc", "--count", "5" }, "--count 5: must be at least 10" },
     { { "vwc", "--bs", "lots" }, "--bs lots: bad size" },
+    { { "vwc", "--bs", "1000" }, "--bs 1000 is not a multiple of platter-vwc.4242.dat's O_DIRECT alignment (512)" },
     { { "slc-cliff", "--drop", "100" }, "--drop 100: must be at most 99" },
     { { "slc-cliff", "--interval", "0" }, "--interval 0: must be at least" },
     { { "align", "--mode", "sideways" }, "bad value 'sideways' for --mode: expected one of" },
