@@ -11,9 +11,12 @@
 -- seed (--seed), so every alignment sees the same places of the disk.
 --
 -- The penalty of an alignment is its median latency over the best
--- alignment's, minus one; the rule: alignment matters when some alignment's
--- penalty, reads or writes, is at least THRESHOLD (10%). The report also
--- gives what the device says: its logical and physical block sizes (sysfs).
+-- alignment's, minus one. The rule: 4K alignment matters when, for reads or
+-- writes, the worst alignment below 4 KiB takes at least THRESHOLD (10%)
+-- longer by its median than the best alignment of 4 KiB or more (with
+-- --alignments all on one side of 4 KiB: when some alignment's penalty is
+-- at least that). The report also gives what the device says: its logical
+-- and physical block sizes (sysfs).
 local p = require "platter"
 
 local NAME = "align"
@@ -38,9 +41,9 @@ local P = p.script({
       help = "size of the scratch file made when no TARGET is given" },
   },
   needs = { write = true, device = "any" },
-  epilog = "The rule: 4K alignment matters when an alignment's median latency is at least "
-    .. THRESHOLD .. "%\nabove the best one's. With --mode write or both, TARGET is overwritten "
-    .. "at the places\nprobed (a block device needs --destroy).",
+  epilog = "The rule: 4K alignment matters when offsets off 4 KiB take, by their median latency,\n"
+    .. "at least " .. THRESHOLD .. "% longer than the best 4 KiB-aligned ones. With --mode write or "
+    .. "both, TARGET is\noverwritten at the places probed (a block device needs --destroy).",
 }, ...)
 
 local aligns = {}
@@ -157,15 +160,46 @@ end
 for _, a in ipairs(skipped) do
   p.printf("%-10s not possible: O_DIRECT on %s needs offsets aligned to %d\n", kib(a), path, dio)
 end
-p.printf("\nrule: alignment matters when an alignment's median latency is at least %d%% above\n"
-  .. "the best one's\n", THRESHOLD)
+-- The question is 4 KiB: the worst alignment below 4096 against the best one of 4096 or
+-- more, per direction (pen4k, percent); when the list has no alignment on one side of
+-- 4096, the worst alignment against the best (worst[op].pct).
+local below, above = {}, {}
+for _, r in ipairs(results) do
+  if r.align < 4096 then below[#below + 1] = r else above[#above + 1] = r end
+end
+local split = #below > 0 and #above > 0
+local pen4k, spread = {}, {}
+for _, op in ipairs({ "write", "read" }) do
+  local lo, hi, worst_below
+  for _, r in ipairs(above) do
+    local v = r[op .. "_p50"]
+    if v then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
+  end
+  for _, r in ipairs(below) do
+    local v = r[op .. "_p50"]
+    if v and (not worst_below or v > worst_below.v) then worst_below = { v = v, align = r.align } end
+  end
+  if lo and lo > 0 and worst_below then
+    pen4k[op] = { pct = 100 * (worst_below.v / lo - 1), align = worst_below.align }
+  end
+  if lo and lo > 0 and #above > 1 then spread[op] = 100 * (hi / lo - 1) end
+end
+if split then
+  p.printf("\nrule: 4K alignment matters when offsets off 4 KiB take, by their median latency, at least\n"
+    .. "%d%% longer than the best 4 KiB-aligned ones\n", THRESHOLD)
+else
+  p.printf("\nrule: alignment matters when an alignment's median latency is at least %d%% above\n"
+    .. "the best one's\n", THRESHOLD)
+end
 
 local matters = {}
 for _, op in ipairs({ "write", "read" }) do
-  if worst[op] and worst[op].pct >= THRESHOLD then matters[#matters + 1] = op end
+  local w = split and pen4k[op] or (not split and worst[op])
+  if w and w.pct >= THRESHOLD then matters[#matters + 1] = { op = op, pct = w.pct, align = w.align } end
 end
 local says = string.format("the device reports %s-byte logical and %s-byte physical sectors",
   tostring(info.logical_block or "?"), tostring(info.physical_block or "?"))
+local what = split and "4K alignment" or "alignment"
 local answer, text
 if #results < 2 then
   answer = "too-few"
@@ -173,15 +207,23 @@ if #results < 2 then
 elseif #matters > 0 then
   answer = "matters"
   local parts = {}
-  for _, op in ipairs(matters) do
-    parts[#parts + 1] = string.format("%ss at %s offsets take %.0f%% longer", op,
-      kib(worst[op].align), worst[op].pct)
+  for _, m in ipairs(matters) do
+    parts[#parts + 1] = string.format("%ss at %s offsets take %.0f%% longer", m.op, kib(m.align), m.pct)
   end
-  text = string.format("alignment matters: %s than the best; %s", table.concat(parts, ", "), says)
+  text = string.format("%s matters: %s than %s; %s", what, table.concat(parts, ", "),
+    split and "4 KiB-aligned ones" or "the best", says)
 else
   answer = "does-not-matter"
-  text = string.format("alignment does not matter here%s: every alignment is within %d%% of the "
-    .. "best; %s", P.mode == "both" and "" or " for " .. P.mode .. "s", THRESHOLD, says)
+  text = string.format("%s does not matter here%s: %s within %d%% of %s; %s", what,
+    P.mode == "both" and "" or " for " .. P.mode .. "s",
+    split and "offsets off 4 KiB are" or "every alignment is", THRESHOLD,
+    split and "4 KiB-aligned ones" or "the best", says)
+end
+for _, op in ipairs({ "write", "read" }) do
+  if split and spread[op] and spread[op] >= THRESHOLD then
+    p.printf("note: the %ss at 4 KiB-aligned offsets differ by up to %.0f%% among themselves "
+      .. "(larger alignments, or noise: a larger --count tells)\n", op, spread[op])
+  end
 end
 p.printf("verdict: %s\n", text)
 local per = {}
@@ -191,6 +233,8 @@ for _, r in ipairs(results) do
 end
 p.verdict(text, { probe = NAME, answer = answer, logical_block = info.logical_block,
   physical_block = info.physical_block, dio_align = dio, alignments = per,
-  rule = { threshold_pct = THRESHOLD } })
+  penalty_4k_pct = split and { read = pen4k.read and pen4k.read.pct,
+    write = pen4k.write and pen4k.write.pct } or nil,
+  rule = { threshold_pct = THRESHOLD, question = split and "4k" or "any" } })
 f:close()
 if not P.target then p.remove(path) end

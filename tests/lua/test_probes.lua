@@ -179,6 +179,16 @@ T.test("align: 512e pays a read-modify-write for writes off 4 KiB, a 512n disk d
     T.ok(by[a].write_penalty_pct < 1, a .. ": aligned writes pay nothing")
   end
   T.has(v.text, "writes at 512 B offsets take", "the verdict names the alignment")
+  T.has(v.text, "4K alignment matters: writes at 512 B offsets take 1", "... and the penalty (over 100%)")
+  T.near(v.penalty_4k_pct.write, by[512].write_penalty_pct, 1e-9, "against the best aligned one")
+  T.ok(v.penalty_4k_pct.read < 10, "reads under the threshold")
+  T.eq(v.rule.question, "4k", "the rule asks about 4 KiB")
+  -- every alignment at 4 KiB or more: the general rule, and no penalty
+  out, doc = probe({ "align", "--count", "32", "--alignments", "4k,64k" }, "sata-5400-512e")
+  v = verdict(out, doc, "align")
+  T.eq(v.rule.question, "any", "no alignment below 4 KiB")
+  T.eq(v.answer, "does-not-matter", "aligned offsets on 512e")
+  T.has(v.text, "alignment does not matter here: every alignment is within 10% of the best", "its words")
   for _, sim in ipairs({ "nvme", "ata-5400-1999" }) do
     out, doc = probe({ "align", "--count", "64" }, sim)
     v = verdict(out, doc, "align")
