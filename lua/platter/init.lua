@@ -57,46 +57,66 @@ require("platter.collective").install(core, M)
 -- hooks (lua/platter/recorder.lua).
 local record_params  -- the recorder's setter of the record's typed params (p.script)
 local report_into    -- the recorder's keeper of p.report's findings
+local record_verdict -- ... and of p.verdict's answers
 do
   local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
-  local ok, err = true, nil
-  if found then ok, err = pcall(recorder.install, core) end
+  local ok, err, verdict = true, nil, nil
+  if found then ok, err, verdict = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
   if ok and type(err) == "function" then record_params = err end
   if found and ok then report_into = recorder.report end
+  if ok and type(verdict) == "function" then record_verdict = verdict end
 end
 
--- p.report(name, data): a script's own findings into the --json record's `reports`.
--- data is copied now: plain values only (numbers, strings, booleans, tables).
+-- A copy of v holding only what a record can keep (finite numbers, strings, booleans,
+-- tables of them), or raises naming the first thing that is not (where: its path,
+-- "data.rows.3"). p.report and p.verdict both copy through it.
 local function plain_copy(v, where, depth)
   local t = type(v)
   if t == "number" then
     if v ~= v or v == math.huge or v == -math.huge then
-      error(string.format("report: %s is not a finite number", where), 0)
+      error(string.format("%s is not a finite number", where), 0)
     end
     return v
   elseif t == "string" or t == "boolean" then
     return v
   elseif t ~= "table" then
-    error(string.format("report: %s is a %s (only numbers, strings, booleans and tables)", where, t), 0)
+    error(string.format("%s: a %s cannot be recorded", where, t), 0)
   end
-  if depth > 32 then error(string.format("report: %s is nested more than 32 deep", where), 0) end
+  if depth > 32 then error(string.format("%s is nested more than 32 deep", where), 0) end
   local c = {}
   for k, x in pairs(v) do
     if type(k) ~= "string" and type(k) ~= "number" then
-      error(string.format("report: %s has a key that is a %s", where, type(k)), 0)
+      error(string.format("%s: a %s key cannot be recorded", where, type(k)), 0)
     end
     c[k] = plain_copy(x, where .. "." .. tostring(k), depth + 1)
   end
   return c
 end
 
+--- p.report(name, data): a script's own findings into the --json record's `reports`.
+-- data is copied now (plain_copy).
 function M.report(name, data)
   if type(name) ~= "string" or name == "" then error("report: name must be a non-empty string", 2) end
   if type(data) ~= "table" then error("report: data must be a table", 2) end
   local ok, copy = pcall(plain_copy, data, "data", 1)
-  if not ok then error(copy, 2) end
+  if not ok then error("report: " .. copy, 2) end
   if report_into then report_into(name, copy) end
+end
+
+--- p.verdict(text [, facts]) -> text: a probe's answer in plain words, with the facts
+-- behind it, kept as the record's `verdict` (docs/api.md)
+function M.verdict(text, facts)
+  if type(text) ~= "string" then
+    error(string.format("bad argument #1 to 'verdict' (string expected, got %s)", type(text)), 2)
+  end
+  if facts ~= nil and type(facts) ~= "table" then
+    error(string.format("bad argument #2 to 'verdict' (table expected, got %s)", type(facts)), 2)
+  end
+  local ok, copy = pcall(plain_copy, facts or {}, "facts", 1)
+  if not ok then error("bad argument #2 to 'verdict' (" .. copy .. ")", 2) end
+  if record_verdict then record_verdict(text, copy) end
+  return text
 end
 
 -- p.script(manifest, ...) -> params: the script's manifest (lua/platter/script.lua).

@@ -400,6 +400,8 @@ local function build_record(R, status, msg)
     summary = summary,
     warnings = #R.watch.warnings > 0 and R.watch.warnings or nil,
     reports = R.reports,
+    verdict = R.verdicts[#R.verdicts],
+    verdicts = #R.verdicts > 1 and R.verdicts or nil,
   }
   return doc, summary
 end
@@ -493,9 +495,16 @@ function M.install(core)
     R.params = typed
     R.manifest = { name = m.name, version = m.version, api = m.api }
   end
-  if not R.record then return set_params end
+  -- p.verdict's answers (a copy of plain values, from platter.init): each with its repetition
+  R.verdicts = {}
+  local function set_verdict(text, facts)
+    if not R.record or in_worker(R) then return end
+    facts.text, facts.rep = text, R.rep
+    R.verdicts[#R.verdicts + 1] = facts
+  end
+  if not R.record then return set_params, set_verdict end
   core._hook("repeat", function(rep, repeats) return start_repetition(R, rep, repeats) end)
-  return set_params
+  return set_params, set_verdict
 end
 
 return M

@@ -90,6 +90,7 @@ int pl_file_open(struct pl_file *f, const char *path, const struct pl_open_opts 
     f->target = pl_target;
     f->direct = o->direct;
     f->writable = o->write;
+    f->dsync = o->dsync || o->sync;
     f->fill = o->fill;
     f->seed = o->seed;
     f->align = 1;

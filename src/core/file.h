@@ -39,6 +39,7 @@ struct pl_file {
     char *path;        /* as given (malloc'd) */
     enum pl_file_kind kind;
     int direct, writable;
+    int dsync;          /* opened O_DSYNC or O_SYNC: a write returns once its data is stable */
     uint32_t align;     /* O_DIRECT offset/length rule (bytes), 1 if buffered */
     uint32_t mem_align; /* buffer alignment we use */
     enum pl_fill fill;

@@ -127,6 +127,101 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .copy_rate = 10.0e9,
         .char_ns = 2.0,
     },
+    /* the probes' presets (issue 16): each has one feature whose answer is known */
+    {
+        .name = "sata-7200-wc",
+        .imitates = "a 7200-RPM 2 TB SATA disk with its 64 MiB volatile write cache on: writes "
+                    "complete in the cache, a flush waits for the media (the vwc probe)",
+        .model = "SATA 7200rpm 2TB write cache on (simulated)",
+        .capacity = 2000ull * 1000 * 1000 * 1000,
+        .sector = 512,
+        .rpm = 7200,
+        .seek_track_ms = 1.0,
+        .seek_avg_ms = 8.5,
+        .rate_outer = 200.0e6,
+        .rate_inner = 100.0e6,
+        .track_buffer_kb = 1024,
+        .iface_rate = 600.0e6, /* SATA 6 Gb/s */
+        .overhead_us = 40.0,
+        .ram = 8ull << 30,
+        .page_cache = 6ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 1.0,
+        .copy_rate = 8.0e9,
+        .char_ns = 3.0,
+        .vwc_mb = 64,
+    },
+    {
+        .name = "sata-7200-lying",
+        .imitates = "the sata-7200-wc disk behind a bridge that acknowledges cache flushes "
+                    "without writing the cache: a lying drive (the vwc probe)",
+        .model = "SATA 7200rpm 2TB flushes ignored (simulated)",
+        .capacity = 2000ull * 1000 * 1000 * 1000,
+        .sector = 512,
+        .rpm = 7200,
+        .seek_track_ms = 1.0,
+        .seek_avg_ms = 8.5,
+        .rate_outer = 200.0e6,
+        .rate_inner = 100.0e6,
+        .track_buffer_kb = 1024,
+        .iface_rate = 600.0e6,
+        .overhead_us = 40.0,
+        .ram = 8ull << 30,
+        .page_cache = 6ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 1.0,
+        .copy_rate = 8.0e9,
+        .char_ns = 3.0,
+        .vwc_mb = 64,
+        .vwc_ignores_flush = 1,
+    },
+    {
+        .name = "nvme-qlc",
+        .imitates = "a 1 TB QLC NVMe SSD with a 12 GiB SLC write region: 1.8 GB/s writes until it "
+                    "is full, then 110 MB/s; it empties at that rate while idle (slc-cliff)",
+        .model = "NVMe QLC SSD 1TB (simulated)",
+        .capacity = 1000ull * 1000 * 1000 * 1000,
+        .sector = 512,
+        .rpm = 0,
+        .rate_outer = 2.0e9,
+        .rate_inner = 2.0e9,
+        .iface_rate = 3.5e9,
+        .overhead_us = 3.0,
+        .ssd_read_us = 90.0,
+        .ssd_write_us = 20.0,
+        .write_rate = 1.8e9,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 0.8,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+        .slc_bytes = 12ull << 30,
+        .slc_rate = 110.0e6,
+    },
+    {
+        .name = "sata-5400-512e",
+        .imitates = "a 5400-RPM 2 TB SATA disk with 4 KiB physical sectors behind 512-byte "
+                    "logical ones (Advanced Format 512e), write cache off (the align probe)",
+        .model = "SATA 5400rpm 2TB 512e (simulated)",
+        .capacity = 2000ull * 1000 * 1000 * 1000,
+        .sector = 512,
+        .rpm = 5400,
+        .seek_track_ms = 2.0,
+        .seek_avg_ms = 12.0,
+        .rate_outer = 150.0e6,
+        .rate_inner = 75.0e6,
+        .track_buffer_kb = 1024,
+        .iface_rate = 600.0e6,
+        .overhead_us = 40.0,
+        .ram = 8ull << 30,
+        .page_cache = 6ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 1.0,
+        .copy_rate = 8.0e9,
+        .char_ns = 3.0,
+        .phys_sector = 4096,
+    },
     {0},
 };
 
@@ -166,6 +261,8 @@ struct pl_sim_file {
     int32_t hnext;     /* the name hash's chain (a file id), live files only */
 };
 
+#define VWC_EXTENTS 1024 /* ranges the drive's write cache keeps apart (vwc_mb) */
+
 static struct {
     const struct pl_sim_preset *p;
     double full_seek_ms;
@@ -200,6 +297,14 @@ static struct {
     uint32_t readahead_kb;
     uint32_t blk;       /* bytes per cached block: PAGE, or the preset's cache_block */
     uint64_t disk_busy; /* the flusher keeps the disk busy until then (flush_lag_ms) */
+    /* the drive's volatile write cache (vwc_mb): the ranges it holds, oldest first */
+    struct vwc_extent {
+        uint64_t off, len;
+    } vwc[VWC_EXTENTS];
+    unsigned vwc_n;
+    uint64_t vwc_bytes;
+    /* the SLC write region (slc_bytes): the bytes in it, and when the drive went idle */
+    uint64_t slc_used, slc_idle_at;
 } S;
 
 /* A Ctrl-C at a virtual instant, for tests: SIGINT is raised once, inside the
@@ -299,6 +404,147 @@ static void sim_join(uint64_t clock, double user, double sys)
 /* }==================================================================== */
 
 /* {====================================================================
+** Physical sectors larger than the logical one (a preset's phys_sector)
+** ===================================================================== */
+
+static uint64_t disk_request(int write, uint64_t off, uint64_t n);
+
+/* A request at dt ns from now, the clock put back after: a drive's own work */
+static uint64_t request_at(uint64_t dt, int write, uint64_t off, uint64_t n)
+{
+    sim_clock += dt;
+    uint64_t t = disk_request(write, off, n);
+    sim_clock -= dt;
+    return t;
+}
+
+/*
+ * The media time of a request on a disk whose physical sector is larger than
+ * its logical one (512e): a read covers the whole physical sectors it touches;
+ * a write that covers one only partly first reads the sectors it touches and
+ * then writes them back whole (a read-modify-write: on a rotating disk the
+ * write waits for them to come round again).
+ */
+static uint64_t media_request(int write, uint64_t off, uint64_t n)
+{
+    uint64_t ps = S.p->phys_sector;
+    if (ps <= S.p->sector || !n)
+        return disk_request(write, off, n);
+    uint64_t lo = off - off % ps, hi = (off + n + ps - 1) / ps * ps;
+    if (!write || (lo == off && hi == off + n))
+        return disk_request(write, lo, hi - lo);
+    uint64_t t = disk_request(0, lo, hi - lo);
+    return t + request_at(t, 1, lo, hi - lo);
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The drive's volatile write cache (a preset's vwc_mb)
+** ===================================================================== */
+
+/*
+ * A write lands in the drive's cache and completes at the interface rate; the
+ * media write comes later: on a flush (fsync, fdatasync, an O_DSYNC write,
+ * sync, a cache drop), all of the cache in offset order while the process
+ * waits, or when the cache is full, its oldest range to make room. A preset
+ * with vwc_ignores_flush takes the flush and writes nothing (a lying drive).
+ * The model has no background destaging while the drive is idle.
+ */
+static int vwc_holds(uint64_t off, uint64_t n)
+{
+    for (unsigned i = 0; i < S.vwc_n; i++)
+        if (off >= S.vwc[i].off && off + n <= S.vwc[i].off + S.vwc[i].len)
+            return 1;
+    return 0;
+}
+
+static uint64_t device_request(int write, uint64_t off, uint64_t n)
+{
+    uint64_t cap = (uint64_t)S.p->vwc_mb << 20;
+    if (!write || n > cap)
+        return media_request(write, off, n);
+    uint64_t t = 0;
+    if (!vwc_holds(off, n)) {
+        struct vwc_extent *last = S.vwc_n ? &S.vwc[S.vwc_n - 1] : NULL;
+        uint64_t lo = 0, hi = 0;
+        if (last && off <= last->off + last->len && off + n >= last->off) {
+            lo = off < last->off ? off : last->off;
+            hi = off + n > last->off + last->len ? off + n : last->off + last->len;
+        }
+        if (hi && S.vwc_bytes + (hi - lo) - last->len <= cap) { /* grows the last range */
+            S.vwc_bytes += (hi - lo) - last->len;
+            last->off = lo;
+            last->len = hi - lo;
+        } else {
+            while (S.vwc_n && (S.vwc_n == VWC_EXTENTS || S.vwc_bytes + n > cap)) {
+                t += request_at(t, 1, S.vwc[0].off, S.vwc[0].len); /* full: the oldest out */
+                S.vwc_bytes -= S.vwc[0].len;
+                memmove(S.vwc, S.vwc + 1, --S.vwc_n * sizeof S.vwc[0]);
+            }
+            S.vwc[S.vwc_n++] = (struct vwc_extent){off, n};
+            S.vwc_bytes += n;
+        }
+    }
+    return t + (uint64_t)llround(S.p->overhead_us * 1e3 + (double)n / S.p->iface_rate * 1e9);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    uint64_t x = ((const struct vwc_extent *)a)->off, y = ((const struct vwc_extent *)b)->off;
+    return x < y ? -1 : x > y;
+}
+
+/* A cache flush command: the cache's ranges written in offset order (unless ignored). */
+static void vwc_flush(void)
+{
+    if (!S.p->vwc_mb)
+        return;
+    if (sim_clock < S.disk_busy)
+        sim_clock = S.disk_busy;
+    uint64_t t = (uint64_t)llround(S.p->overhead_us * 1e3);
+    if (!S.p->vwc_ignores_flush) {
+        qsort(S.vwc, S.vwc_n, sizeof S.vwc[0], by_offset);
+        for (unsigned i = 0; i < S.vwc_n; i++)
+            t += request_at(t, 1, S.vwc[i].off, S.vwc[i].len);
+        S.vwc_n = 0;
+        S.vwc_bytes = 0;
+    }
+    sim_clock += t;
+    passed();
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
+** The SLC write region (a preset's slc_bytes)
+** ===================================================================== */
+
+/*
+ * A solid-state write of n bytes that took t ns at the preset's write_rate,
+ * with an SLC region: the bytes that still fit in the region go at that rate,
+ * the rest at slc_rate. The region empties (its data is moved to the slower
+ * cells) at slc_rate while the drive is idle. Returns the request's time.
+ */
+static double slc_request(int write, uint64_t n, double t, double rate)
+{
+    const struct pl_sim_preset *p = S.p;
+    if (sim_clock > S.slc_idle_at) {
+        double freed = (double)(sim_clock - S.slc_idle_at) * 1e-9 * p->slc_rate;
+        S.slc_used = freed >= (double)S.slc_used ? 0 : S.slc_used - (uint64_t)freed;
+    }
+    if (write) {
+        uint64_t room = p->slc_bytes - S.slc_used, fast = n < room ? n : room;
+        t += (double)(n - fast) * 1e9 * (1.0 / p->slc_rate - 1.0 / rate);
+        S.slc_used += fast;
+    }
+    S.slc_idle_at = sim_clock + (uint64_t)llround(t);
+    return t;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
 ** The disk
 ** ===================================================================== */
 
@@ -382,6 +628,8 @@ static uint64_t disk_request(int write, uint64_t off, uint64_t n)
     if (!p->rpm) { /* solid state */
         double rate = write && p->write_rate > 0 ? p->write_rate : p->rate_outer;
         t += (write ? p->ssd_write_us : p->ssd_read_us) * 1e3 + (double)n / rate * 1e9;
+        if (p->slc_bytes)
+            t = slc_request(write, n, t, rate);
         return (uint64_t)llround(t);
     }
     double now = (double)sim_clock + t;
@@ -426,7 +674,7 @@ static void disk_io(int write, uint64_t off, uint64_t n)
     if (S.trace)
         fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)off,
                 (unsigned long long)n, (unsigned long long)sim_clock);
-    sim_clock += disk_request(write, off, n);
+    sim_clock += device_request(write, off, n);
     passed();
 }
 
@@ -443,7 +691,7 @@ static void disk_flush(uint64_t off, uint64_t n)
         fprintf(stderr, "T 1 %llu %llu %llu\n", (unsigned long long)off, (unsigned long long)n,
                 (unsigned long long)start);
     sim_clock = start; /* the disk's own time line */
-    S.disk_busy = start + disk_request(1, off, n);
+    S.disk_busy = start + device_request(1, off, n);
     sim_clock = now;
     uint64_t lag = (uint64_t)llround(S.p->flush_lag_ms * 1e6);
     if (S.disk_busy > sim_clock + lag)
@@ -1048,6 +1296,11 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
     } else {
         cooked_write(sf, off, n);
     }
+    if (op == PL_OP_WRITE && f->dsync) { /* O_DSYNC, O_SYNC: stable before it returns */
+        if (!f->direct)
+            flush_file(sf); /* the file's dirty pages, this write's among them */
+        vwc_flush();
+    }
     return (int64_t)n;
 }
 
@@ -1106,6 +1359,7 @@ static int sim_sync(struct pl_file *f, int data_only)
     (void)data_only;
     spend_sys(S.p->syscall_us * 1e-6);
     flush_file(SF(f));
+    vwc_flush();
     return 0;
 }
 
@@ -1114,6 +1368,7 @@ static int sim_drop(struct pl_file *f, struct pl_error *e)
     (void)e;
     struct pl_sim_file *sf = SF(f);
     flush_file(sf);
+    vwc_flush();
     uint64_t pages = (sf->size + S.blk - 1) / S.blk;
     for (uint64_t pg = 0; pg < pages && S.used; pg++) {
         int32_t i = lookup(key_of(sf, pg));
@@ -1181,6 +1436,7 @@ static void sim_sync_all(void)
     for (unsigned i = 0; i < S.nfiles; i++)
         if (S.files[i])
             flush_file(S.files[i]);
+    vwc_flush();
 }
 
 static int sim_drop_all(struct pl_error *e)
@@ -1189,6 +1445,7 @@ static int sim_drop_all(struct pl_error *e)
     for (unsigned i = 0; i < S.nfiles; i++)
         if (S.files[i])
             flush_file(S.files[i]);
+    vwc_flush();
     while (S.lru_head >= 0)
         forget(S.lru_head);
     S.streaming = 0;
@@ -1377,13 +1634,18 @@ static int sim_info(struct pl_file *f, struct pl_devinfo *d)
                               : "file");
     d->size = SF(f)->size;
     d->logical_block = d->physical_block = p->sector;
+    if (p->phys_sector > p->sector)
+        d->physical_block = p->phys_sector; /* 512e: as sysfs says physical_block_size */
     d->dio_mem_align = d->dio_offset_align = p->sector;
     d->rotational = p->rpm > 0;
     d->read_ahead_kb = (int)S.readahead_kb;
     snprintf(d->device, sizeof d->device, "sim0");
     snprintf(d->model, sizeof d->model, "%s", p->model);
     snprintf(d->scheduler, sizeof d->scheduler, "none");
-    snprintf(d->write_cache, sizeof d->write_cache, "%s", p->rpm ? "write through" : "write back");
+    /* sysfs's write_cache: "write back" for a drive with a volatile cache (the kernel
+       then sends it flushes), else "write through" */
+    snprintf(d->write_cache, sizeof d->write_cache, "%s",
+             p->vwc_mb ? "write back" : "write through");
     if (!SF(f)->block && !SF(f)->special) {
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");

@@ -3,7 +3,9 @@
  * virtual clock, so every workload runs unchanged and prints the same output
  * every time. Models seek time by distance, rotation, zoned media rate, the
  * drive's read-ahead buffer, controller overhead, and the host's page cache
- * with readahead and write-back; CPU time is virtual too. It is the "sim"
+ * with readahead and write-back; where a preset says so, a volatile write
+ * cache, an SLC write region and physical sectors larger than the logical
+ * one. CPU time is virtual too. It is the "sim"
  * target (target.h): nothing outside sim.c knows it exists. No Lua.
  */
 #ifndef PLATTER_CORE_SIM_H
@@ -55,6 +57,15 @@ struct pl_sim_preset {
     double getc_ns;         /* user CPU per getc, if not char_ns (0) */
     double write_copy_rate; /* bytes/s of sys CPU for buffered writes, if not copy_rate (0):
                                a file system's block allocation on top of the copy */
+    /* the drive's volatile write cache (the vwc probe): writes complete once in it */
+    uint32_t vwc_mb;       /* its size; 0: none, a write is stable when it completes */
+    int vwc_ignores_flush; /* 1: a flush returns at once, nothing written (a lying drive) */
+    /* an SLC write region (the slc-cliff probe), solid state only */
+    uint64_t slc_bytes; /* 0: none; else writes fill it at write_rate, then go at slc_rate */
+    double slc_rate;    /* bytes/s once it is full; it also empties at this rate while idle */
+    /* physical sectors (the align probe) */
+    uint32_t phys_sector; /* 0: the logical sector; else a write that covers one partly pays
+                             a read-modify-write, a read covers whole ones */
 };
 
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */

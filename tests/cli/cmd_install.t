@@ -34,8 +34,9 @@ Installed, moved elsewhere, without the build tree's PLATTER_LUA_DIR:
   $ mkdir elsewhere && mv root/usr/local/bin/platter elsewhere/ && cd elsewhere
   $ PLATTER_LUA_DIR= ./platter --version | head -1 | cut -d' ' -f1
   platter
-  $ PLATTER_LUA_DIR= ./platter list | wc -l | tr -d ' '
-  14
+  $ PLATTER_LUA_DIR= ./platter list | wc -l | tr -d ' ' > n
+  $ ls "$TESTDIR_SRC"/../workloads/*.lua | wc -l | tr -d ' ' | diff - n && echo "every workload"
+  every workload
   $ PLATTER_LUA_DIR= ./platter --sim ata-5400-1999 hdparm -t /dev/hda
   
   /dev/hda:

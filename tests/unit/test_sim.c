@@ -366,6 +366,97 @@ static void test_many_files(void **state)
     assert_int_equal(pl_target->remove("held.dat", why, sizeof why), 0);
 }
 
+/* The probes' presets (issue 16). A volatile write cache: a direct write ends
+   in the cache, the flush pays the media; the lying drive's flush writes nothing,
+   and O_DSYNC writes flush too. */
+static void test_write_cache(void **state)
+{
+    (void)state;
+    uint64_t ns, honest = 0, lying = 0;
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(start_sim(k ? "sata-7200-lying" : "sata-7200-wc"), 0);
+        struct pl_file f = open_sim("c.dat", 1u << 20, 1);
+        assert_int_equal(fsync_ns(&f, &ns), 0); /* the fill, out of the cache */
+        assert_int_equal(pwrite_ns(&f, 0, 4096, &ns), 4096);
+        assert_true(ns < 100000); /* the cache: overhead and the bus */
+        assert_int_equal(fsync_ns(&f, &ns), 0);
+        *(k ? &lying : &honest) = ns;
+        struct pl_devinfo d;
+        assert_int_equal(f.target->info(&f, &d), 0);
+        assert_string_equal(d.write_cache, "write back");
+        pl_file_close(&f);
+    }
+    assert_true(honest > 1000000); /* the media: most of a revolution at 7200 RPM */
+    assert_true(lying < 100000);
+
+    assert_int_equal(start_sim("sata-7200-wc"), 0);
+    struct pl_open_opts o;
+    struct pl_error e = {0};
+    struct pl_file g;
+    memset(&o, 0, sizeof o);
+    o.create = o.write = o.direct = o.dsync = 1;
+    assert_int_equal(pl_file_open(&g, "d.dat", &o, &e), 0);
+    assert_int_equal(pwrite_ns(&g, 0, 4096, &ns), 4096);
+    assert_true(ns > 1000000); /* O_DSYNC: written through */
+    pl_file_close(&g);
+
+    assert_int_equal(start_sim("nvme"), 0); /* no volatile cache: as before */
+    struct pl_file h = open_sim("n.dat", 1u << 20, 1);
+    struct pl_devinfo d;
+    assert_int_equal(h.target->info(&h, &d), 0);
+    assert_string_equal(d.write_cache, "write through");
+    pl_file_close(&h);
+}
+
+/* An SLC region: its bytes at write_rate, the rest at slc_rate. */
+static void test_slc_region(void **state)
+{
+    (void)state;
+    assert_int_equal(start_sim("nvme-qlc"), 0);
+    const struct pl_sim_preset *p = pl_sim_find("nvme-qlc");
+    struct pl_file f = open_sim("s.dat", 0, 1);
+    uint64_t ns, fast = 0, slow = 0, mib = 1u << 20;
+    for (uint64_t off = 0; off < p->slc_bytes + 64 * mib; off += mib) {
+        assert_int_equal(pwrite_ns(&f, off, mib, &ns), (int64_t)mib);
+        if (off == 0)
+            fast = ns;
+        slow = ns;
+    }
+    assert_true(fast < 1e9 * (double)mib / p->write_rate * 1.1);
+    assert_true(slow > 1e9 * (double)mib / p->slc_rate * 0.99);
+    pl_file_close(&f);
+}
+
+/* 512e: a write off 4 KiB pays one more revolution; reads over one more sector a
+   little; f:info() says 512 and 4096. */
+static void test_512e(void **state)
+{
+    (void)state;
+    assert_int_equal(start_sim("sata-5400-512e"), 0);
+    struct pl_file f = open_sim("a.dat", 64u << 20, 1);
+    struct pl_devinfo d;
+    assert_int_equal(f.target->info(&f, &d), 0);
+    assert_int_equal(d.logical_block, 512);
+    assert_int_equal(d.physical_block, 4096);
+    /* the same places, passes apart: 4096 past a base, and 512 more */
+    uint64_t ns, sum[4] = {0};
+    for (int k = 0; k < 4; k++)
+        for (uint64_t i = 0; i < 64; i++) {
+            uint64_t off = (((i * 7919) % 31) << 21) + 4096 + (k % 2 ? 512 : 0);
+            if (k < 2)
+                assert_int_equal(pwrite_ns(&f, off, 4096, &ns), 4096);
+            else
+                assert_int_equal(pread_ns(&f, off, 4096, &ns), 4096);
+            sum[k] += ns;
+        }
+    uint64_t aligned = sum[0], off4k = sum[1], raligned = sum[2], roff = sum[3];
+    double rev = 60e9 / 5400;
+    assert_true((double)(off4k - aligned) / 64 > 0.7 * rev);
+    assert_true((double)(off4k - aligned) / 64 < 1.3 * rev);
+    assert_true((double)roff / (double)raligned < 1.2);
+    pl_file_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +466,8 @@ int main(void)
         cmocka_unit_test(test_write_back),    cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_namespace),     cmocka_unit_test(test_many_files),
         cmocka_unit_test(test_1988),          cmocka_unit_test(test_flusher),
+        cmocka_unit_test(test_write_cache),   cmocka_unit_test(test_slc_region),
+        cmocka_unit_test(test_512e),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
