@@ -206,7 +206,7 @@ T.test("p.report: plain data into the record's reports, copied when called; misu
     print(pcall(p.report, "", {}))
   ]] }, { cwd = dir })
   T.eq(rc, 0, "status: " .. err)
-  T.has(out, "report: data.f is a function", "a function")
+  T.has(out, "report: data.f: a function cannot be recorded", "a function")
   T.has(out, "report: data.x is not a finite number", "nan")
   T.has(out, "report: name must be a non-empty string", "name")
   local doc = cjson.decode(T.read(dir .. "/r.json"))
