@@ -19,6 +19,7 @@
 #include "sim.h"
 #include "file.h"
 #include "target.h"
+#include "zone.h"
 
 #define PAGE 4096u           /* the page cache's block unless a preset sets cache_block */
 #define MAX_FILES (1u << 24) /* file ids are the high bits of a page key (id << 40) */
@@ -126,6 +127,32 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .copy_rate = 10.0e9,
         .char_ns = 2.0,
     },
+    {
+        .name = "smr-hm",
+        .imitates = "a host-managed SMR disk (7200 RPM, 64 GiB): 4 conventional zones, then 252 "
+                    "sequential-write-required zones of 256 MiB, at most 128 open",
+        .model = "Host-managed SMR 7200rpm 64GiB (simulated)",
+        .capacity = 64ull << 30,
+        .sector = 4096,
+        .rpm = 7200,
+        .seek_track_ms = 1.0,
+        .seek_avg_ms = 8.5,
+        .rate_outer = 260.0e6,
+        .rate_inner = 130.0e6,
+        .track_buffer_kb = 1024,
+        .iface_rate = 600.0e6,
+        .overhead_us = 50.0,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 1.0,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+        .zone_size = 256ull << 20,
+        .zone_conv = 4,
+        .zone_max_open = 128,
+        .zone_op_ms = 2.0,
+    },
     {0},
 };
 
@@ -229,6 +256,8 @@ static const struct pl_clock_source sim_time = {
     .cpu = sim_cpu,
 };
 
+static void zones_start(const struct pl_sim_preset *p); /* "Zoned disks" below */
+
 int pl_sim_start(const char *name)
 {
     const struct pl_sim_preset *p = pl_sim_find(name);
@@ -262,6 +291,7 @@ int pl_sim_start(const char *name)
         S.sigint_at = CLOCK_ORIGIN + (uint64_t)llround(atof(at) * 1e9);
     sim_clock = CLOCK_ORIGIN;
     pl_clock_set_source(&sim_time);
+    zones_start(p);
     return 0;
 }
 
@@ -663,6 +693,229 @@ static void flush_file(struct pl_sim_file *sf)
 /* }==================================================================== */
 
 /* {====================================================================
+** Zoned disks: a preset with zone_size is host-managed. Its first zone_conv
+** zones are conventional, the rest sequential-write-required, each with a
+** write pointer: a write to such a zone must start at the pointer and end
+** within the zone's capacity, else it fails with EIO, as the kernel's zone
+** write checks and the drives answer; a zone at capacity is full. Writing an
+** empty or closed zone opens it implicitly; beyond zone_max_open the least
+** recently opened implicitly open zone is closed (ZBC), and when every open
+** zone was opened explicitly the write fails with ETOOMANYREFS (the kernel's
+** BLK_STS_ZONE_OPEN_RESOURCE). Reset, open, close and finish act as the
+** BLK*ZONE ioctls do. Files on the disk are a filesystem's business: only
+** the block device has zones.
+** ===================================================================== */
+
+static struct {
+    struct pl_zone *z; /* every zone of the disk, in order */
+    uint64_t *opened;  /* per zone: when it was opened (an open count), for the LRU close */
+    unsigned n, nopen;
+    uint64_t opens;
+} Z;
+
+/* The process waits ms for the drive (after what the flusher gave it). */
+static void zone_wait(double ms)
+{
+    if (sim_clock < S.disk_busy)
+        sim_clock = S.disk_busy;
+    sim_clock += (uint64_t)llround(ms * 1e6);
+    passed();
+}
+
+static void zones_start(const struct pl_sim_preset *p)
+{
+    free(Z.z);
+    free(Z.opened);
+    memset(&Z, 0, sizeof Z);
+    if (!p->zone_size)
+        return;
+    unsigned n = (unsigned)((p->capacity + p->zone_size - 1) / p->zone_size);
+    Z.z = calloc(n, sizeof *Z.z);
+    Z.opened = calloc(n, sizeof *Z.opened);
+    if (!Z.z || !Z.opened)
+        return; /* no zones: the disk reports none (zoned() is 0) */
+    Z.n = n;
+    for (unsigned i = 0; i < n; i++) {
+        struct pl_zone *z = &Z.z[i];
+        z->start = (uint64_t)i * p->zone_size;
+        z->len = z->start + p->zone_size > p->capacity ? p->capacity - z->start : p->zone_size;
+        z->capacity = p->zone_cap && p->zone_cap < z->len ? p->zone_cap : z->len;
+        if (i < p->zone_conv) {
+            z->type = PL_ZONE_CONVENTIONAL;
+            z->cond = PL_ZONE_NOT_WP;
+            z->wp = z->start + z->len;
+        } else {
+            z->type = PL_ZONE_SEQ_REQUIRED;
+            z->cond = PL_ZONE_EMPTY;
+            z->wp = z->start;
+        }
+    }
+}
+
+/* the sim file sf is a zoned device */
+static int zoned(const struct pl_sim_file *sf)
+{
+    return sf->block && Z.n > 0;
+}
+
+static int is_open(const struct pl_zone *z)
+{
+    return z->cond == PL_ZONE_IMP_OPEN || z->cond == PL_ZONE_EXP_OPEN;
+}
+
+/* Zone i leaves the open state for cond. */
+static void zone_leave_open(unsigned i, unsigned cond)
+{
+    if (is_open(&Z.z[i]))
+        Z.nopen--;
+    Z.z[i].cond = cond;
+}
+
+/* Open zone i (explicitly or not), closing the oldest implicitly open zone when the
+   limit is reached. 0, or -ETOOMANYREFS when every open zone was opened explicitly. */
+static int zone_open(unsigned i, int explicit)
+{
+    struct pl_zone *z = &Z.z[i];
+    if (is_open(z)) {
+        if (explicit)
+            z->cond = PL_ZONE_EXP_OPEN;
+        return 0;
+    }
+    if (S.p->zone_max_open && Z.nopen >= S.p->zone_max_open) {
+        unsigned old = Z.n;
+        for (unsigned k = 0; k < Z.n; k++)
+            if (Z.z[k].cond == PL_ZONE_IMP_OPEN && (old == Z.n || Z.opened[k] < Z.opened[old]))
+                old = k;
+        if (old == Z.n)
+            return -ETOOMANYREFS;
+        zone_leave_open(old, PL_ZONE_CLOSED);
+    }
+    z->cond = explicit ? PL_ZONE_EXP_OPEN : PL_ZONE_IMP_OPEN;
+    Z.opened[i] = ++Z.opens;
+    Z.nopen++;
+    return 0;
+}
+
+/* A write of n bytes at off to the device: the zones' rule, then their write pointers.
+   0 or -errno; a write that breaks the rule in any zone it touches moves nothing. */
+static int zone_write(uint64_t off, uint64_t n)
+{
+    uint64_t zs = S.p->zone_size, end = off + n;
+    for (uint64_t a = off; a < end;) {
+        const struct pl_zone *z = &Z.z[a / zs];
+        uint64_t to = end < z->start + z->len ? end : z->start + z->len;
+        if (z->type == PL_ZONE_SEQ_REQUIRED &&
+            (z->cond == PL_ZONE_FULL || z->cond == PL_ZONE_READONLY || z->cond == PL_ZONE_OFFLINE ||
+             a != z->wp || to > z->start + z->capacity))
+            return -EIO;
+        a = to;
+    }
+    for (uint64_t a = off; a < end;) {
+        unsigned i = (unsigned)(a / zs);
+        struct pl_zone *z = &Z.z[i];
+        uint64_t to = end < z->start + z->len ? end : z->start + z->len;
+        if (z->type == PL_ZONE_SEQ_REQUIRED) {
+            int rc = zone_open(i, 0);
+            if (rc)
+                return rc;
+            z->wp = to;
+            if (z->wp == z->start + z->capacity)
+                zone_leave_open(i, PL_ZONE_FULL);
+        }
+        a = to;
+    }
+    return 0;
+}
+
+static int sim_zones(struct pl_file *f, uint64_t from, struct pl_zone *z, unsigned max,
+                     struct pl_error *e)
+{
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (!zoned(SF(f))) {
+        pl_error_set(e, ENOTTY, "zones");
+        return -ENOTTY;
+    }
+    unsigned i = from < S.p->capacity ? (unsigned)(from / S.p->zone_size) : Z.n, got = 0;
+    for (; i < Z.n && got < max; i++)
+        z[got++] = Z.z[i];
+    zone_wait(S.p->overhead_us * 1e-3);
+    return (int)got;
+}
+
+/* Reset, open, close or finish the zones of [start, start + len), as the BLK*ZONE ioctls:
+   zone-aligned or EINVAL, a descriptor open for writing or EBADF, a conventional zone
+   EIO (a reset of the whole device skips them, as the kernel's reset-all does). */
+static int sim_zone_op(struct pl_file *f, int op, uint64_t start, uint64_t len, struct pl_error *e)
+{
+    const char *name = pl_zone_op_names[op];
+    uint64_t zs = S.p->zone_size, cap = S.p->capacity;
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (!zoned(SF(f))) {
+        pl_error_set(e, ENOTTY, name);
+        return -ENOTTY;
+    }
+    if (!f->writable) {
+        pl_error_set(e, EBADF, name);
+        return -EBADF;
+    }
+    if (!len && start < cap)
+        len = Z.z[start / zs].len;
+    if (start % zs || start >= cap || len > cap - start ||
+        ((start + len) % zs && start + len != cap)) {
+        pl_error_set(e, EINVAL, name);
+        return -EINVAL;
+    }
+    int all = op == PL_ZONE_RESET && start == 0 && len == cap;
+    unsigned lo = (unsigned)(start / zs), hi = (unsigned)((start + len - 1) / zs);
+    for (unsigned i = lo; i <= hi; i++) {
+        unsigned c = Z.z[i].cond;
+        if ((Z.z[i].type == PL_ZONE_CONVENTIONAL && !all) || c == PL_ZONE_READONLY ||
+            c == PL_ZONE_OFFLINE) {
+            pl_error_set(e, EIO, name);
+            return -EIO;
+        }
+    }
+    int rc = 0;
+    for (unsigned i = lo; i <= hi && !rc; i++) {
+        struct pl_zone *z = &Z.z[i];
+        if (z->type == PL_ZONE_CONVENTIONAL)
+            continue;
+        if (op == PL_ZONE_RESET) {
+            zone_leave_open(i, PL_ZONE_EMPTY);
+            z->wp = z->start;
+        } else if (op == PL_ZONE_FINISH) {
+            zone_leave_open(i, PL_ZONE_FULL);
+            z->wp = z->start + z->capacity;
+        } else if (op == PL_ZONE_CLOSE && is_open(z)) {
+            zone_leave_open(i, z->wp == z->start ? PL_ZONE_EMPTY : PL_ZONE_CLOSED);
+        } else if (op == PL_ZONE_OPEN && z->cond != PL_ZONE_FULL) {
+            rc = zone_open(i, 1);
+        }
+        if (!all)
+            zone_wait(S.p->zone_op_ms);
+    }
+    if (all)
+        zone_wait(S.p->zone_op_ms);
+    if (rc)
+        pl_error_set(e, -rc, name);
+    return rc;
+}
+
+/* The zoned facts of f:info(). */
+static void zones_info(struct pl_devinfo *d)
+{
+    const struct pl_sim_preset *p = S.p;
+    snprintf(d->zoned, sizeof d->zoned, "%s", Z.n ? "host-managed" : "none");
+    if (!Z.n)
+        return;
+    d->zone_size = p->zone_size;
+    d->nr_zones = Z.n;
+    d->max_open_zones = p->zone_max_open;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
 ** Files
 ** ===================================================================== */
 
@@ -1039,6 +1292,11 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
     }
     if (!n)
         return 0;
+    if (op == PL_OP_WRITE && zoned(sf)) {
+        int rc = zone_write(off, n);
+        if (rc)
+            return rc;
+    }
     if (f->direct) {
         disk_io(op == PL_OP_WRITE, disk_offset(sf, off), n);
         sf->last_end = off + n;
@@ -1217,6 +1475,7 @@ static int sim_info(struct pl_file *f, struct pl_devinfo *d)
     snprintf(d->model, sizeof d->model, "%s", p->model);
     snprintf(d->scheduler, sizeof d->scheduler, "none");
     snprintf(d->write_cache, sizeof d->write_cache, "%s", p->rpm ? "write through" : "write back");
+    zones_info(d);
     if (!SF(f)->block && !SF(f)->special) {
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");
@@ -1263,4 +1522,6 @@ const struct pl_target_ops pl_target_sim = {
     .remove = sim_remove,
     .scratch = sim_scratch,
     .join = sim_join,
+    .zones = sim_zones,
+    .zone_op = sim_zone_op,
 };
