@@ -56,12 +56,46 @@ require("platter.collective").install(core, M)
 -- Result records (--json/--csv/--repeat/--ci) and the cache warning: sets the host
 -- hooks (lua/platter/recorder.lua).
 local record_params  -- the recorder's setter of the record's typed params (p.script)
+local record_result  -- ... and of its `result` (p.result)
 do
   local found, recorder = pcall(require, "platter.recorder")  -- absent from an older binary
   local ok, err = true, nil
   if found then ok, err = pcall(recorder.install, core) end
   if not ok then core.ewrite("platter: results: ", tostring(err), "\n") end
   if ok and type(err) == "function" then record_params = err end
+  if ok and found then record_result = recorder.result end
+end
+
+-- p.result(t): the script's own findings (a probe's verdict and figures), kept in the
+-- --json record as `result`: a copy of t's strings, numbers, booleans and tables
+local function plain_copy(v, seen, where)
+  local t = type(v)
+  if t == "string" or t == "number" or t == "boolean" then return v end
+  if t ~= "table" then
+    return nil, string.format("%s is a %s: only strings, numbers, booleans and tables", where, t)
+  end
+  if seen[v] then return nil, where .. " is a cycle" end
+  seen[v] = true
+  local out = {}
+  for k, x in pairs(v) do
+    if type(k) ~= "string" and type(k) ~= "number" then
+      return nil, string.format("%s has a %s key", where, type(k))
+    end
+    local c, err = plain_copy(x, seen, where .. "." .. tostring(k))
+    if err then return nil, err end
+    out[k] = c
+  end
+  seen[v] = nil
+  return out
+end
+function M.result(t)
+  if type(t) ~= "table" then
+    error(string.format("bad argument #1 to 'result' (table expected, got %s)", type(t)), 2)
+  end
+  local copy, err = plain_copy(t, {}, "result")
+  if err then error(string.format("bad argument #1 to 'result' (%s)", err), 2) end
+  if record_result then record_result(copy) end
+  return t
 end
 
 -- p.script(manifest, ...) -> params: the script's manifest (lua/platter/script.lua).

@@ -399,6 +399,7 @@ local function build_record(R, status, msg)
     phases = R.phases,
     summary = summary,
     warnings = #R.watch.warnings > 0 and R.watch.warnings or nil,
+    result = R.result,
   }
   return doc, summary
 end
@@ -455,6 +456,12 @@ local current = nil
 function M.amend(s, key, value)
   local r = current and current.by_stats[s]
   if r then r[key] = value end
+end
+
+--- result(v): the script's own findings (p.result, a plain copy), the record's `result`;
+-- the last call wins (a --repeat run keeps its last repetition's)
+function M.result(v)
+  if current and not in_worker(current) then current.result = v end
 end
 
 function M.install(core)

@@ -711,6 +711,7 @@ static struct {
     uint64_t *opened;  /* per zone: when it was opened (an open count), for the LRU close */
     unsigned n, nopen;
     uint64_t opens;
+    uint64_t wend, wend_t; /* where and when the last direct write to the device ended */
 } Z;
 
 /* The process waits ms for the drive (after what the flusher gave it). */
@@ -796,9 +797,39 @@ static int zone_open(unsigned i, int explicit)
     return 0;
 }
 
-/* A write of n bytes at off to the device: the zones' rule, then their write pointers.
-   0 or -errno; a write that breaks the rule in any zone it touches moves nothing. */
-static int zone_write(uint64_t off, uint64_t n)
+/*
+ * A direct write that continues the last one within a revolution streams: the
+ * drive's write buffer takes it while the media is still writing, so it costs
+ * the controller overhead and its media time at the zone's rate, with no seek
+ * and no wait for the platter (as zoned drives fill a zone). 1 when it did, so
+ * sim_io does not cost it again; 0 for any other write.
+ */
+static int zone_stream(const struct pl_file *f, uint64_t off, uint64_t n)
+{
+    int go = f->direct && S.p->rpm && off == Z.wend && S.head == off && !S.streaming &&
+             sim_clock <= Z.wend_t + (uint64_t)rev_ns();
+    if (go) {
+        if (sim_clock < S.disk_busy)
+            sim_clock = S.disk_busy;
+        if (S.trace)
+            fprintf(stderr, "T 1 %llu %llu %llu\n", (unsigned long long)off, (unsigned long long)n,
+                    (unsigned long long)sim_clock);
+        sim_clock += (uint64_t)llround(S.p->overhead_us * 1e3 + transfer_ns(off, n));
+        S.buf_lo = off;
+        S.buf_hi = S.head = off + n;
+        passed();
+    } else if (f->direct) {
+        disk_io(1, off, n);
+    }
+    Z.wend = off + n;
+    Z.wend_t = sim_clock;
+    return f->direct;
+}
+
+/* A write of n bytes at off to the device: the zones' rule, then their write pointers,
+   then (direct) its cost. 1: costed here, 0: sim_io costs it, or -errno; a write that
+   breaks the rule in any zone it touches moves nothing. */
+static int zone_write(const struct pl_file *f, uint64_t off, uint64_t n)
 {
     uint64_t zs = S.p->zone_size, end = off + n;
     for (uint64_t a = off; a < end;) {
@@ -824,7 +855,7 @@ static int zone_write(uint64_t off, uint64_t n)
         }
         a = to;
     }
-    return 0;
+    return zone_stream(f, off, n);
 }
 
 static int sim_zones(struct pl_file *f, uint64_t from, struct pl_zone *z, unsigned max,
@@ -1293,9 +1324,9 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
     if (!n)
         return 0;
     if (op == PL_OP_WRITE && zoned(sf)) {
-        int rc = zone_write(off, n);
+        int rc = zone_write(f, off, n);
         if (rc)
-            return rc;
+            return rc < 0 ? rc : (int64_t)n;
     }
     if (f->direct) {
         disk_io(op == PL_OP_WRITE, disk_offset(sf, off), n);
