@@ -51,7 +51,8 @@ local function fail(fmt, ...)
   p.exit(1)
 end
 
-local f, err = p.open(P.target, { direct = true, write = true })
+-- read-only first: a device that is not zoned is never opened for writing
+local f, err = p.open(P.target, { direct = true })
 if not f then fail("%s", err) end
 local info = f:info()
 if info.kind ~= "block" then
@@ -65,6 +66,9 @@ if not zones then
   fail("%s", zerr)
 end
 if #zones == 0 then fail("%s reports no zones", P.target) end
+f:close()
+f, err = p.open(P.target, { direct = true, write = true })  -- needs --destroy
+if not f then fail("%s", err) end
 local unit = math.max(info.dio_align or 512, 4096)
 if P.bs % unit ~= 0 then p.usage_error(NAME, string.format("--bs must be a multiple of %d", unit)) end
 

@@ -313,9 +313,10 @@ T.test("zoned: refusals — no --destroy, a disk that is not zoned, a file, bad 
   local _, err, rc = run { "--sim", "smr-hm", "zoned", "/dev/sda" }
   T.eq(rc, 1)
   T.has(err, "platter: zoned: open: /dev/sda is a block device: opening it for writing would destroy")
-  _, err, rc = run { "--sim", "nvme", "--destroy", "zoned", "/dev/sda" }
+  _, err, rc = run { "--sim", "nvme", "zoned", "/dev/sda" }
   T.eq(rc, 1)
-  T.eq(err, "platter: zoned: /dev/sda is not a zoned block device (queue/zoned: none)\n")
+  T.eq(err, "platter: zoned: /dev/sda is not a zoned block device (queue/zoned: none)\n",
+    "found before the device is opened for writing: no --destroy needed to hear it")
   T.write(dir .. "/plain.dat", "x")
   _, err, rc = run { "zoned", "plain.dat" }
   T.eq(rc, 1)
@@ -336,6 +337,33 @@ T.test("zoned: refusals — no --destroy, a disk that is not zoned, a file, bad 
   out, err, rc = run { "describe", "zoned" }
   T.eq(rc, 0, err)
   T.has(out, "needs: write yes, device block, root yes")
+end)
+
+-- A real block device that is not zoned: a loop device on an image of ours, detached by
+-- name afterwards. The kernel's BLKREPORTZONE answers ENOTTY.
+T.test("zoned: a real loop device is not zoned (root)", function()
+  if not T.root then T.skip("needs root to attach a loop device") end
+  local _, _, rc = T.sh("command -v losetup")
+  if rc ~= 0 then T.skip("losetup is not installed") end
+  local dir = T.tmpdir()
+  local img = dir .. "/plain.img"
+  T.sh_ok("truncate -s 4M " .. T.q(img))
+  local dev, lerr, lrc = T.sh("losetup --find --show " .. T.q(img))
+  if lrc ~= 0 then T.skip("cannot attach a loop device here: " .. lerr:gsub("\n", " ")) end
+  dev = dev:gsub("%s+$", "")
+  local ok, err = pcall(function()
+    local out, perr, prc = T.sh(T.q(T.bin) .. " zoned " .. T.q(dev))
+    T.eq(prc, 1, out .. perr)
+    T.eq(perr, "platter: zoned: " .. dev .. " is not a zoned block device (queue/zoned: none)\n")
+    out = T.sh_ok(T.q(T.bin) .. " -e " .. T.q("local f = assert(platter.open(arg[1])) " ..
+      "print(f:info().zoned, f:info().zone_size, select(3, f:zones()))") .. " " .. T.q(dev))
+    T.eq(out, "none\tnil\t25\n", "f:info().zoned and the kernel's ENOTTY")
+  end)
+  T.sh("losetup -d " .. T.q(dev))
+  if not ok then error(err, 0) end
+  T.eq(T.sh("losetup -j " .. T.q(img)), "", "loop devices left on the image")
+  local out = T.sh_ok(T.q(T.bin) .. " -e " .. T.q("print(platter.open(arg[1]):zones())") .. " " .. T.q(img))
+  T.has(out, "Inappropriate ioctl for device (not a zoned block device)\t25")
 end)
 
 -- A real zoned device: null_blk's zoned mode (Linux 4.19 on, CONFIG_BLK_DEV_NULL_BLK with
