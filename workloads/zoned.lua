@@ -43,7 +43,7 @@ local P = p.script({
   },
   needs = { write = true, device = "block", root = true },
   epilog = "DEVICE must be a zoned block device (host-managed or host-aware); under --sim, the\n"
-    .. "smr-hm preset's /dev/sda is one. Writing it needs --destroy.",
+    .. "smr-hm and zns presets' /dev/sda is one. Writing it needs --destroy.",
 }, ...)
 
 local function fail(fmt, ...)
@@ -95,8 +95,16 @@ end
 local zone_size = info.zone_size or zones[1].len
 local function limit(n) return (n and n > 0) and tostring(n) or "no limit" end
 
-p.printf("Zones of %s: %d zones of %s (%s, max open %s, max active %s)\n\n", P.target, #zones,
-  size_text(zone_size), info.zoned or "zoned", limit(info.max_open_zones), limit(info.max_active_zones))
+local cap_note = ""  -- a ZNS zone may hold less than its size
+for _, z in ipairs(zones) do
+  if z.type ~= "conventional" and z.capacity < z.len then
+    cap_note = string.format(", each holding %s", size_text(z.capacity))
+    break
+  end
+end
+p.printf("Zones of %s: %d zones of %s%s (%s, max open %s, max active %s)\n\n", P.target, #zones,
+  size_text(zone_size), cap_note, info.zoned or "zoned", limit(info.max_open_zones),
+  limit(info.max_active_zones))
 p.printf("%-20s %-14s %7s %12s\n", "type", "condition", "zones", "bytes")
 local report = {}
 for _, key in ipairs(order) do

@@ -153,6 +153,33 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .zone_max_open = 128,
         .zone_op_ms = 2.0,
     },
+    {
+        .name = "zns",
+        .imitates = "a ZNS NVMe SSD (64 GiB): 32 zones of 2 GiB that hold 1077 MiB each, at most "
+                    "14 open and 14 active (simulated at queue depth 1)",
+        .model = "ZNS NVMe SSD (simulated)",
+        .capacity = 64ull << 30,
+        .sector = 4096,
+        .rpm = 0,
+        .rate_outer = 3.0e9,
+        .rate_inner = 3.0e9,
+        .iface_rate = 3.0e9,
+        .overhead_us = 3.0,
+        .ssd_read_us = 80.0,
+        .ssd_write_us = 20.0,
+        .write_rate = 1.0e9,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 0.8,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+        .zone_size = 2ull << 30,
+        .zone_cap = 1077ull << 20,
+        .zone_max_open = 14,
+        .zone_max_active = 14,
+        .zone_op_ms = 0.5,
+    },
     {0},
 };
 
@@ -701,7 +728,10 @@ static void flush_file(struct pl_sim_file *sf)
 ** empty or closed zone opens it implicitly; beyond zone_max_open the least
 ** recently opened implicitly open zone is closed (ZBC), and when every open
 ** zone was opened explicitly the write fails with ETOOMANYREFS (the kernel's
-** BLK_STS_ZONE_OPEN_RESOURCE). Reset, open, close and finish act as the
+** BLK_STS_ZONE_OPEN_RESOURCE). Open and closed zones are active; beyond
+** zone_max_active a write to an empty zone fails with EOVERFLOW (the
+** kernel's BLK_STS_ZONE_ACTIVE_RESOURCE), as on ZNS drives; zone_cap below
+** zone_size is a ZNS zone capacity. Reset, open, close and finish act as the
 ** BLK*ZONE ioctls do. Files on the disk are a filesystem's business: only
 ** the block device has zones.
 ** ===================================================================== */
@@ -709,7 +739,7 @@ static void flush_file(struct pl_sim_file *sf)
 static struct {
     struct pl_zone *z; /* every zone of the disk, in order */
     uint64_t *opened;  /* per zone: when it was opened (an open count), for the LRU close */
-    unsigned n, nopen;
+    unsigned n, nopen, nactive;
     uint64_t opens;
     uint64_t wend, wend_t; /* where and when the last direct write to the device ended */
 } Z;
@@ -764,16 +794,24 @@ static int is_open(const struct pl_zone *z)
     return z->cond == PL_ZONE_IMP_OPEN || z->cond == PL_ZONE_EXP_OPEN;
 }
 
-/* Zone i leaves the open state for cond. */
+static int is_active(unsigned cond)
+{
+    return cond == PL_ZONE_IMP_OPEN || cond == PL_ZONE_EXP_OPEN || cond == PL_ZONE_CLOSED;
+}
+
+/* Zone i goes to cond: the counts of open and active zones follow. */
 static void zone_leave_open(unsigned i, unsigned cond)
 {
     if (is_open(&Z.z[i]))
         Z.nopen--;
+    Z.nactive -= is_active(Z.z[i].cond);
+    Z.nactive += is_active(cond);
     Z.z[i].cond = cond;
 }
 
 /* Open zone i (explicitly or not), closing the oldest implicitly open zone when the
-   limit is reached. 0, or -ETOOMANYREFS when every open zone was opened explicitly. */
+   limit is reached. 0, -EOVERFLOW when an empty zone would pass the active limit, or
+   -ETOOMANYREFS when every open zone was opened explicitly. */
 static int zone_open(unsigned i, int explicit)
 {
     struct pl_zone *z = &Z.z[i];
@@ -782,6 +820,8 @@ static int zone_open(unsigned i, int explicit)
             z->cond = PL_ZONE_EXP_OPEN;
         return 0;
     }
+    if (!is_active(z->cond) && S.p->zone_max_active && Z.nactive >= S.p->zone_max_active)
+        return -EOVERFLOW;
     if (S.p->zone_max_open && Z.nopen >= S.p->zone_max_open) {
         unsigned old = Z.n;
         for (unsigned k = 0; k < Z.n; k++)
@@ -791,7 +831,7 @@ static int zone_open(unsigned i, int explicit)
             return -ETOOMANYREFS;
         zone_leave_open(old, PL_ZONE_CLOSED);
     }
-    z->cond = explicit ? PL_ZONE_EXP_OPEN : PL_ZONE_IMP_OPEN;
+    zone_leave_open(i, explicit ? PL_ZONE_EXP_OPEN : PL_ZONE_IMP_OPEN);
     Z.opened[i] = ++Z.opens;
     Z.nopen++;
     return 0;
@@ -942,6 +982,7 @@ static void zones_info(struct pl_devinfo *d)
     d->zone_size = p->zone_size;
     d->nr_zones = Z.n;
     d->max_open_zones = p->zone_max_open;
+    d->max_active_zones = p->zone_max_active;
 }
 
 /* }==================================================================== */

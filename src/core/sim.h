@@ -53,11 +53,12 @@ struct pl_sim_preset {
     double write_copy_rate; /* bytes/s of sys CPU for buffered writes, if not copy_rate (0):
                                a file system's block allocation on top of the copy */
     /* a zoned (host-managed) disk, the "Zoned disks" section of sim.c; 0: not zoned */
-    uint64_t zone_size;     /* bytes per zone (the last one may be shorter) */
-    uint32_t zone_conv;     /* how many zones at the start are conventional */
-    uint64_t zone_cap;      /* writable bytes of a sequential zone; 0: zone_size */
-    uint32_t zone_max_open; /* zones open at once (implicitly or explicitly); 0: no limit */
-    double zone_op_ms;      /* what one zone reset, open, close or finish costs the drive */
+    uint64_t zone_size;       /* bytes per zone (the last one may be shorter) */
+    uint32_t zone_conv;       /* how many zones at the start are conventional */
+    uint64_t zone_cap;        /* writable bytes of a sequential zone; 0: zone_size */
+    uint32_t zone_max_open;   /* zones open at once (implicitly or explicitly); 0: no limit */
+    uint32_t zone_max_active; /* zones open or closed at once; 0: no limit */
+    double zone_op_ms;        /* what one zone reset, open, close or finish costs the drive */
 };
 
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */

@@ -23,7 +23,7 @@ Global options, from --help: every one it lists, and their values.
   --seed --sim 
   $ for o in $(platter --help | grep -o -- '^  --[a-z-]*'); do c -- | grep -qw -- "$o" || echo "missing $o"; done
   $ c --sim ''
-  ata-5400-1999 hitachi-85mb-1988 list nvme scsi-7200-1999 smr-hm 
+  ata-5400-1999 hitachi-85mb-1988 list nvme scsi-7200-1999 smr-hm zns 
   $ c --sim = ata
   ata-5400-1999 
   $ c --seed 3 --sim nvme sw

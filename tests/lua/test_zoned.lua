@@ -173,6 +173,46 @@ T.test("zoned: at most 128 zones are open; the oldest implicitly open one is clo
     msg, ETOOMANYREFS, msg, ETOOMANYREFS), "every open zone opened explicitly: no room")
 end)
 
+T.test("zoned: the zns preset: zone capacity below the zone size, 14 active zones at most", function()
+  local GiB, CAP = 1024 * MiB, 1077 * MiB
+  local out = sim("zns", OPEN .. [[
+    local i = f:info()
+    local all = f:zones()
+    print(string.format("info n=%d len=%d cap=%d type=%s open=%d active=%d", #all, all[1].len,
+      all[1].capacity, all[1].type, i.max_open_zones, i.max_active_zones))
+    -- fill zone 1 to 4 KiB short of its capacity, then past it and up to it
+    local s = all[2].start
+    while z(s).wp < s + ]] .. CAP .. [[ - 64 * 1048576 do assert(f:pwrite(z(s).wp, 64 * 1048576)) end
+    assert(f:pwrite(z(s).wp, s + ]] .. CAP .. [[ - 4096 - z(s).wp))
+    print("past " .. res(f:pwrite(z(s).wp, 8192)) .. " " .. res(f:pwrite(z(s).wp, 4096)) .. " cond=" .. z(s).cond)
+    assert(f:zone_reset(s))
+    -- 14 zones written and closed stay active: a 15th empty zone cannot be written or opened
+    for k = 0, 13 do
+      assert(f:pwrite(all[k + 1].start, 4096))
+      assert(f:zone_close(all[k + 1].start))
+    end
+    print("active " .. res(f:pwrite(all[15].start, 4096)) .. " " .. res(f:zone_open(all[15].start)) ..
+      " " .. res(f:pwrite(all[1].start + 4096, 4096)))
+    assert(f:zone_finish(all[2].start))
+    print("freed " .. res(f:pwrite(all[15].start, 4096)))
+  ]])
+  local l = lines(out)
+  T.eq(l.info.n, 32)
+  T.eq(l.info.len, 2 * GiB)
+  T.eq(l.info.cap, CAP)
+  T.eq(l.info.type, "seq-write-required")
+  T.eq(l.info.open, 14)
+  T.eq(l.info.active, 14)
+  local t = {}
+  for line in out:gmatch("[^\n]+") do t[line:match("^(%S+)")] = line end
+  T.eq(t.past, "past nil|pwrite /dev/sda: Input/output error|" .. EIO .. " 4096|nil|nil cond=full",
+    "a write past the capacity fails; one up to it fills the zone")
+  local ovf = "Value too large for defined data type"
+  T.eq(t.active, string.format("active nil|pwrite /dev/sda: %s|75 nil|zone_open /dev/sda: %s|75 4096|nil|nil",
+    ovf, ovf), "EOVERFLOW for a 15th active zone; an active (closed) one still takes writes")
+  T.eq(t.freed, "freed 4096|nil|nil", "finishing a zone frees its active resource")
+end)
+
 T.test("zoned: a disk, file or device that is not zoned refuses with ENOTTY", function()
   local out = sim("nvme", [[
     local p = require "platter"
@@ -286,6 +326,22 @@ T.test("zoned: the probe's verdict and figures on the smr-hm preset", function()
   for _, ph in ipairs(doc.phases) do names[#names + 1] = ph.name .. ":" .. string.format("%d", ph.errors) end
   T.eq(table.concat(names, " "), "zone 4 write:0 zone 130 write:0 zone 255 write:0")
   T.eq(doc.params.samples.value, 3, "typed params in the record")
+end)
+
+T.test("zoned: the probe on the zns preset: no conventional zone, 1077 MiB of each 2 GiB zone", function()
+  local dir = T.tmpdir()
+  local out, err, rc = T.platter({ "--sim", "zns", "--destroy", "--json", "r.json", "zoned", "--samples", "2",
+    "--bytes", "2g", "--bs", "64m", "/dev/sda" }, { cwd = dir })
+  T.eq(rc, 0, err)
+  T.has(out, "Zones of /dev/sda: 32 zones of 2 GiB, each holding 1077 MiB (host-managed, max open 14, max active 14)")
+  local r = cjson.decode(T.read(dir .. "/r.json")).result.zoned
+  T.eq(r.ok, true, out)
+  T.eq(#r.checks, 8, "no conventional zone to check")
+  T.eq(r.throughput[1].bytes, 1077 * MiB - (1077 * MiB) % (64 * MiB), "--bytes cut to the capacity, whole writes")
+  T.eq(r.throughput[2].zone, 31)
+  -- an SSD: the same rate everywhere, 64 MiB writes at 1 GB/s plus 23 us each
+  T.near(r.throughput[1].mibps, r.throughput[2].mibps, 1e-9, "no zone curve")
+  T.near(r.throughput[1].mibps, 64 * MiB / (64 * MiB / 1e9 + 23.8e-6) / MiB, 0.5, "the write rate")
 end)
 
 T.test("zoned: the probe leaves the zones it wrote empty; one sample is the first zone", function()
