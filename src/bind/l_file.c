@@ -22,6 +22,7 @@
 #include "safety.h"
 #include "target.h"
 #include "units.h"
+#include "zone.h"
 
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -592,9 +593,101 @@ static int l_file_info(lua_State *L)
     setstr(L, "mount_options", d.mount_options);
     if (d.fs_size)
         setnum(L, "fs_size", d.fs_size);
+    setstr(L, "zoned", d.zoned);
+    if (d.zone_size)
+        setnum(L, "zone_size", d.zone_size);
+    if (d.nr_zones)
+        setnum(L, "nr_zones", d.nr_zones);
+    if (d.zone_size) { /* 0: no limit */
+        setnum(L, "max_open_zones", d.max_open_zones);
+        setnum(L, "max_active_zones", d.max_active_zones);
+    }
     lua_pushboolean(L, f->direct);
     lua_setfield(L, -2, "direct");
     return 1;
+}
+
+/* A zone call's failure: nil, "op path: strerror (why)", errno; ENOTTY says what it means. */
+static int zone_error(lua_State *L, struct pl_file *f, const char *op, int err)
+{
+    return pl_pusherror(L, op, f->path, err, err == ENOTTY ? "not a zoned block device" : NULL);
+}
+
+#define ZONE_BATCH 256u
+
+/* f:zones([from [, count]]) -> list of zones from the one holding byte from (0), at
+   most count (all) | nil, msg, errno; each {start, len, capacity, wp, type, cond} */
+static int l_file_zones(lua_State *L)
+{
+    struct pl_file *f = tofile_any(L);
+    uint64_t from = pl_optoffset(L, 2, "offset", 0);
+    uint64_t count = lua_isnoneornil(L, 3) ? UINT64_MAX : pl_checkoffset(L, 3, "count");
+    if (!f->target->zones)
+        return zone_error(L, f, "zones", ENOTTY);
+    struct pl_zone z[ZONE_BATCH];
+    struct pl_error e = {0};
+    lua_newtable(L);
+    uint64_t n = 0;
+    while (n < count) {
+        unsigned want = count - n < ZONE_BATCH ? (unsigned)(count - n) : ZONE_BATCH;
+        int got = f->target->zones(f, from, z, want, &e);
+        if (got < 0)
+            return zone_error(L, f, "zones", -got);
+        for (int i = 0; i < got; i++) {
+            lua_newtable(L);
+            setnum(L, "start", z[i].start);
+            setnum(L, "len", z[i].len);
+            setnum(L, "capacity", z[i].capacity);
+            if (z[i].type != PL_ZONE_CONVENTIONAL)
+                setnum(L, "wp", z[i].wp);
+            setstr(L, "type", pl_zone_type_name(z[i].type));
+            setstr(L, "cond", pl_zone_cond_name(z[i].cond));
+            lua_rawseti(L, -2, (int)++n);
+        }
+        if ((unsigned)got < want || got == 0)
+            break;
+        from = z[got - 1].start + z[got - 1].len;
+    }
+    return 1;
+}
+
+/* f:zone_reset / zone_open / zone_close / zone_finish(start [, len]) -> true |
+   nil, msg, errno: the zones of [start, start + len) (len: the zone at start) */
+static int zone_op(lua_State *L, enum pl_zone_op op)
+{
+    static const char *const names[] = {"zone_reset", "zone_open", "zone_close", "zone_finish"};
+    struct pl_file *f = tofile(L);
+    uint64_t start = pl_checkoffset(L, 2, "offset");
+    uint64_t len = pl_optoffset(L, 3, "length", 0);
+    luaL_argcheck(L, lua_isnoneornil(L, 3) || len > 0, 3, "length must be at least 1");
+    if (!f->target->zone_op)
+        return zone_error(L, f, names[op], ENOTTY);
+    struct pl_error e = {0};
+    int rc = f->target->zone_op(f, (int)op, start, len, &e);
+    if (rc < 0)
+        return zone_error(L, f, names[op], -rc);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int l_file_zone_reset(lua_State *L)
+{
+    return zone_op(L, PL_ZONE_RESET);
+}
+
+static int l_file_zone_open(lua_State *L)
+{
+    return zone_op(L, PL_ZONE_OPEN);
+}
+
+static int l_file_zone_close(lua_State *L)
+{
+    return zone_op(L, PL_ZONE_CLOSE);
+}
+
+static int l_file_zone_finish(lua_State *L)
+{
+    return zone_op(L, PL_ZONE_FINISH);
 }
 
 static int l_file__gc(lua_State *L)
@@ -760,6 +853,11 @@ static const luaL_Reg file_methods[] = {
     {"truncate", l_file_truncate},
     {"write", l_file_write},
     {"writes", l_file_writes},
+    {"zone_close", l_file_zone_close},
+    {"zone_finish", l_file_zone_finish},
+    {"zone_open", l_file_zone_open},
+    {"zone_reset", l_file_zone_reset},
+    {"zones", l_file_zones},
     {NULL, NULL},
 };
 

@@ -250,6 +250,19 @@ static int fill_sysfs(struct pl_devinfo *d, unsigned major, unsigned minor)
     }
     if (read_attr(queue_dir, "write_cache", buf, sizeof buf) == 0)
         copy_str(d->write_cache, sizeof d->write_cache, buf);
+    /* zoned devices: a zone is chunk_sectors (512-byte sectors) long */
+    if (read_attr(queue_dir, "zoned", buf, sizeof buf) == 0)
+        copy_str(d->zoned, sizeof d->zoned, buf);
+    if (d->zoned[0] && strcmp(d->zoned, "none") != 0) {
+        if ((v = read_attr_num(queue_dir, "chunk_sectors")) > 0)
+            d->zone_size = (uint64_t)v << 9;
+        if ((v = read_attr_num(queue_dir, "nr_zones")) > 0 && v <= UINT32_MAX)
+            d->nr_zones = (uint32_t)v;
+        if ((v = read_attr_num(queue_dir, "max_open_zones")) > 0 && v <= UINT32_MAX)
+            d->max_open_zones = (uint32_t)v;
+        if ((v = read_attr_num(queue_dir, "max_active_zones")) > 0 && v <= UINT32_MAX)
+            d->max_active_zones = (uint32_t)v;
+    }
     return 0;
 }
 

@@ -27,6 +27,12 @@ struct pl_devinfo {
     char mount_options[256];
     uint64_t fs_size; /* the filesystem's size (statvfs f_frsize * f_blocks); 0 unknown */
     unsigned dev_major, dev_minor; /* of the backing device (st_dev or st_rdev) */
+    /* zoned block devices (sysfs queue/zoned, chunk_sectors, nr_zones, max_*_zones) */
+    char zoned[16];            /* "host-managed", "host-aware", "none"; "" unknown */
+    uint64_t zone_size;        /* bytes; 0 unknown or not zoned */
+    uint32_t nr_zones;         /* 0 unknown or not zoned */
+    uint32_t max_open_zones;   /* 0: no limit (or unknown) */
+    uint32_t max_active_zones; /* 0: no limit (or unknown) */
 };
 
 /*

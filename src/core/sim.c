@@ -19,6 +19,7 @@
 #include "sim.h"
 #include "file.h"
 #include "target.h"
+#include "zone.h"
 
 #define PAGE 4096u           /* the page cache's block unless a preset sets cache_block */
 #define MAX_FILES (1u << 24) /* file ids are the high bits of a page key (id << 40) */
@@ -222,6 +223,59 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .char_ns = 3.0,
         .phys_sector = 4096,
     },
+    {
+        .name = "smr-hm",
+        .imitates = "a host-managed SMR disk (7200 RPM, 64 GiB): 4 conventional zones, then 252 "
+                    "sequential-write-required zones of 256 MiB, at most 128 open",
+        .model = "Host-managed SMR 7200rpm 64GiB (simulated)",
+        .capacity = 64ull << 30,
+        .sector = 4096,
+        .rpm = 7200,
+        .seek_track_ms = 1.0,
+        .seek_avg_ms = 8.5,
+        .rate_outer = 260.0e6,
+        .rate_inner = 130.0e6,
+        .track_buffer_kb = 1024,
+        .iface_rate = 600.0e6,
+        .overhead_us = 50.0,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 1.0,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+        .zone_size = 256ull << 20,
+        .zone_conv = 4,
+        .zone_max_open = 128,
+        .zone_op_ms = 2.0,
+    },
+    {
+        .name = "zns",
+        .imitates = "a ZNS NVMe SSD (64 GiB): 32 zones of 2 GiB that hold 1077 MiB each, at most "
+                    "14 open and 14 active (simulated at queue depth 1)",
+        .model = "ZNS NVMe SSD (simulated)",
+        .capacity = 64ull << 30,
+        .sector = 4096,
+        .rpm = 0,
+        .rate_outer = 3.0e9,
+        .rate_inner = 3.0e9,
+        .iface_rate = 3.0e9,
+        .overhead_us = 3.0,
+        .ssd_read_us = 80.0,
+        .ssd_write_us = 20.0,
+        .write_rate = 1.0e9,
+        .ram = 16ull << 30,
+        .page_cache = 12ull << 30,
+        .readahead_kb = 128,
+        .syscall_us = 0.8,
+        .copy_rate = 10.0e9,
+        .char_ns = 2.0,
+        .zone_size = 2ull << 30,
+        .zone_cap = 1077ull << 20,
+        .zone_max_open = 14,
+        .zone_max_active = 14,
+        .zone_op_ms = 0.5,
+    },
     {0},
 };
 
@@ -335,6 +389,8 @@ static const struct pl_clock_source sim_time = {
     .cpu = sim_cpu,
 };
 
+static void zones_start(const struct pl_sim_preset *p); /* "Zoned disks" below */
+
 int pl_sim_start(const char *name)
 {
     const struct pl_sim_preset *p = pl_sim_find(name);
@@ -368,6 +424,7 @@ int pl_sim_start(const char *name)
         S.sigint_at = CLOCK_ORIGIN + (uint64_t)llround(atof(at) * 1e9);
     sim_clock = CLOCK_ORIGIN;
     pl_clock_set_source(&sim_time);
+    zones_start(p);
     return 0;
 }
 
@@ -912,6 +969,274 @@ static void flush_file(struct pl_sim_file *sf)
 /* }==================================================================== */
 
 /* {====================================================================
+** Zoned disks: a preset with zone_size is host-managed. Its first zone_conv
+** zones are conventional, the rest sequential-write-required, each with a
+** write pointer: a write to such a zone must start at the pointer and end
+** within the zone's capacity, else it fails with EIO, as the kernel's zone
+** write checks and the drives answer; a zone at capacity is full. Writing an
+** empty or closed zone opens it implicitly; beyond zone_max_open the least
+** recently opened implicitly open zone is closed (ZBC), and when every open
+** zone was opened explicitly the write fails with ETOOMANYREFS (the kernel's
+** BLK_STS_ZONE_OPEN_RESOURCE). Open and closed zones are active; beyond
+** zone_max_active a write to an empty zone fails with EOVERFLOW (the
+** kernel's BLK_STS_ZONE_ACTIVE_RESOURCE), as on ZNS drives; zone_cap below
+** zone_size is a ZNS zone capacity. Reset, open, close and finish act as the
+** BLK*ZONE ioctls do. Files on the disk are a filesystem's business: only
+** the block device has zones.
+** ===================================================================== */
+
+static struct {
+    struct pl_zone *z; /* every zone of the disk, in order */
+    uint64_t *opened;  /* per zone: when it was opened (an open count), for the LRU close */
+    unsigned n, nopen, nactive;
+    uint64_t opens;
+    uint64_t wend, wend_t; /* where and when the last direct write to the device ended */
+} Z;
+
+/* The process waits ms for the drive (after what the flusher gave it). */
+static void zone_wait(double ms)
+{
+    if (sim_clock < S.disk_busy)
+        sim_clock = S.disk_busy;
+    sim_clock += (uint64_t)llround(ms * 1e6);
+    passed();
+}
+
+static void zones_start(const struct pl_sim_preset *p)
+{
+    free(Z.z);
+    free(Z.opened);
+    memset(&Z, 0, sizeof Z);
+    if (!p->zone_size)
+        return;
+    unsigned n = (unsigned)((p->capacity + p->zone_size - 1) / p->zone_size);
+    Z.z = calloc(n, sizeof *Z.z);
+    Z.opened = calloc(n, sizeof *Z.opened);
+    if (!Z.z || !Z.opened)
+        return; /* no zones: the disk reports none (zoned() is 0) */
+    Z.n = n;
+    for (unsigned i = 0; i < n; i++) {
+        struct pl_zone *z = &Z.z[i];
+        z->start = (uint64_t)i * p->zone_size;
+        z->len = z->start + p->zone_size > p->capacity ? p->capacity - z->start : p->zone_size;
+        z->capacity = p->zone_cap && p->zone_cap < z->len ? p->zone_cap : z->len;
+        if (i < p->zone_conv) {
+            z->type = PL_ZONE_CONVENTIONAL;
+            z->cond = PL_ZONE_NOT_WP;
+            z->wp = z->start + z->len;
+        } else {
+            z->type = PL_ZONE_SEQ_REQUIRED;
+            z->cond = PL_ZONE_EMPTY;
+            z->wp = z->start;
+        }
+    }
+}
+
+/* the sim file sf is a zoned device */
+static int zoned(const struct pl_sim_file *sf)
+{
+    return sf->block && Z.n > 0;
+}
+
+static int is_open(const struct pl_zone *z)
+{
+    return z->cond == PL_ZONE_IMP_OPEN || z->cond == PL_ZONE_EXP_OPEN;
+}
+
+static int is_active(unsigned cond)
+{
+    return cond == PL_ZONE_IMP_OPEN || cond == PL_ZONE_EXP_OPEN || cond == PL_ZONE_CLOSED;
+}
+
+/* Zone i goes to cond: the counts of open and active zones follow. */
+static void zone_leave_open(unsigned i, unsigned cond)
+{
+    if (is_open(&Z.z[i]))
+        Z.nopen--;
+    Z.nactive -= is_active(Z.z[i].cond);
+    Z.nactive += is_active(cond);
+    Z.z[i].cond = cond;
+}
+
+/* Open zone i (explicitly or not), closing the oldest implicitly open zone when the
+   limit is reached. 0, -EOVERFLOW when an empty zone would pass the active limit, or
+   -ETOOMANYREFS when every open zone was opened explicitly. */
+static int zone_open(unsigned i, int explicit)
+{
+    struct pl_zone *z = &Z.z[i];
+    if (is_open(z)) {
+        if (explicit)
+            z->cond = PL_ZONE_EXP_OPEN;
+        return 0;
+    }
+    if (!is_active(z->cond) && S.p->zone_max_active && Z.nactive >= S.p->zone_max_active)
+        return -EOVERFLOW;
+    if (S.p->zone_max_open && Z.nopen >= S.p->zone_max_open) {
+        unsigned old = Z.n;
+        for (unsigned k = 0; k < Z.n; k++)
+            if (Z.z[k].cond == PL_ZONE_IMP_OPEN && (old == Z.n || Z.opened[k] < Z.opened[old]))
+                old = k;
+        if (old == Z.n)
+            return -ETOOMANYREFS;
+        zone_leave_open(old, PL_ZONE_CLOSED);
+    }
+    zone_leave_open(i, explicit ? PL_ZONE_EXP_OPEN : PL_ZONE_IMP_OPEN);
+    Z.opened[i] = ++Z.opens;
+    Z.nopen++;
+    return 0;
+}
+
+/*
+ * A direct write that continues the last one within a revolution streams: the
+ * drive's write buffer takes it while the media is still writing, so it costs
+ * the controller overhead and its media time at the zone's rate, with no seek
+ * and no wait for the platter (as zoned drives fill a zone). 1 when it did, so
+ * sim_io does not cost it again; 0 for any other write.
+ */
+static int zone_stream(const struct pl_file *f, uint64_t off, uint64_t n)
+{
+    int go = f->direct && S.p->rpm && off == Z.wend && S.head == off && !S.streaming &&
+             sim_clock <= Z.wend_t + (uint64_t)rev_ns();
+    if (go) {
+        if (sim_clock < S.disk_busy)
+            sim_clock = S.disk_busy;
+        if (S.trace)
+            fprintf(stderr, "T 1 %llu %llu %llu\n", (unsigned long long)off, (unsigned long long)n,
+                    (unsigned long long)sim_clock);
+        sim_clock += (uint64_t)llround(S.p->overhead_us * 1e3 + transfer_ns(off, n));
+        S.buf_lo = off;
+        S.buf_hi = S.head = off + n;
+        passed();
+    } else if (f->direct) {
+        disk_io(1, off, n);
+    }
+    Z.wend = off + n;
+    Z.wend_t = sim_clock;
+    return f->direct;
+}
+
+/* A write of n bytes at off to the device: the zones' rule, then their write pointers,
+   then (direct) its cost. 1: costed here, 0: sim_io costs it, or -errno; a write that
+   breaks the rule in any zone it touches moves nothing. */
+static int zone_write(const struct pl_file *f, uint64_t off, uint64_t n)
+{
+    uint64_t zs = S.p->zone_size, end = off + n;
+    for (uint64_t a = off; a < end;) {
+        const struct pl_zone *z = &Z.z[a / zs];
+        uint64_t to = end < z->start + z->len ? end : z->start + z->len;
+        if (z->type == PL_ZONE_SEQ_REQUIRED &&
+            (z->cond == PL_ZONE_FULL || z->cond == PL_ZONE_READONLY || z->cond == PL_ZONE_OFFLINE ||
+             a != z->wp || to > z->start + z->capacity))
+            return -EIO;
+        a = to;
+    }
+    for (uint64_t a = off; a < end;) {
+        unsigned i = (unsigned)(a / zs);
+        struct pl_zone *z = &Z.z[i];
+        uint64_t to = end < z->start + z->len ? end : z->start + z->len;
+        if (z->type == PL_ZONE_SEQ_REQUIRED) {
+            int rc = zone_open(i, 0);
+            if (rc)
+                return rc;
+            z->wp = to;
+            if (z->wp == z->start + z->capacity)
+                zone_leave_open(i, PL_ZONE_FULL);
+        }
+        a = to;
+    }
+    return zone_stream(f, off, n);
+}
+
+static int sim_zones(struct pl_file *f, uint64_t from, struct pl_zone *z, unsigned max,
+                     struct pl_error *e)
+{
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (!zoned(SF(f))) {
+        pl_error_set(e, ENOTTY, "zones");
+        return -ENOTTY;
+    }
+    unsigned i = from < S.p->capacity ? (unsigned)(from / S.p->zone_size) : Z.n, got = 0;
+    for (; i < Z.n && got < max; i++)
+        z[got++] = Z.z[i];
+    zone_wait(S.p->overhead_us * 1e-3);
+    return (int)got;
+}
+
+/* Reset, open, close or finish the zones of [start, start + len), as the BLK*ZONE ioctls:
+   zone-aligned or EINVAL, a descriptor open for writing or EBADF, a conventional zone
+   EIO (a reset of the whole device skips them, as the kernel's reset-all does). */
+static int sim_zone_op(struct pl_file *f, int op, uint64_t start, uint64_t len, struct pl_error *e)
+{
+    const char *name = pl_zone_op_names[op];
+    uint64_t zs = S.p->zone_size, cap = S.p->capacity;
+    spend_sys(S.p->syscall_us * 1e-6);
+    if (!zoned(SF(f))) {
+        pl_error_set(e, ENOTTY, name);
+        return -ENOTTY;
+    }
+    if (!f->writable) {
+        pl_error_set(e, EBADF, name);
+        return -EBADF;
+    }
+    if (!len && start < cap)
+        len = Z.z[start / zs].len;
+    if (start % zs || start >= cap || len > cap - start ||
+        ((start + len) % zs && start + len != cap)) {
+        pl_error_set(e, EINVAL, name);
+        return -EINVAL;
+    }
+    int all = op == PL_ZONE_RESET && start == 0 && len == cap;
+    unsigned lo = (unsigned)(start / zs), hi = (unsigned)((start + len - 1) / zs);
+    for (unsigned i = lo; i <= hi; i++) {
+        unsigned c = Z.z[i].cond;
+        if ((Z.z[i].type == PL_ZONE_CONVENTIONAL && !all) || c == PL_ZONE_READONLY ||
+            c == PL_ZONE_OFFLINE) {
+            pl_error_set(e, EIO, name);
+            return -EIO;
+        }
+    }
+    int rc = 0;
+    for (unsigned i = lo; i <= hi && !rc; i++) {
+        struct pl_zone *z = &Z.z[i];
+        if (z->type == PL_ZONE_CONVENTIONAL)
+            continue;
+        if (op == PL_ZONE_RESET) {
+            zone_leave_open(i, PL_ZONE_EMPTY);
+            z->wp = z->start;
+        } else if (op == PL_ZONE_FINISH) {
+            zone_leave_open(i, PL_ZONE_FULL);
+            z->wp = z->start + z->capacity;
+        } else if (op == PL_ZONE_CLOSE && is_open(z)) {
+            zone_leave_open(i, z->wp == z->start ? PL_ZONE_EMPTY : PL_ZONE_CLOSED);
+        } else if (op == PL_ZONE_OPEN && z->cond != PL_ZONE_FULL) {
+            rc = zone_open(i, 1);
+        }
+        if (!all)
+            zone_wait(S.p->zone_op_ms);
+    }
+    if (all)
+        zone_wait(S.p->zone_op_ms);
+    if (rc)
+        pl_error_set(e, -rc, name);
+    return rc;
+}
+
+/* The zoned facts of f:info(). */
+static void zones_info(struct pl_devinfo *d)
+{
+    const struct pl_sim_preset *p = S.p;
+    snprintf(d->zoned, sizeof d->zoned, "%s", Z.n ? "host-managed" : "none");
+    if (!Z.n)
+        return;
+    d->zone_size = p->zone_size;
+    d->nr_zones = Z.n;
+    d->max_open_zones = p->zone_max_open;
+    d->max_active_zones = p->zone_max_active;
+}
+
+/* }==================================================================== */
+
+/* {====================================================================
 ** Files
 ** ===================================================================== */
 
@@ -1288,6 +1613,11 @@ static int64_t sim_io(struct pl_file *f, enum pl_op op, uint64_t off, uint64_t n
     }
     if (!n)
         return 0;
+    if (op == PL_OP_WRITE && zoned(sf)) {
+        int rc = zone_write(f, off, n);
+        if (rc)
+            return rc < 0 ? rc : (int64_t)n;
+    }
     if (f->direct) {
         disk_io(op == PL_OP_WRITE, disk_offset(sf, off), n);
         sf->last_end = off + n;
@@ -1646,6 +1976,7 @@ static int sim_info(struct pl_file *f, struct pl_devinfo *d)
        then sends it flushes), else "write through" */
     snprintf(d->write_cache, sizeof d->write_cache, "%s",
              p->vwc_mb ? "write back" : "write through");
+    zones_info(d);
     if (!SF(f)->block && !SF(f)->special) {
         snprintf(d->fs_type, sizeof d->fs_type, "simfs");
         snprintf(d->mount_point, sizeof d->mount_point, "/");
@@ -1695,4 +2026,6 @@ const struct pl_target_ops pl_target_sim = {
     .queue = sim_queue, /* the device queue (its section above) */
     .complete = sim_complete,
     .next_done = sim_next_done,
+    .zones = sim_zones,
+    .zone_op = sim_zone_op,
 };

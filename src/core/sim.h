@@ -66,6 +66,13 @@ struct pl_sim_preset {
     /* physical sectors (the align probe) */
     uint32_t phys_sector; /* 0: the logical sector; else a write that covers one partly pays
                              a read-modify-write, a read covers whole ones */
+    /* a zoned (host-managed) disk, the "Zoned disks" section of sim.c; 0: not zoned */
+    uint64_t zone_size;       /* bytes per zone (the last one may be shorter) */
+    uint32_t zone_conv;       /* how many zones at the start are conventional */
+    uint64_t zone_cap;        /* writable bytes of a sequential zone; 0: zone_size */
+    uint32_t zone_max_open;   /* zones open at once (implicitly or explicitly); 0: no limit */
+    uint32_t zone_max_active; /* zones open or closed at once; 0: no limit */
+    double zone_op_ms;        /* what one zone reset, open, close or finish costs the drive */
 };
 
 /* Every preset, NULL-terminated name list through pl_sim_presets[i].name. */

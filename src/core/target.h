@@ -18,6 +18,7 @@
 struct pl_devinfo;
 struct pl_file;
 struct pl_open_opts;
+struct pl_zone;
 
 enum pl_op { PL_OP_READ = 0, PL_OP_WRITE = 1, PL_OP_FSYNC = 2 };
 /* Their names, as results and p.run's `op` and generators spell them; NULL-terminated. */
@@ -136,6 +137,13 @@ struct pl_target_ops {
     int (*complete)(void *owner, unsigned min, struct pl_target_done *out, unsigned max);
     uint64_t (*next_done)(void *owner);
     /* }== */
+    /* Optional, zoned block devices (zone.h); without them f is not one (-ENOTTY).
+       zones: at most max zones from the one holding byte `from` into z; how many
+       (0 past the end) or -errno. zone_op: an enum pl_zone_op over the zones of
+       [start, start + len) (len 0: the zone at start); 0 or -errno. *e set on error. */
+    int (*zones)(struct pl_file *f, uint64_t from, struct pl_zone *z, unsigned max,
+                 struct pl_error *e);
+    int (*zone_op)(struct pl_file *f, int op, uint64_t start, uint64_t len, struct pl_error *e);
 };
 
 /* The target in use (the OS until pl_target_use chooses another). */

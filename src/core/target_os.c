@@ -23,6 +23,7 @@
 #include "safety.h"
 #include "file.h"
 #include "target.h"
+#include "zone.h"
 
 #define FILL_CHUNK (1u << 20)
 
@@ -465,6 +466,17 @@ static int os_scratch(const char *path, char *why, size_t n)
     return pl_scratch_add(path, why, n);
 }
 
+static int os_zones(struct pl_file *f, uint64_t from, struct pl_zone *z, unsigned max,
+                    struct pl_error *e)
+{
+    return pl_zone_report_fd(f->fd, from, z, max, e);
+}
+
+static int os_zone_op(struct pl_file *f, int op, uint64_t start, uint64_t len, struct pl_error *e)
+{
+    return pl_zone_op_fd(f->fd, (enum pl_zone_op)op, start, len, e);
+}
+
 const struct pl_target_ops pl_target_os = {
     .name = "os",
     .flags = PL_TARGET_FDS | PL_TARGET_DIRS,
@@ -487,4 +499,6 @@ const struct pl_target_ops pl_target_os = {
     .ram = pl_device_ram,
     .remove = os_remove,
     .scratch = os_scratch,
+    .zones = os_zones,
+    .zone_op = os_zone_op,
 };

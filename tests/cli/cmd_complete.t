@@ -14,7 +14,7 @@ The first word: the commands of --help and the shipped workloads of 'platter lis
   $ c b
   bonnie bonnie++ 
   $ c ''
-  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot qd-knee readahead rerun rw-mix selftest slc-cliff sweep verify vwc zones 
+  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot qd-knee readahead rerun rw-mix selftest slc-cliff sweep verify vwc zoned zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.
@@ -23,7 +23,7 @@ Global options, from --help: every one it lists, and their values.
   --seed --sim 
   $ for o in $(platter --help | grep -o -- '^  --[a-z-]*'); do c -- | grep -qw -- "$o" || echo "missing $o"; done
   $ c --sim ''
-  ata-5400-1999 hitachi-85mb-1988 list nvme nvme-qlc sata-5400-512e sata-7200-lying sata-7200-wc scsi-7200-1999 
+  ata-5400-1999 hitachi-85mb-1988 list nvme nvme-qlc sata-5400-512e sata-7200-lying sata-7200-wc scsi-7200-1999 smr-hm zns 
   $ c --sim = ata
   ata-5400-1999 
   $ c --seed 3 --sim nvme sw
