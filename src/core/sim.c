@@ -1851,7 +1851,10 @@ static int sim_queue(void *owner, struct pl_file *f, enum pl_op op, uint64_t off
         *res = sim_sync(f, data_only);
         return 0;
     }
-    if (!f->direct || sf->special) {
+    /* done in the call, as at depth 1: buffered I/O, /dev/null and /dev/zero, and the
+       writes of a drive whose volatile write cache (or an O_DSYNC file's flush) orders
+       them one after another */
+    if (!f->direct || sf->special || (op == PL_OP_WRITE && (S.p->vwc_mb || f->dsync))) {
         *res = sim_rw(f, op, PL_AT_OFFSET, buf, n, off);
         return 0;
     }
@@ -1880,6 +1883,13 @@ static int sim_queue(void *owner, struct pl_file *f, enum pl_op op, uint64_t off
         *res = 0;
         return 0;
     }
+    if (op == PL_OP_WRITE && zoned(sf)) { /* the write pointer's rules, as sim_io */
+        int rc = zone_write(f, off, n);
+        if (rc) {
+            *res = rc < 0 ? rc : (int64_t)n;
+            return 0;
+        }
+    }
     if (Q.n == 0) { /* nothing in flight: every channel is free (also after a new start) */
         memset(Q.chan_free, 0, sizeof Q.chan_free);
         Q.path_free = 0;
@@ -1897,7 +1907,7 @@ static int sim_queue(void *owner, struct pl_file *f, enum pl_op op, uint64_t off
         fprintf(stderr, "T %d %llu %llu %llu\n", write, (unsigned long long)doff,
                 (unsigned long long)n, (unsigned long long)start);
     sim_clock = start; /* the drive's own time line, as disk_flush's */
-    uint64_t done = start + disk_request(write, doff, n);
+    uint64_t done = start + media_request(write, doff, n); /* physical sectors too */
     sim_clock = now;
     if (!S.p->rpm) {
         double rate = write && S.p->write_rate > 0 ? S.p->write_rate : S.p->rate_outer;

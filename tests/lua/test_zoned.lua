@@ -213,6 +213,25 @@ T.test("zoned: the zns preset: zone capacity below the zone size, 14 active zone
   T.eq(t.freed, "freed 4096|nil|nil", "finishing a zone frees its active resource")
 end)
 
+T.test("zoned: at queue depth the write pointer's rules hold too (the sim's device queue)", function()
+  -- p.run at qd 4 goes through the target's queue, not sim_io: writes off the pointer
+  -- still fail with EIO and move nothing; writes at it move it by what they wrote
+  local out = sim("smr-hm", [[
+    local p = require "platter"
+    local f = assert(p.open("/dev/sda", { direct = true, write = true }))
+    local Z, M = 256 * 2^20, 2^20
+    local r = p.run{ file = f, op = "write", bs = "1m", range = { 5 * Z + 8 * M, 5 * Z + 64 * M },
+      qd = 4, count = 4, on_error = "continue" }
+    print("off", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z)
+    r = p.run{ file = f, op = "write", bs = "1m", range = { 5 * Z, 5 * Z + 64 * M }, qd = 4, count = 8 }
+    print("at", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z)
+  ]])
+  local t = {}
+  for line in out:gmatch("[^\n]+") do t[line:match("^(%S+)")] = line end
+  T.eq(t.off, "off\t0\t4\t0", "four writes off the pointer: four errors, the pointer unmoved")
+  T.eq(t.at, "at\t8\t0\t" .. 8 * MiB, "eight writes at the pointer move it 8 MiB")
+end)
+
 T.test("zoned: a disk, file or device that is not zoned refuses with ENOTTY", function()
   local out = sim("nvme", [[
     local p = require "platter"
