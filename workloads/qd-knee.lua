@@ -198,5 +198,7 @@ p.report(NAME, {
   op = P.op, pattern = P.pattern, bs = P.bs, engine = P.engine, jobs = jobs,
   seconds = P.seconds,
 })
+p.verdict(verdict, { probe = NAME, answer = knee and "knee" or "no knee", rule = rule,
+  knee_qd = knee and rows[knee].depth or nil, little_ok = #low == 0 })
 f:close()
 if scratch then p.remove(path) end

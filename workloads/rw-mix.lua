@@ -209,5 +209,7 @@ p.report(NAME, {
   saturated_at_write_bps = saturated and saturated.write_bps_asked or nil,
   rows = rows, verdict = verdict,
 })
+p.verdict(verdict, { probe = NAME, answer = first_bad and "reads slowed" or "reads kept",
+  ok_up_to_write_bps = ok_upto.write_bps_asked, limit_pct = P.limit, idle_read_p99_us = idle })
 f:close()
 if scratch then p.remove(path) end

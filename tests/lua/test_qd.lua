@@ -28,7 +28,7 @@ local function report(name, args)
   if rc ~= 0 then error(name .. " failed (" .. rc .. "): " .. out .. err, 2) end
   local doc = cjson.decode(T.read(json))
   for _, r in ipairs(doc.reports or {}) do
-    if r.name == name then return r.data, out end
+    if r.name == name then return r.data, out, doc end
   end
   error("no report " .. name .. " in the record", 2)
 end
@@ -103,9 +103,13 @@ T.test("sim: under a rate limit at depth, an idle device's latency is its servic
 end)
 
 T.test("qd-knee: on the sim the knee is the preset's channels, and Little's law holds", function()
-  local d, out = report("qd-knee", { "--sim", "nvme", "qd-knee", "--seconds", "0.05",
+  local d, out, doc = report("qd-knee", { "--sim", "nvme", "qd-knee", "--seconds", "0.05",
     "--size", "64m", "--qd-max", "128" })
   T.eq(d.knee_qd, 32, "knee")
+  T.eq(doc.verdict.probe, "qd-knee", "the record's verdict")
+  T.eq(doc.verdict.answer, "knee", "its answer")
+  T.eq(doc.verdict.knee_qd, 32, "its knee")
+  T.eq(doc.verdict.text, d.verdict, "the verdict line")
   T.eq(d.little_ok, true, "little")
   T.eq(#d.rows, 8, "rows 1..128")
   for _, r in ipairs(d.rows) do
@@ -120,8 +124,11 @@ T.test("qd-knee: on the sim the knee is the preset's channels, and Little's law 
 end)
 
 T.test("rw-mix: on the sim, read latency rises with the write rate", function()
-  local d, out = report("rw-mix", { "--sim", "nvme", "rw-mix", "--seconds", "0.2",
+  local d, out, doc = report("rw-mix", { "--sim", "nvme", "rw-mix", "--seconds", "0.2",
     "--size", "256m", "--steps", "5" })
+  T.eq(doc.verdict.probe, "rw-mix", "the record's verdict")
+  T.eq(doc.verdict.answer, "reads slowed", "its answer")
+  T.eq(doc.verdict.ok_up_to_write_bps, d.ok_up_to_write_bps, "its rate")
   T.eq(#d.rows, 6, "rows: 0 and 5 steps")
   T.eq(d.rows[1].write_bps, 0, "no writes in the first")
   for i = 2, #d.rows do
