@@ -222,9 +222,9 @@ T.test("zoned: at queue depth the write pointer's rules hold too (the sim's devi
     local Z, M = 256 * 2^20, 2^20
     local r = p.run{ file = f, op = "write", bs = "1m", range = { 5 * Z + 8 * M, 5 * Z + 64 * M },
       qd = 4, count = 4, on_error = "continue" }
-    print("off", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z)
+    print(string.format("off\t%d\t%d\t%d", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z))
     r = p.run{ file = f, op = "write", bs = "1m", range = { 5 * Z, 5 * Z + 64 * M }, qd = 4, count = 8 }
-    print("at", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z)
+    print(string.format("at\t%d\t%d\t%d", r.ops, r.errors, f:zones(5 * Z, 1)[1].wp - 5 * Z))
   ]])
   local t = {}
   for line in out:gmatch("[^\n]+") do t[line:match("^(%S+)")] = line end
