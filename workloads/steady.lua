@@ -143,10 +143,9 @@ local function cell(name, bs, read)
   return res.merged.iops
 end
 
-p.printf("steady: SNIA PTS IOPS test on %s: %s from offset 0, %d block sizes x %d R/W mixes of random I/O,\n",
-  path, p.size_string(range), #sizes, #mixes)
-p.printf("%g s a cell, queue depth %d, %d thread%s, tracking %s %s IOPS, at most %d rounds\n",
-  o.time, qd, o.threads, o.threads == 1 and "" or "s", track.bs.label, track.mix.label, o.rounds)
+p.printf("steady: SNIA PTS IOPS test on %s (%s from offset 0)\n", path, p.size_string(range))
+p.printf("%d block sizes x %d R/W mixes of random I/O, %g s a cell, queue depth %d, %d thread%s, "
+  .. "at most %d rounds\n", #sizes, #mixes, o.time, qd, o.threads, o.threads == 1 and "" or "s", o.rounds)
 
 local pre = o.precondition or 2 * range
 if o.skip_precondition or pre == 0 then
@@ -189,13 +188,13 @@ end
 local w = verdict.window
 p.printf("\n")
 if verdict.steady then
-  p.printf("steady state reached at round %d (window rounds %d-%d)", verdict.round, w.first, w.last)
+  p.printf("steady state reached at round %d (window rounds %d-%d):\n", verdict.round, w.first, w.last)
 else
-  p.printf("steady state not reached in %d rounds (last rounds %d-%d)", verdict.rounds, w.first, w.last)
+  p.printf("steady state not reached in %d rounds (last rounds %d-%d):\n", verdict.rounds, w.first, w.last)
 end
-p.printf(": average %.1f IOPS, data excursion %.1f (%s, limit 20%%), slope excursion %.1f (%s, limit 10%%)\n",
-  verdict.average, verdict.excursion, pct(verdict.excursion_pct), verdict.slope_excursion,
-  pct(verdict.slope_excursion_pct))
+p.printf("  %s %s average %.1f IOPS, data excursion %.1f = %s (limit 20%%), slope excursion %.1f = %s "
+  .. "(limit 10%%)\n", track.bs.label, track.mix.label, verdict.average, verdict.excursion,
+  pct(verdict.excursion_pct), verdict.slope_excursion, pct(verdict.slope_excursion_pct))
 
 -- the window's table: average IOPS per block size x mix over its rounds
 p.printf("\n%s, rounds %d-%d: average IOPS\n", verdict.steady and "steady-state window" or "last rounds",

@@ -10,11 +10,11 @@ Everything it offers comes from platter itself.
 The first word: the commands of --help and the shipped workloads of 'platter list'.
 
   $ c s
-  selftest sweep 
+  selftest steady sweep 
   $ c b
   bonnie bonnie++ 
   $ c ''
-  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest plot readahead rerun selftest sweep zones 
+  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest plot readahead rerun selftest steady sweep zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.
