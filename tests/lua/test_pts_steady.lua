@@ -269,3 +269,27 @@ T.test("steady workload: usage errors name the parameter", function()
   T.eq(rc, 2)
   T.has(err, "--rounds 4: must be at least 5")
 end)
+
+T.test("steady workload: platter plot --kind steady draws the rounds and the window's bands", function()
+  local _, _, rc = T.sh("command -v gnuplot")
+  if rc ~= 0 then T.skip("gnuplot not found") end
+  local dir = T.tmpdir()
+  local _, err
+  _, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --sim ata-5400-1999 --json r.json "
+    .. "steady --size 16m --time 0.1s --bs 4k --mixes 0/100 --skip-precondition --rounds 6")
+  T.eq(rc, 0, err)
+  local out
+  out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " plot r.json -o s.svg")
+  T.eq(rc, 0, err)
+  -- chosen from the names; the rounds, the window's average, 4 band lines and the fit
+  T.has(out .. err, "plot: wrote s.svg (steady, 7 lines)")
+  local svg = T.read(dir .. "/s.svg")
+  T.has(svg, "SNIA PTS steady state: ")
+  T.has(svg, "least squares, slope")
+  -- a record without the rounds is refused, saying what it needs
+  T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --sim nvme --json q.json -e "
+    .. T.q("local p = require 'platter'; p.phase('x', function() end)"))
+  out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " plot --kind steady q.json -o q.svg")
+  T.eq(rc, 1)
+  T.has(out .. err, "no phases named like \"round 3 4k 0/100\"")
+end)
