@@ -56,6 +56,9 @@ local o = p.script({
 }, ...)
 
 local qd = o.qd or (sim and 1 or 32)
+if sim and qd > 1 then
+  p.usage_error(NAME, string.format("--qd %d: the simulated disk serves one request at a time: use --qd 1", qd))
+end
 
 -- "1024k" -> 1048576; the label kept for the tables
 local function bs_list(text)
@@ -95,6 +98,17 @@ for _, b in ipairs(sizes) do
 end
 if not track then
   p.usage_error(NAME, "the tracking variable is 4 KiB 0/100 (all writes): --bs needs 4k and --mixes 0/100")
+end
+
+-- the JSON report's file, opened first so that a bad name fails before the rounds
+local report
+if o.report then
+  local why
+  report, why = p.output_file(o.report)
+  if not report then
+    p.ewrite("platter: steady: ", why, "\n")
+    p.exit(1)
+  end
 end
 
 -- {--- the target ---------------------------------------------------------------------
@@ -197,8 +211,11 @@ p.printf("  %s %s average %.1f IOPS, data excursion %.1f = %s (limit 20%%), slop
   pct(verdict.excursion_pct), verdict.slope_excursion, pct(verdict.slope_excursion_pct))
 
 -- the window's table: average IOPS per block size x mix over its rounds
-p.printf("\n%s, rounds %d-%d: average IOPS\n", verdict.steady and "steady-state window" or "last rounds",
-  w.first, w.last)
+if verdict.steady then
+  p.printf("\nsteady-state window, rounds %d-%d: average IOPS\n", w.first, w.last)
+else
+  p.printf("\nthe last rounds, %d-%d (not steady): average IOPS\n", w.first, w.last)
+end
 p.printf("%-6s", "bs")
 for _, m in ipairs(mixes) do p.printf("  %9s", m.label) end
 p.printf("\n")
@@ -216,12 +233,8 @@ for _, b in ipairs(sizes) do
   p.printf("\n")
 end
 
-if o.report then
-  local out, why = p.output_file(o.report)
-  if not out then
-    p.ewrite("platter: steady: ", why, "\n")
-    p.exit(1)
-  end
+if report then
+  local out = report
   local bl, ml = {}, {}
   for i, b in ipairs(sizes) do bl[i] = b.label end
   for i, m in ipairs(mixes) do ml[i] = m.label end
