@@ -250,46 +250,50 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
         name = frames[nframes - 2].name; /* an unnamed p.run inside a phase */
     if (!st)
         st = f->st;
-    char line[512], el[32], eta[32];
-    size_t n = 0;
+    char head[160], rates[96] = "", eta[48] = "", iv[96], el[32];
     seconds(el, sizeof el, (double)(now - f->t0) / 1e9);
-    n += (size_t)snprintf(line + n, sizeof line - n, "%s: ", name);
     if (f->unit && f->total)
         frac = f->done >= f->total ? 1 : (double)f->done / (double)f->total;
     if (frac >= 0)
-        n += (size_t)snprintf(line + n, sizeof line - n, "%3.0f%%, ", frac * 100);
-    n += (size_t)snprintf(line + n, sizeof line - n, "%s", el);
+        snprintf(head, sizeof head, "%s: %3.0f%%, %s", name, frac * 100, el);
+    else
+        snprintf(head, sizeof head, "%s: %s", name, el);
+    double dt = (double)(now - last_t) / 1e9;
     if (f->unit) {
-        double dt = (double)(now - last_t) / 1e9;
         if (dt > 0 && f->unit == 'c')
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f chars/s",
-                                  (double)(f->done - last_done) / dt);
+            snprintf(rates, sizeof rates, ", %.0f chars/s", (double)(f->done - last_done) / dt);
         else if (dt > 0)
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.1f MB/s",
-                                  (double)(f->done - last_done) / dt / 1e6);
+            snprintf(rates, sizeof rates, ", %.1f MB/s", (double)(f->done - last_done) / dt / 1e6);
         last_done = f->done;
     } else if (st) {
-        double dt = (double)(now - last_t) / 1e9;
-        if (dt > 0) {
-            double iops = (double)(st->ops - last_ops) / dt;
-            double mbps = (double)(st->bytes - last_bytes) / dt / 1e6;
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f IOPS, %.1f MB/s", iops, mbps);
-        }
+        if (dt > 0)
+            snprintf(rates, sizeof rates, ", %.0f IOPS, %.1f MB/s",
+                     (double)(st->ops - last_ops) / dt,
+                     (double)(st->bytes - last_bytes) / dt / 1e6);
         last_ops = st->ops;
         last_bytes = st->bytes;
     }
-    if (n < sizeof line && frac > 0.001 && frac < 1) {
-        seconds(eta, sizeof eta, (double)(now - f->t0) / 1e9 * (1 - frac) / frac);
-        n += (size_t)snprintf(line + n, sizeof line - n, ", ETA %s", eta);
+    if (frac > 0.001 && frac < 1) {
+        char left[32];
+        seconds(left, sizeof left, (double)(now - f->t0) / 1e9 * (1 - frac) / frac);
+        snprintf(eta, sizeof eta, ", ETA %s", left);
     }
-    if (n < sizeof line)
-        n += last_interval(line + n, sizeof line - n);
-    if (n >= sizeof line)
+    size_t ivn = last_interval(iv, sizeof iv);
+    if (ivn >= sizeof iv)
+        ivn = 0;
+    /* too wide with the last interval: it stands for the rates since the previous report */
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s%s%s%s", head, rates, eta, ivn ? iv : "");
+    if (ivn && n > (int)width - 1)
+        n = snprintf(line, sizeof line, "%s%s%s", head, eta, iv);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n >= sizeof line)
         n = sizeof line - 1;
-    if (n > width - 1)
-        n = width - 1; /* a wrapped line could not be erased with \r */
-    memcpy(text, line, n);
-    text_len = n;
+    if ((size_t)n > width - 1)
+        n = (int)width - 1; /* a wrapped line could not be erased with \r */
+    memcpy(text, line, (size_t)n);
+    text_len = (size_t)n;
     last_t = now;
     pl_progress_due = now + every_ns;
     pl_progress_redraw();
