@@ -62,12 +62,14 @@ end
 
 -- "1024k" -> 1048576; the label kept for the tables
 local function bs_list(text)
-  local out = {}
+  local out, seen = {}, {}
   for w in text:gmatch("[^,]+") do
     local n = p.parse_size(w)
     if not n or n < 512 or n % 512 ~= 0 then
       p.usage_error(NAME, string.format("--bs: '%s': a size of at least 512, a multiple of 512", w))
     end
+    if seen[n] then p.usage_error(NAME, string.format("--bs: '%s': given twice", w)) end
+    seen[n] = true
     out[#out + 1] = { bytes = n, label = n % 1024 == 0 and math.floor(n / 1024) .. "k"
       or string.format("%gk", n / 1024) }
   end
@@ -76,13 +78,15 @@ local function bs_list(text)
 end
 
 local function mix_list(text)
-  local out = {}
+  local out, seen = {}, {}
   for w in text:gmatch("[^,]+") do
     local r, wr = w:match("^(%d+)/(%d+)$")
     r, wr = tonumber(r), tonumber(wr)
     if not r or r + wr ~= 100 then
       p.usage_error(NAME, string.format("--mixes: '%s': READ/WRITE percentages adding up to 100", w))
     end
+    if seen[r] then p.usage_error(NAME, string.format("--mixes: '%s': given twice", w)) end
+    seen[r] = true
     out[#out + 1] = { read = r, label = r .. "/" .. wr }
   end
   if #out == 0 then p.usage_error(NAME, "--mixes: no mix") end
@@ -123,6 +127,13 @@ local f, err = p.open(path, { direct = true, write = true })
 if not f then
   p.ewrite("platter: steady: ", err, "\n")
   p.exit(1)
+end
+local align = f:info().dio_align or 512
+for _, b in ipairs(sizes) do
+  if b.bytes % align ~= 0 then
+    p.usage_error(NAME, string.format("--bs: %s: %s takes O_DIRECT I/O in multiples of %d bytes only",
+      b.label, path, align))
+  end
 end
 local range = f:size()
 if o.size and o.size < range then range = o.size end

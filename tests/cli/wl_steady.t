@@ -12,7 +12,8 @@ manifest.
 
 Bad parameters are usage errors naming them, before any I/O: the tracking
 variable must be in the matrix, a mix must add up to 100, a block size be a
-multiple of 512, and the simulated disk takes one request at a time.
+multiple of 512, no cell be given twice, and the simulated disk takes one
+request at a time.
 
   $ platter steady --bs 8k,16k
   platter: steady: the tracking variable is 4 KiB 0/100 (all writes): --bs needs 4k and --mixes 0/100
@@ -24,6 +25,10 @@ multiple of 512, and the simulated disk takes one request at a time.
   [2]
   $ platter steady --bs 4k,1000
   platter: steady: --bs: '1000': a size of at least 512, a multiple of 512
+  Try 'platter steady --help'.
+  [2]
+  $ platter steady --mixes 0/100,50/50,050/050
+  platter: steady: --mixes: '050/050': given twice
   Try 'platter steady --help'.
   [2]
   $ platter steady --rounds 3
