@@ -161,6 +161,26 @@ T.test("steady: the PTS stops at round 25", function()
   T.eq(r.done, true)
 end)
 
+T.test("steady: other limits and windows", function()
+  -- window 3 over 100 104 108: average 104, max - min 8 = 7.7% (<= 10% asked: yes);
+  -- deviations -1 0 1, sum of squares 2, sum (x - xm)(y - ym) = (-1)(-4) + (1)(4) = 8, slope 4,
+  -- slope excursion 4 * 2 = 8 = 7.7% > 5% asked: no
+  local r = p.steady({ 100, 104, 108 }, { window = 3, data_pct = 10, slope_pct = 5 })
+  T.eq(r.slope, 4)
+  T.eq(r.slope_excursion, 8)
+  T.eq(r.data_ok, true)
+  T.eq(r.slope_ok, false)
+  T.eq(r.window_size, 3)
+  -- the same at the PTS's limits: 8 <= 20% and 8 <= 10% of 104
+  r = p.steady({ 100, 104, 108 }, { window = 3 })
+  T.eq(r.steady, true)
+  T.eq(r.round, 3)
+  -- an average of 0: only a flat 0 passes (0 <= 0)
+  T.eq(p.steady({ 0, 0, 0, 0, 0 }).steady, true)
+  T.eq(p.steady({ 0, 0, 0, 0, 0 }).excursion_pct, nil)
+  T.eq(p.steady({ -1, 1, 0, 0, 0 }).steady, false)
+end)
+
 T.test("steady: bad input names the argument", function()
   local function err(fn)
     local ok, e = pcall(fn)
