@@ -1,4 +1,4 @@
--- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency|series]
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|latency|series|steady]
 --
 -- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
 -- a gnuplot script go to a temporary directory, gnuplot writes OUT.
