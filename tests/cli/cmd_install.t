@@ -35,7 +35,7 @@ Installed, moved elsewhere, without the build tree's PLATTER_LUA_DIR:
   $ PLATTER_LUA_DIR= ./platter --version | head -1 | cut -d' ' -f1
   platter
   $ PLATTER_LUA_DIR= ./platter list | wc -l | tr -d ' '
-  12
+  13
   $ PLATTER_LUA_DIR= ./platter --sim ata-5400-1999 hdparm -t /dev/hda
   
   /dev/hda:
