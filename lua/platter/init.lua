@@ -25,6 +25,13 @@ function M.args(...) return args_module().parse(...) end
 --- p.usage_error(name, msg): stop with "platter: name: msg" and exit status 2
 function M.usage_error(...) return args_module().usage_error(...) end
 
+--- p.steady(series [, opts]) -> the SNIA PTS steady-state verdict; see lua/platter/steady.lua
+local steady
+function M.steady(...)
+  steady = steady or require "platter.steady"
+  return steady.steady(...)
+end
+
 --- p.printf(fmt, ...) writes a formatted string to stdout
 function M.printf(fmt, ...)
   core.write(string.format(fmt, ...))
@@ -140,7 +147,7 @@ if mode == "describe" or mode == "describe-json" then
     isatty = true, log = true, now = true, parse_size = true, parse_time = true, pid = true,
     ram = true, random = true, read_text = true, readdir = true, rusage = true, sandbox = true,
     scratch = true, seed = true, sha256 = true, size_string = true, stat = true, statfs = true,
-    usage_error = true }
+    steady = true, usage_error = true }
   for k, v in pairs(M) do
     if type(v) == "function" and not PURE[k] and k ~= "script" then
       M[k] = function()

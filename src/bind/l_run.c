@@ -1205,6 +1205,7 @@ static int l_run(lua_State *L)
         return luaL_error(L, "run: not enough memory");
     const char *why = NULL;
     pl_progress_begin(r, name, NULL, hide_progress(L));
+    pl_progress_series(r, &r->series); /* empty until the run measures (job.c) */
     int rc = pl_job_run(&s, r, &why);
     pl_progress_end(r);
     if (rc < 0) {
@@ -1304,6 +1305,7 @@ static int l_run_begin(lua_State *L)
     if (rc < 0)
         start_error(L, rc, why);
     pl_progress_begin(j, j->name, NULL, hide_progress(L));
+    pl_progress_series(j, &j->r->series);
     return 1;
 }
 

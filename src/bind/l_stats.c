@@ -127,6 +127,7 @@ void pl_phase_start(lua_State *L, int arg)
         if (sr && pl_series_init(sr, ph->interval_ns, ph->st.t_start) == 0) {
             ph->series = sr;
             pl_io_phase_series(&ph->st, sr);
+            pl_progress_series(ph, sr); /* the line shows its last interval */
         } else {
             free(sr);
             ph->series = NULL;

@@ -30,6 +30,7 @@ struct frame {
     int hidden;           /* the workload shows its own live output */
     char unit;            /* 0: the stats' IOPS and MB/s; 'B' or 'c': pl_progress_count's */
     uint64_t done, total; /* pl_progress_count's figures */
+    const struct pl_series *series; /* its time series (pl_progress_series), or NULL */
     char name[64];
 };
 
@@ -115,8 +116,19 @@ void pl_progress_begin(const void *key, const char *name, const struct pl_stats 
     f->hidden = hide || (nframes > 1 && f[-1].hidden);
     f->unit = 0;
     f->done = f->total = 0;
+    f->series = NULL;
     snprintf(f->name, sizeof f->name, "%s", name ? name : "");
     restart(now, now + first_ns);
+}
+
+void pl_progress_series(const void *key, const struct pl_series *sr)
+{
+    for (int i = nframes; i > 0; i--) {
+        if (frames[i - 1].key == key) {
+            frames[i - 1].series = sr;
+            return;
+        }
+    }
 }
 
 void pl_progress_end(const void *key)
@@ -166,6 +178,60 @@ static void seconds(char *buf, size_t n, double s)
         snprintf(buf, n, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
 }
 
+/* A duration of whole ns as its shortest exact unit: "100 ms", "1 s", "250 us". */
+static void duration(char *buf, size_t n, uint64_t ns)
+{
+    if (ns % 1000000000ull == 0)
+        snprintf(buf, n, "%llu s", (unsigned long long)(ns / 1000000000ull));
+    else if (ns % 1000000ull == 0)
+        snprintf(buf, n, "%llu ms", (unsigned long long)(ns / 1000000ull));
+    else if (ns % 1000ull == 0)
+        snprintf(buf, n, "%llu us", (unsigned long long)(ns / 1000ull));
+    else
+        snprintf(buf, n, "%llu ns", (unsigned long long)ns);
+}
+
+/* A latency in ns, as the line shows it, to about 3 digits: "412 us", "1.25 ms", "34.1 ms". */
+static void latency(char *buf, size_t n, uint64_t ns)
+{
+    if (ns < 1000)
+        snprintf(buf, n, "%llu ns", (unsigned long long)ns);
+    else if (ns < 1000000)
+        snprintf(buf, n, "%.0f us", (double)ns / 1e3);
+    else if (ns < 10000000)
+        snprintf(buf, n, "%.2f ms", (double)ns / 1e6);
+    else if (ns < 100000000)
+        snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
+    else if (ns < 1000000000)
+        snprintf(buf, n, "%.0f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, n, "%.2f s", (double)ns / 1e9);
+}
+
+/*
+ * The last closed interval of the innermost time series among the frames: its
+ * MB/s and p99 (the open interval is still filling; the last one of the run
+ * closes only at its end). 0 chars when there is none yet.
+ */
+static size_t last_interval(char *line, size_t n)
+{
+    const struct pl_series *sr = NULL;
+    for (int i = nframes; i > 0 && !sr; i--)
+        sr = frames[i - 1].series;
+    if (!sr || sr->n == 0 || !sr->pts)
+        return 0;
+    const struct pl_series_point *pt = &sr->pts[sr->n - 1];
+    uint64_t start = sr->n > 1 ? sr->pts[sr->n - 2].t_ns : 0;
+    uint64_t len = pt->t_ns > start ? pt->t_ns - start : sr->interval_ns;
+    char iv[32], p99[32];
+    duration(iv, sizeof iv, sr->interval_ns);
+    latency(p99, sizeof p99, pt->p99);
+    double mbps = (double)pt->bytes / ((double)len / 1e9) / 1e6;
+    if (pt->ops)
+        return (size_t)snprintf(line, n, "; last %s: %.1f MB/s, p99 %s", iv, mbps, p99);
+    return (size_t)snprintf(line, n, "; last %s: no I/O", iv);
+}
+
 void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
 {
     if (!enabled || nframes == 0 || getpid() != owner) {
@@ -184,44 +250,50 @@ void pl_progress_report(uint64_t now, const struct pl_stats *st, double frac)
         name = frames[nframes - 2].name; /* an unnamed p.run inside a phase */
     if (!st)
         st = f->st;
-    char line[512], el[32], eta[32];
-    size_t n = 0;
+    char head[160], rates[96] = "", eta[48] = "", iv[96], el[32];
     seconds(el, sizeof el, (double)(now - f->t0) / 1e9);
-    n += (size_t)snprintf(line + n, sizeof line - n, "%s: ", name);
     if (f->unit && f->total)
         frac = f->done >= f->total ? 1 : (double)f->done / (double)f->total;
     if (frac >= 0)
-        n += (size_t)snprintf(line + n, sizeof line - n, "%3.0f%%, ", frac * 100);
-    n += (size_t)snprintf(line + n, sizeof line - n, "%s", el);
+        snprintf(head, sizeof head, "%s: %3.0f%%, %s", name, frac * 100, el);
+    else
+        snprintf(head, sizeof head, "%s: %s", name, el);
+    double dt = (double)(now - last_t) / 1e9;
     if (f->unit) {
-        double dt = (double)(now - last_t) / 1e9;
         if (dt > 0 && f->unit == 'c')
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f chars/s",
-                                  (double)(f->done - last_done) / dt);
+            snprintf(rates, sizeof rates, ", %.0f chars/s", (double)(f->done - last_done) / dt);
         else if (dt > 0)
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.1f MB/s",
-                                  (double)(f->done - last_done) / dt / 1e6);
+            snprintf(rates, sizeof rates, ", %.1f MB/s", (double)(f->done - last_done) / dt / 1e6);
         last_done = f->done;
     } else if (st) {
-        double dt = (double)(now - last_t) / 1e9;
-        if (dt > 0) {
-            double iops = (double)(st->ops - last_ops) / dt;
-            double mbps = (double)(st->bytes - last_bytes) / dt / 1e6;
-            n += (size_t)snprintf(line + n, sizeof line - n, ", %.0f IOPS, %.1f MB/s", iops, mbps);
-        }
+        if (dt > 0)
+            snprintf(rates, sizeof rates, ", %.0f IOPS, %.1f MB/s",
+                     (double)(st->ops - last_ops) / dt,
+                     (double)(st->bytes - last_bytes) / dt / 1e6);
         last_ops = st->ops;
         last_bytes = st->bytes;
     }
     if (frac > 0.001 && frac < 1) {
-        seconds(eta, sizeof eta, (double)(now - f->t0) / 1e9 * (1 - frac) / frac);
-        n += (size_t)snprintf(line + n, sizeof line - n, ", ETA %s", eta);
+        char left[32];
+        seconds(left, sizeof left, (double)(now - f->t0) / 1e9 * (1 - frac) / frac);
+        snprintf(eta, sizeof eta, ", ETA %s", left);
     }
-    if (n >= sizeof line)
+    size_t ivn = last_interval(iv, sizeof iv);
+    if (ivn >= sizeof iv)
+        ivn = 0;
+    /* too wide with the last interval: it stands for the rates since the previous report */
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s%s%s%s", head, rates, eta, ivn ? iv : "");
+    if (ivn && n > (int)width - 1)
+        n = snprintf(line, sizeof line, "%s%s%s", head, eta, iv);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n >= sizeof line)
         n = sizeof line - 1;
-    if (n > width - 1)
-        n = width - 1; /* a wrapped line could not be erased with \r */
-    memcpy(text, line, n);
-    text_len = n;
+    if ((size_t)n > width - 1)
+        n = (int)width - 1; /* a wrapped line could not be erased with \r */
+    memcpy(text, line, (size_t)n);
+    text_len = (size_t)n;
     last_t = now;
     pl_progress_due = now + every_ns;
     pl_progress_redraw();

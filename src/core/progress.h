@@ -1,7 +1,7 @@
 /*
  * The progress line: on a terminal, a phase or run that lasts longer than a
  * second shows one line on stderr (name, percent or elapsed time, current
- * rate, ETA), rewritten in place a few times a second and erased when it
+ * rate, the last interval of its time series if it keeps one, ETA), rewritten in place a few times a second and erased when it
  * ends. Nothing is printed unless pl_progress_init enabled it, and only on
  * an empty line (out.h): while a workload's text is on the line the report is
  * kept and drawn after the workload's next newline.
@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "series.h"
 #include "stats.h"
 
 /* Clock time (pl_clock_ns) of the next report; UINT64_MAX = none due. */
@@ -34,6 +35,13 @@ void pl_progress_init(int enabled);
  * its own live output during it, so no line is drawn (nor for frames inside).
  */
 void pl_progress_begin(const void *key, const char *name, const struct pl_stats *st, int hide);
+/*
+ * The frame of key keeps the time series sr (NULL: none): its reports show the
+ * last closed interval's MB/s and p99 beside the rates. A frame without one
+ * shows the series of the nearest frame around it that has one. sr must stay
+ * valid until pl_progress_end(key); it is only read.
+ */
+void pl_progress_series(const void *key, const struct pl_series *sr);
 /* It ended: erase the line if shown; drops this frame and any above it (no-op if absent). */
 void pl_progress_end(const void *key);
 /* pl_progress_countdown reached 0: read the clock, report when due, set the next batch. */

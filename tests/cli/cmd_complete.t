@@ -10,11 +10,11 @@ Everything it offers comes from platter itself.
 The first word: the commands of --help and the shipped workloads of 'platter list'.
 
   $ c s
-  selftest slc-cliff sweep 
+  selftest slc-cliff steady sweep 
   $ c b
   bonnie bonnie++ 
   $ c ''
-  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot qd-knee readahead rerun rw-mix selftest slc-cliff sweep verify vwc zoned zones 
+  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot qd-knee readahead rerun rw-mix selftest slc-cliff steady sweep verify vwc zoned zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.

@@ -22,6 +22,21 @@ time and the current rate. `script` (util-linux) gives the pseudo-terminal.
   random run:  N%, N s, N IOPS, N MB/s, ETA N s<EL>
   <EL>done
 
+With a time series (--interval, or interval on the phase or run), each
+report also shows the last closed interval's MB/s and p99; where the line
+would be wider than the terminal (80 columns here) that part stands for the
+rates since the previous report, which are left out (the sed below leaves
+them out in either case).
+
+  $ script -qec "platter --interval 200ms long.lua" /dev/null < /dev/null > tty2.out
+  $ tr '\r' '\n' < tty2.out | grep -a . | sed -E -e 's/[0-9][0-9.]*/N/g' -e 's/\x1b\[K/<EL>/g' \
+  >   -e 's/pN N (ns|us|ms|s)</p99 T</' -e 's/, N IOPS, N MB\/s;/;/' | uniq
+  reading: N s; last N ms: N MB/s, p99 T<EL>
+  <EL>
+  random run:  N%, N s, ETA N s; last N ms: N MB/s, p99 T<EL>
+  <EL>done
+  $ tr '\r' '\n' < tty2.out | grep -a 'last 200 ms' | awk '{ if (length($0) > 82) print "too wide: " $0 }'
+
 Not in a pipe, nor with --quiet.
 
   $ platter long.lua 2>&1 | od -c | grep -c 033

@@ -67,6 +67,8 @@ CASES = [
     ("fio", SIM + ["fio", "--name=t", "--rw=randread", "--size=4m", "--runtime=1", "--time_based"],
      {"noprog"}),
     ("readahead", OLD + ["readahead"], set()),
+    ("steady", SIM + ["steady", "--size", "16m", "--time", "0.2s", "--bs", "64k,4k", "--mixes",
+                      "50/50,0/100", "--precondition", "8m"], {"prog"}),
     ("quiet", ["--quiet"] + SIM + ["dd", "if=/dev/hda", "of=/dev/null", "bs=32k",
                                    "count=1000"], {"noprog"}),
     ("real-hdparm", ["hdparm", "-tT"] + QUICK + ["disk.img"], {"real", "setup"}),
@@ -283,6 +285,70 @@ def check_fio(name, args, binary, src):
     return errors
 
 
+# The time series in the progress line: with --interval, each report shows the last
+# closed interval's MB/s and p99 after the rates. On the terminal the line (the
+# screen as it was at the last report) must show them, with figures that are those
+# of an interval of the phase's series in the --json record; then the line is erased.
+SERIES_CASES = [
+    ("series-zones", SIM + ["--interval", "100ms", "--json", "rec.json", "zones", "-n", "3", "/dev/hda"]),
+    ("series-phase", SIM + ["--interval", "50ms", "--json", "rec.json", "-e",
+                            "local f = assert(platter.open(arg[1]));"
+                            "platter.phase('reads', function() for i = 0, 399 do"
+                            " f:pread(((i * 7919) % 5000) * 4096, 4096) end end)", "/dev/hda"]),
+]
+LAST = re.compile(rb"; last (\d+) ms: ([0-9.]+) MB/s, p99 ([0-9.]+) (ns|us|ms|s)\x1b\[K$")
+
+
+def lat_text(ns):
+    """progress.c's latency() in Python"""
+    if ns < 1000:
+        return "%d ns" % ns
+    if ns < 1e6:
+        return "%.0f us" % (ns / 1e3)
+    if ns < 1e7:
+        return "%.2f ms" % (ns / 1e6)
+    if ns < 1e8:
+        return "%.1f ms" % (ns / 1e6)
+    if ns < 1e9:
+        return "%.0f ms" % (ns / 1e6)
+    return "%.2f s" % (ns / 1e9)
+
+
+def check_series(name, args, binary, src):
+    import json
+    errors = []
+    env = env_for(src)
+    with tempfile.TemporaryDirectory(prefix="platter-term.") as d:
+        rc, tty = run_pty([binary] + args, d, env)
+        with open(os.path.join(d, "rec.json")) as f:
+            rec = json.load(f)
+    if rc != 0:
+        errors.append("exit status %d" % rc)
+    shown = set()  # (interval ms, MB/s text, p99 text) of every interval in the record
+    for ph in rec.get("phases", []):
+        series = ph.get("series") or []
+        for i, x in enumerate(series):
+            start = series[i - 1]["t"] if i else 0
+            length = x["t"] - start
+            if length > 0 and x["ops"]:
+                shown.add(("%.1f" % (x["bytes"] / length / 1e6), lat_text(x["lat_p99"])))
+    ends = [m.end() for m in re.finditer(rb"; last \d+ ms: [^\r\n]*?\x1b\[K", tty)]
+    if not ends:
+        errors.append("no report showed the last interval: %r" % tty[:300])
+        return errors
+    for r in re.split(rb"[\r\n]", tty):
+        m = LAST.search(r)
+        if m and (m.group(2).decode(), (m.group(3) + b" " + m.group(4)).decode()) not in shown:
+            errors.append("a report's interval is none of the record's intervals: %r" % r)
+    # the screen at the last report: its bottom line is that report, as drawn
+    screen = render(tty[:ends[-1]], False)
+    if not LAST.search(screen[-1].encode() + b"\x1b[K"):
+        errors.append("the terminal's line does not show the last interval: %r" % screen[-1])
+    if any("; last " in line for line in render(tty, False)):
+        errors.append("the progress line was left on the screen")
+    return errors
+
+
 def main():
     binary, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     only = sys.argv[3:]
@@ -291,6 +357,14 @@ def main():
         if only and not any(o in name for o in only):
             continue
         errors = check_fio(name, args, binary, src)
+        print("%s %s" % ("FAIL" if errors else "ok  ", name))
+        for e in errors:
+            print("    " + e.replace("\n", "\n    "))
+        failed += bool(errors)
+    for name, args in SERIES_CASES:
+        if only and not any(o in name for o in only):
+            continue
+        errors = check_series(name, args, binary, src)
         print("%s %s" % ("FAIL" if errors else "ok  ", name))
         for e in errors:
             print("    " + e.replace("\n", "\n    "))

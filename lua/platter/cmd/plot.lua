@@ -1,4 +1,4 @@
--- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|qd|latency|series]
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|qd|latency|series|steady]
 --
 -- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
 -- a gnuplot script go to a temporary directory, gnuplot writes OUT.
@@ -14,6 +14,8 @@
 --            axis (90, 99, 99.9, ...), one line per file x phase
 --   series   MB/s and p99 latency (µs) over time, one line per phase with a time
 --            series (p.phase's or p.run's interval, --interval); never chosen by itself
+--   steady   the tracked IOPS per round of workloads/steady.lua (phases "round R 4k 0/100")
+--            with the window p.steady gives, its average and the ±10% and ±20% bands
 -- Without --kind the first that fits the phase names is used. Built-in
 -- command: runs trusted, arguments in `...`. See docs/results.md.
 if select("#", ...) == 1 and (...) == "platter.cmd.plot" then
@@ -30,11 +32,11 @@ local o = p.args({
   name = "plot",
   usage = "[options] RESULT.json [MORE.json ...] -o OUT.png|OUT.svg",
   summary = "Plot result files with gnuplot: a block-size sweep, a zones curve, a queue-depth "
-    .. "curve, latency percentiles or time series.",
+    .. "curve, latency percentiles, time series or steady-state rounds.",
   options = {
     { "-o", "--output", arg = "FILE", help = "the image to write: .png or .svg" },
-    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "qd", "latency", "series" },
-      help = "sweep, zones, qd, latency or series (default: from the phase names)" },
+    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "qd", "latency", "series", "steady" },
+      help = "sweep, zones, qd, latency, series or steady (default: from the phase names)" },
     { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
     { "--title", arg = "TEXT", help = "the plot's title" },
     { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
@@ -115,6 +117,12 @@ local function qd_parts(name)
   return d and tonumber(d) or nil
 end
 
+-- "round 3 4k 0/100" (workloads/steady.lua's tracked cell) -> 3
+local function steady_round(name)
+  local r = (name or ""):match("^round (%d+) 4k 0/100$")
+  return r and tonumber(r)
+end
+
 local function count(fn)
   local n = 0
   for _, d in ipairs(docs) do
@@ -127,7 +135,9 @@ end
 
 local kind = o.kind
 if not kind then
-  if count(sweep_parts) >= 2 then
+  if count(steady_round) >= 1 then
+    kind = "steady"
+  elseif count(sweep_parts) >= 2 then
     kind = "sweep"
   elseif count(zone_parts) >= 2 then
     kind = "zones"
@@ -331,6 +341,57 @@ elseif kind == "qd" then
     g("plot ", table.concat(parts, ", \\\n  "))
   end
   g("unset multiplot")
+elseif kind == "steady" then
+  -- per file: the tracked IOPS per round, and over p.steady's window its average,
+  -- the ±10% (slope) and ±20% (data) bands and the least-squares line
+  local parts, verdicts = {}, {}
+  for _, d in ipairs(docs) do
+    local ys, n = {}, 0
+    for _, s in ipairs(d.summary) do
+      local r = steady_round(s.name)
+      if r and wanted(s) then
+        ys[r] = mean(s, "iops") or 0
+        n = math.max(n, r)
+      end
+    end
+    local rows = {}
+    for r = 1, n do
+      if not ys[r] then fail(format("%s: no phase 'round %d 4k 0/100'", d.path, r)) end
+      rows[r] = { r, ys[r] }
+    end
+    if n > 0 then
+      local v = p.steady(ys)
+      local s = add_series(label(d, "4k 0/100 IOPS"), rows)
+      parts[#parts + 1] = format("%s using 1:2 with linespoints lw 2 pt 7 title %s", gq(s.file),
+        gq(s.title))
+      if v.average then
+        local w, a = v.window, v.average
+        local function flat(title, y, style)
+          local b = add_series(label(d, title), { { w.first, y }, { w.last, y } })
+          parts[#parts + 1] = format("%s using 1:2 with lines %s title %s", gq(b.file), style, gq(b.title))
+        end
+        flat(format("window %d-%d average %.1f", w.first, w.last, a), a, "lw 2 dt 1")
+        flat("±10%", a * 1.1, "dt 2 lc rgb 'gray40'")
+        flat("", a * 0.9, "dt 2 lc rgb 'gray40'")
+        flat("±20%", a * 1.2, "dt 3 lc rgb 'gray60'")
+        flat("", a * 0.8, "dt 3 lc rgb 'gray60'")
+        local fit = add_series(label(d, format("least squares, slope %.3g", v.slope)),
+          { { w.first, v.intercept + v.slope * w.first }, { w.last, v.intercept + v.slope * w.last } })
+        parts[#parts + 1] = format("%s using 1:2 with lines dt 4 title %s", gq(fit.file), gq(fit.title))
+      end
+      verdicts[#verdicts + 1] = v.steady and format("steady at round %d", v.round)
+        or format("not steady in %d rounds", v.rounds)
+    end
+  end
+  if #parts == 0 then
+    fail("no phases named like \"round 3 4k 0/100\" (platter steady --json) to plot")
+  end
+  g("set title ", gq(o.title or ("SNIA PTS steady state: " .. table.concat(verdicts, ", "))))
+  g("set xlabel 'round'")
+  g("set ylabel 'IOPS (4 KiB, 0/100)'")
+  g("set yrange [0:*]")
+  g("set xtics 1")
+  g("plot ", table.concat(parts, ", \\\n  "))
 elseif kind == "series" then
   local bw, lat = {}, {}
   for _, d in ipairs(docs) do
