@@ -30,7 +30,6 @@ local cjson = require "cjson"
 local NAME = "steady"
 local BS = "1024k,128k,64k,32k,16k,8k,4k,0.5k"
 local MIXES = "100/0,95/5,65/35,50/50,35/65,5/95,0/100"
-local sim = p.config.sim ~= nil
 
 local o = p.script({
   name = NAME, version = "1.0", api = "platter/1",
@@ -40,7 +39,7 @@ local o = p.script({
     size = { type = "size", min = "1m",
       help = "the range tested from offset 0 (default: all of TARGET; 1g for the scratch file)" },
     time = { type = "time", default = "1m", min = "1ms", short = "t", help = "time a cell runs" },
-    qd = { type = "int", min = 1, max = 1024, short = "q", help = "queue depth (default 32; 1 under --sim)" },
+    qd = { type = "int", min = 1, max = 1024, short = "q", help = "queue depth (default 32)" },
     threads = { type = "int", default = 1, min = 1, max = 256, short = "j", help = "threads (worker processes)" },
     bs = { type = "string", default = BS, arg = "LIST", help = "block sizes, comma-separated" },
     mixes = { type = "string", default = MIXES, arg = "LIST", help = "R/W mixes (read/write %), comma-separated" },
@@ -55,10 +54,7 @@ local o = p.script({
     .. "in the current directory and removed at the end. Writing a block device needs --destroy.",
 }, ...)
 
-local qd = o.qd or (sim and 1 or 32)
-if sim and qd > 1 then
-  p.usage_error(NAME, string.format("--qd %d: the simulated disk serves one request at a time: use --qd 1", qd))
-end
+local qd = o.qd or 32
 
 -- "1024k" -> 1048576; the label kept for the tables
 local function bs_list(text)
@@ -244,20 +240,29 @@ for _, b in ipairs(sizes) do
   p.printf("\n")
 end
 
+-- the findings: the record's report "steady" and verdict (--json), and --report FILE
+local bl, ml = {}, {}
+for i, b in ipairs(sizes) do bl[i] = b.label end
+for i, m in ipairs(mixes) do ml[i] = m.label end
+local findings = {
+  target = path, range = range, cell_seconds = o.time, qd = qd, threads = o.threads,
+  block_sizes = bl, mixes = ml, tracking = track.bs.label .. " " .. track.mix.label,
+  tracked = tracked, rounds = rounds,
+  steady = verdict.steady, round = verdict.round, window = w, average = verdict.average,
+  excursion = verdict.excursion, excursion_pct = verdict.excursion_pct, slope = verdict.slope,
+  slope_excursion = verdict.slope_excursion, slope_excursion_pct = verdict.slope_excursion_pct,
+  window_table = table_out,
+}
+p.report(NAME, findings)
+p.verdict(verdict.steady
+  and string.format("Steady state (SNIA PTS) reached at round %d: %s %s averages %.1f IOPS over "
+    .. "rounds %d-%d.", verdict.round, track.bs.label, track.mix.label, verdict.average, w.first, w.last)
+  or string.format("Steady state (SNIA PTS) not reached in %d rounds.", verdict.rounds),
+  { probe = NAME, answer = verdict.steady and "steady" or "not steady", round = verdict.round,
+    rounds = verdict.rounds, average = verdict.average, excursion_pct = verdict.excursion_pct,
+    slope_excursion_pct = verdict.slope_excursion_pct })
 if report then
-  local out = report
-  local bl, ml = {}, {}
-  for i, b in ipairs(sizes) do bl[i] = b.label end
-  for i, m in ipairs(mixes) do ml[i] = m.label end
-  out:write(cjson.encode({
-    target = path, range = range, cell_seconds = o.time, qd = qd, threads = o.threads,
-    block_sizes = bl, mixes = ml, tracking = track.bs.label .. " " .. track.mix.label,
-    tracked = tracked, rounds = rounds,
-    steady = verdict.steady, round = verdict.round, window = w, average = verdict.average,
-    excursion = verdict.excursion, excursion_pct = verdict.excursion_pct, slope = verdict.slope,
-    slope_excursion = verdict.slope_excursion, slope_excursion_pct = verdict.slope_excursion_pct,
-    window_table = table_out,
-  }), "\n")
-  out:close()
+  report:write(cjson.encode(findings), "\n")
+  report:close()
 end
 f:close()

@@ -35,8 +35,8 @@ request at a time.
   platter: steady: --rounds 3: must be at least 5
   Try 'platter steady --help'.
   [2]
-  $ platter --sim nvme steady --qd 8
-  platter: steady: --qd 8: the simulated disk serves one request at a time: use --qd 1
+  $ platter --sim nvme steady --qd 0
+  platter: steady: --qd 0: must be at least 1
   Try 'platter steady --help'.
   [2]
   $ ls

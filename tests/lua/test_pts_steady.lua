@@ -266,6 +266,13 @@ for _, case in ipairs({
     -- the window's table: the tracked cell's average over the window is the verdict's average
     T.near(rep.window_table["4k"]["0/100"], rep.average, 1e-9 * rep.average)
     T.eq(rep.window.last - rep.window.first, 4)
+    -- the --json record has the same findings (p.report) and the verdict (p.verdict)
+    local found
+    for _, x in ipairs(rec.reports or {}) do if x.name == "steady" then found = x.data end end
+    T.ok(found, "the record's report")
+    T.eq(found and found.round, rep.round, "its round")
+    T.eq(rec.verdict.probe, "steady", "the record's verdict")
+    T.eq(rec.verdict.answer, rep.steady and "steady" or "not steady", "its answer")
   end)
 end
 
