@@ -73,6 +73,10 @@ function M.script(manifest, ...)
   script_module = script_module or require "platter.script"
   local values, typed, m = script_module.declare(manifest, ...)
   if record_params then record_params(m, typed) end
+  if mode == "plan" or mode == "plan-json" then  -- beside what the run did (platter plan)
+    local plan = require "platter.plan"
+    plan.manifest = plan.manifest or m
+  end
   return values
 end
 

@@ -25,6 +25,7 @@
 #include "l_util.h"
 #include "l_open.h"
 #include "out.h"
+#include "plan.h"
 #include "progress.h"
 #include "record.h"
 #include "rng.h"
@@ -929,6 +930,62 @@ static int l_config(lua_State *L)
     return 1;
 }
 
+/* core._plan() -> { entries = { {path, what = {read=, ...}, written, output, why}, ... },
+   dropped, written, root } | nil: what platter plan noted (plan.h) */
+static int l_plan(lua_State *L)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } bits[] = {
+        {PL_PLAN_READ, "read"},       {PL_PLAN_WRITE, "write"},     {PL_PLAN_CREATE, "create"},
+        {PL_PLAN_WRITTEN, "written"}, {PL_PLAN_TRUNCATE, "truncate"}, {PL_PLAN_REMOVE, "remove"},
+        {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},     {PL_PLAN_DESTROY, "destroy"},
+        {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"}, {PL_PLAN_MISSING, "missing"},
+        {PL_PLAN_EXISTED, "existed"},
+    };
+    unsigned n, dropped;
+    const struct pl_plan_entry *e = pl_plan_entries(&n, &dropped);
+    if (!e) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, (int)n, 0);
+    for (unsigned i = 0; i < n; i++) {
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, e[i].path);
+        lua_setfield(L, -2, "path");
+        lua_newtable(L);
+        for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
+            if (e[i].what & bits[b].bit) {
+                lua_pushboolean(L, 1);
+                lua_setfield(L, -2, bits[b].name);
+            }
+        }
+        lua_setfield(L, -2, "what");
+        pl_pushu64(L, e[i].written);
+        lua_setfield(L, -2, "written");
+        if (e[i].output >= 0) {
+            pl_pushu64(L, (uint64_t)e[i].output);
+            lua_setfield(L, -2, "output");
+        }
+        if (e[i].why[0]) {
+            lua_pushstring(L, e[i].why);
+            lua_setfield(L, -2, "why");
+        }
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "entries");
+    lua_pushinteger(L, (lua_Integer)dropped);
+    lua_setfield(L, -2, "dropped");
+    pl_pushu64(L, pl_plan_written());
+    lua_setfield(L, -2, "written");
+    lua_pushstring(L, pl_plan_root());
+    lua_setfield(L, -2, "root");
+    return 1;
+}
+
 /* __newindex of a read-only view: every write is an error at the writing line */
 static int ro_refuse(lua_State *L)
 {
@@ -1043,6 +1100,7 @@ static const luaL_Reg core_funcs[] = {
     {"_described", l_described},
     {"_hook", l_hook},
     {"_notice", l_notice},
+    {"_plan", l_plan},
     {"_record_write", l_record_write},
     {"_resolve", l_resolve},
     {"_script", l_script},

@@ -1,0 +1,428 @@
+/*
+ * platter plan's notes (plan.h): the target in use wrapped in one that notes
+ * every call and passes it on, a watch on guard.c's file system calls, the
+ * table of names in shared memory, and the capture of the run's output.
+ * Uses target.h, file.h (the open file), guard.h (the chokepoint).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file.h"
+#include "guard.h"
+#include "plan.h"
+#include "target.h"
+
+#define MAX_ENTRIES 4096
+#define LIVE (1u << 30) /* exists in the model now (made, or found on the machine) */
+#define ROOT_WHY 512
+
+struct shared {
+    int lock;
+    unsigned n, dropped;
+    uint64_t written;
+    char root[ROOT_WHY];
+    struct pl_plan_entry e[MAX_ENTRIES];
+    int outfd[MAX_ENTRIES]; /* the parent's duplicate of a text output's memory file */
+};
+
+static struct shared *S;
+static const struct pl_target_ops *inner;
+static struct pl_target_ops plan_ops;
+static char cwd[PL_PLAN_PATH];
+static pid_t parent;
+
+static void lock(void)
+{
+    while (__atomic_exchange_n(&S->lock, 1, __ATOMIC_ACQUIRE))
+        sched_yield();
+}
+
+static void unlock(void)
+{
+    __atomic_store_n(&S->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* path made absolute against the starting directory, "." and ".." folded as text */
+static void absolute(const char *path, char *out)
+{
+    char buf[2 * PL_PLAN_PATH];
+    snprintf(buf, sizeof buf, "%s%s%s", path[0] == '/' ? "" : cwd, path[0] == '/' ? "" : "/",
+             path);
+    size_t k = 0;
+    out[0] = '\0';
+    for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+        if (strcmp(c, ".") == 0)
+            continue;
+        if (strcmp(c, "..") == 0) {
+            while (k > 0 && out[k - 1] != '/')
+                k--;
+            if (k > 0)
+                k--;
+            out[k] = '\0';
+            continue;
+        }
+        size_t n = strlen(c);
+        if (k + 1 + n + 1 > PL_PLAN_PATH)
+            break;
+        out[k++] = '/';
+        memcpy(out + k, c, n + 1);
+        k += n;
+    }
+    if (k == 0)
+        snprintf(out, PL_PLAN_PATH, "/");
+}
+
+/* The entry of an absolute name, made if new; -1 when the table is full. Under the lock. */
+static int entry_locked(const char *abs)
+{
+    for (unsigned i = 0; i < S->n; i++)
+        if (strcmp(S->e[i].path, abs) == 0)
+            return (int)i;
+    if (S->n == MAX_ENTRIES) {
+        S->dropped++;
+        return -1;
+    }
+    struct pl_plan_entry *e = &S->e[S->n];
+    memset(e, 0, sizeof *e);
+    snprintf(e->path, sizeof e->path, "%s", abs);
+    e->output = -1;
+    S->outfd[S->n] = -1;
+    return (int)S->n++;
+}
+
+static int entry_of(const char *path)
+{
+    char abs[PL_PLAN_PATH];
+    absolute(path, abs);
+    lock();
+    int i = entry_locked(abs);
+    unlock();
+    return i;
+}
+
+static void mark(int i, unsigned set, unsigned clear, const char *why)
+{
+    if (i < 0)
+        return;
+    lock();
+    struct pl_plan_entry *e = &S->e[i];
+    e->what = (e->what | set) & ~clear;
+    if (why && *why && !e->why[0])
+        snprintf(e->why, sizeof e->why, "%s", why);
+    unlock();
+}
+
+static void need_root(const char *why)
+{
+    lock();
+    if (!strstr(S->root, why)) {
+        size_t k = strlen(S->root);
+        snprintf(S->root + k, sizeof S->root - k, "%s%s", k ? "; " : "", why);
+    }
+    unlock();
+}
+
+static int is_dev(const char *path)
+{
+    return strncmp(path, "/dev/", 5) == 0;
+}
+
+/*
+ * A name the model does not know yet but the machine has: a regular file is
+ * made in the model with its size (sparse), so the run reads and removes it as
+ * it would the real one. The machine is only looked at (stat, through the
+ * chokepoint).
+ */
+static void mirror(const char *path, int i)
+{
+    if (i < 0 || (S->e[i].what & (LIVE | PL_PLAN_REMOVE)) || is_dev(path))
+        return;
+    struct stat st;
+    char why[PL_PLAN_WHY];
+    if (pl_fs_stat(path, &st, why, sizeof why) < 0 || !S_ISREG(st.st_mode))
+        return;
+    struct pl_file t;
+    struct pl_open_opts co = {.create = 1, .size = (uint64_t)st.st_size, .sparse = 1};
+    struct pl_error e;
+    memset(&t, 0, sizeof t);
+    t.fd = -1;
+    t.target = inner;
+    t.align = 1;
+    t.mem_align = 4096;
+    if (inner->open(&t, path, &co, &e) == 0)
+        mark(i, LIVE | PL_PLAN_EXISTED, 0, NULL);
+    inner->close(&t);
+    if (t.fd >= 0)
+        close(t.fd);
+}
+
+/* ---- the wrapped target ---- */
+
+static void count(struct pl_file *f, uint64_t n);
+
+static int plan_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
+                     struct pl_error *e)
+{
+    int i = entry_of(path);
+    mirror(path, i);
+    int known = i >= 0 && (S->e[i].what & LIVE);
+    struct pl_open_opts oo = *o;
+    oo.destroy = 1; /* noted below instead: the plan goes on to show the rest */
+    int64_t before = 0; /* a size to fill: the bytes it adds are written */
+    if (o->size && !o->sparse && known) {
+        struct pl_file t;
+        struct pl_open_opts ro = {0};
+        struct pl_error te;
+        memset(&t, 0, sizeof t);
+        t.fd = -1;
+        t.target = inner;
+        t.mem_align = 4096;
+        if (inner->open(&t, path, &ro, &te) == 0)
+            before = inner->size(&t);
+        inner->close(&t);
+        if (t.fd >= 0)
+            close(t.fd);
+    }
+    int rc = inner->open(f, path, &oo, e);
+    if (rc == 0 && o->size && !o->sparse && f->kind == PL_FILE_REGULAR &&
+        (int64_t)o->size > before) {
+        f->path = (char *)path; /* for the entry; file.c sets its own copy next */
+        count(f, o->size - (uint64_t)before);
+        f->path = NULL;
+    }
+    if (rc == 0) {
+        unsigned set = LIVE | (o->write ? PL_PLAN_WRITE : PL_PLAN_READ);
+        if (f->kind == PL_FILE_BLOCK) {
+            set |= PL_PLAN_BLOCK | (o->write ? PL_PLAN_DESTROY : 0);
+        } else if (o->create && !known && f->kind == PL_FILE_REGULAR) {
+            set |= PL_PLAN_CREATE;
+        }
+        mark(i, set, 0, NULL);
+    } else if (rc == PL_FS_REFUSED) {
+        mark(i, PL_PLAN_REFUSED | (o->write ? PL_PLAN_WRITE : PL_PLAN_READ), 0, e->msg);
+    } else if (rc == -ENOENT) {
+        mark(i, PL_PLAN_MISSING | (o->write ? PL_PLAN_WRITE : PL_PLAN_READ), 0, NULL);
+    }
+    return rc;
+}
+
+/* The entry of an open file, remembered for the last file used (per process). */
+static int file_entry(struct pl_file *f)
+{
+    static const struct pl_file *last_f;
+    static const char *last_path;
+    static int last_i = -1;
+    if (f == last_f && f->path == last_path)
+        return last_i;
+    last_f = f;
+    last_path = f->path;
+    last_i = f->path ? entry_of(f->path) : -1;
+    return last_i;
+}
+
+static void count(struct pl_file *f, uint64_t n)
+{
+    int i = file_entry(f);
+    lock();
+    S->written += n;
+    if (i >= 0) {
+        S->e[i].written += n;
+        S->e[i].what |= PL_PLAN_WRITTEN;
+    }
+    unlock();
+}
+
+static int64_t plan_rw(struct pl_file *f, enum pl_op op, enum pl_how how, void *buf, uint64_t n,
+                       uint64_t off)
+{
+    int64_t r = inner->rw(f, op, how, buf, n, off);
+    if (op == PL_OP_WRITE && r > 0)
+        count(f, (uint64_t)r);
+    return r;
+}
+
+static int64_t plan_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, uint64_t n,
+                          int64_t at)
+{
+    int64_t r = inner->chars(f, op, buf, n, at);
+    if (op == PL_OP_WRITE && r > 0)
+        count(f, (uint64_t)r);
+    return r;
+}
+
+static int plan_truncate(struct pl_file *f, uint64_t size)
+{
+    mark(file_entry(f), PL_PLAN_TRUNCATE, 0, NULL);
+    return inner->truncate ? inner->truncate(f, size) : -ENOTSUP;
+}
+
+static int plan_remove(const char *path, char *why, size_t n)
+{
+    int i = entry_of(path);
+    mirror(path, i);
+    int rc = inner->remove(path, why, n);
+    if (rc == 0)
+        mark(i, PL_PLAN_REMOVE, LIVE, NULL);
+    else if (rc == PL_FS_REFUSED)
+        mark(i, PL_PLAN_REFUSED, 0, why);
+    return rc;
+}
+
+static int plan_scratch(const char *path, char *why, size_t n)
+{
+    int i = entry_of(path);
+    int rc = inner->scratch(path, why, n);
+    if (rc == 0)
+        mark(i, PL_PLAN_SCRATCH, 0, NULL);
+    else if (rc == PL_FS_REFUSED)
+        mark(i, PL_PLAN_REFUSED, 0, why);
+    return rc;
+}
+
+static int plan_drop(struct pl_file *f, struct pl_error *e)
+{
+    if (f->kind == PL_FILE_BLOCK)
+        need_root("drops a block device's buffers (BLKFLSBUF)");
+    return inner->drop(f, e);
+}
+
+static int64_t plan_readahead(struct pl_file *f, int64_t set_kb, struct pl_error *e)
+{
+    if (set_kb >= 0 && f->kind == PL_FILE_BLOCK)
+        need_root("sets a block device's readahead");
+    return inner->readahead(f, set_kb, e);
+}
+
+static int plan_drop_all(struct pl_error *e)
+{
+    need_root("drops the machine's caches (p.drop_caches)");
+    return inner->drop_all(e);
+}
+
+/* ---- the watch on guard.c ---- */
+
+static void watched(const char *path, enum pl_fs_watch_kind kind, int rc, int mem,
+                    const char *why)
+{
+    int i = entry_of(path);
+    unsigned set = kind == PL_FS_WATCH_READ ? PL_PLAN_READ : PL_PLAN_WRITE;
+    if (kind == PL_FS_WATCH_OUTPUT || kind == PL_FS_WATCH_OUTPUT_NEW)
+        set |= PL_PLAN_OUTPUT | (kind == PL_FS_WATCH_OUTPUT_NEW ? PL_PLAN_CREATE : 0);
+    if (rc == PL_FS_REFUSED)
+        set |= PL_PLAN_REFUSED;
+    else if (rc == -ENOENT)
+        set |= PL_PLAN_MISSING;
+    else if (rc < 0)
+        return;
+    mark(i, set, 0, rc == PL_FS_REFUSED ? why : NULL);
+    if (mem >= 0 && i >= 0 && getpid() == parent && S->outfd[i] < 0)
+        S->outfd[i] = fcntl(mem, F_DUPFD_CLOEXEC, 0);
+}
+
+int pl_plan_start(void)
+{
+    S = mmap(NULL, sizeof *S, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (S == MAP_FAILED) {
+        S = NULL;
+        return -errno;
+    }
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, "/");
+    parent = getpid();
+    inner = pl_target;
+    plan_ops = *inner;
+    plan_ops.open = plan_open;
+    plan_ops.rw = plan_rw;
+    plan_ops.chars = plan_chars;
+    plan_ops.truncate = plan_truncate;
+    plan_ops.remove = plan_remove;
+    plan_ops.scratch = plan_scratch;
+    plan_ops.drop = plan_drop;
+    plan_ops.readahead = plan_readahead;
+    plan_ops.drop_all = plan_drop_all;
+    pl_target = &plan_ops;
+    pl_fs_set_watch(watched);
+    return 0;
+}
+
+int pl_plan_on(void)
+{
+    return S != NULL;
+}
+
+const struct pl_plan_entry *pl_plan_entries(unsigned *n, unsigned *dropped)
+{
+    *n = S ? S->n : 0;
+    *dropped = S ? S->dropped : 0;
+    if (!S)
+        return NULL;
+    for (unsigned i = 0; i < S->n; i++) {
+        struct stat st;
+        if (S->outfd[i] >= 0 && fstat(S->outfd[i], &st) == 0)
+            S->e[i].output = st.st_size;
+        S->e[i].what &= ~LIVE;
+    }
+    return S->e;
+}
+
+uint64_t pl_plan_written(void)
+{
+    return S ? S->written : 0;
+}
+
+const char *pl_plan_root(void)
+{
+    return S ? S->root : "";
+}
+
+/* ---- the run's output ---- */
+
+static int capture = -1, saved_out = -1, saved_err = -1;
+
+int pl_plan_capture_begin(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    capture = memfd_create("platter-plan-run", MFD_CLOEXEC);
+    if (capture < 0)
+        return -errno;
+    saved_out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    saved_err = fcntl(2, F_DUPFD_CLOEXEC, 3);
+    if (saved_out < 0 || saved_err < 0 || dup2(capture, 1) < 0 || dup2(capture, 2) < 0)
+        return -errno;
+    return 0;
+}
+
+int pl_plan_capture_end(char **text, size_t *len)
+{
+    *text = NULL;
+    *len = 0;
+    if (capture < 0)
+        return -EINVAL;
+    fflush(stdout);
+    fflush(stderr);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    struct stat st;
+    if (fstat(capture, &st) < 0)
+        return -errno;
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf)
+        return -ENOMEM;
+    ssize_t got = pread(capture, buf, (size_t)st.st_size, 0);
+    close(capture);
+    capture = -1;
+    buf[got > 0 ? got : 0] = '\0';
+    *text = buf;
+    *len = got > 0 ? (size_t)got : 0;
+    return 0;
+}
