@@ -14,7 +14,7 @@ The first word: the commands of --help and the shipped workloads of 'platter lis
   $ c b
   bonnie bonnie++ 
   $ c ''
-  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest plot readahead rerun selftest sweep zones 
+  bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest plan plot readahead rerun selftest sweep zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.

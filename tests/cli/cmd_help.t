@@ -9,6 +9,7 @@ platter --help (or -h) prints the usage on stdout and exits 0.
          platter rerun RESULT.json
          platter selftest
          platter describe [--json] SCRIPT
+         platter plan [--json] [--sim PRESET] SCRIPT [args...]
          platter --version [-v]
   
   Runs a storage benchmark written in Lua: a shipped workload by name
