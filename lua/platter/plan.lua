@@ -146,10 +146,11 @@ function M.report(status, output, json)
   local plan = M.build(status, output)
   if json then
     local cjson = require "cjson"
-    if #plan.paths == 0 then plan.paths = cjson.empty_array or {} end
-    if #plan.underdeclared == 0 then plan.underdeclared = cjson.empty_array or {} end
-    if #plan.needs.destroy_paths == 0 then plan.needs.destroy_paths = cjson.empty_array or {} end
-    if #plan.needs.root_why == 0 then plan.needs.root_why = cjson.empty_array or {} end
+    -- an empty list is left out (lua-cjson would write it as an object)
+    if #plan.paths == 0 then plan.paths = nil end
+    if #plan.underdeclared == 0 then plan.underdeclared = nil end
+    if #plan.needs.destroy_paths == 0 then plan.needs.destroy_paths = nil end
+    if #plan.needs.root_why == 0 then plan.needs.root_why = nil end
     core.write(cjson.encode(plan), "\n")
     return
   end
