@@ -938,10 +938,10 @@ static int l_plan(lua_State *L)
         unsigned bit;
         const char *name;
     } bits[] = {
-        {PL_PLAN_READ, "read"},       {PL_PLAN_WRITE, "write"},     {PL_PLAN_CREATE, "create"},
+        {PL_PLAN_READ, "read"},       {PL_PLAN_WRITE, "write"},       {PL_PLAN_CREATE, "create"},
         {PL_PLAN_WRITTEN, "written"}, {PL_PLAN_TRUNCATE, "truncate"}, {PL_PLAN_REMOVE, "remove"},
-        {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},     {PL_PLAN_DESTROY, "destroy"},
-        {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"}, {PL_PLAN_MISSING, "missing"},
+        {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},       {PL_PLAN_DESTROY, "destroy"},
+        {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"},   {PL_PLAN_MISSING, "missing"},
         {PL_PLAN_EXISTED, "existed"},
     };
     unsigned n, dropped;

@@ -654,8 +654,8 @@ int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len
 {
     int fd = open_plain(path, flags, mode, why, len);
     if (watch && (flags & O_PATH) == 0) /* a stat is not an open */
-        watch(path, (flags & O_ACCMODE) == O_RDONLY ? PL_FS_WATCH_READ : PL_FS_WATCH_WRITE, fd,
-              -1, why);
+        watch(path, (flags & O_ACCMODE) == O_RDONLY ? PL_FS_WATCH_READ : PL_FS_WATCH_WRITE, fd, -1,
+              why);
     return fd;
 }
 

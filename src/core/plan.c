@@ -53,8 +53,7 @@ static void unlock(void)
 static void absolute(const char *path, char *out)
 {
     char buf[2 * PL_PLAN_PATH];
-    snprintf(buf, sizeof buf, "%s%s%s", path[0] == '/' ? "" : cwd, path[0] == '/' ? "" : "/",
-             path);
+    snprintf(buf, sizeof buf, "%s%s%s", path[0] == '/' ? "" : cwd, path[0] == '/' ? "" : "/", path);
     size_t k = 0;
     out[0] = '\0';
     for (char *save = NULL, *c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
@@ -174,7 +173,7 @@ static int plan_open(struct pl_file *f, const char *path, const struct pl_open_o
     mirror(path, i);
     int known = i >= 0 && (S->e[i].what & LIVE);
     struct pl_open_opts oo = *o;
-    oo.destroy = 1; /* noted below instead: the plan goes on to show the rest */
+    oo.destroy = 1;     /* noted below instead: the plan goes on to show the rest */
     int64_t before = 0; /* a size to fill: the bytes it adds are written */
     if (o->size && !o->sparse && known) {
         struct pl_file t;
@@ -308,8 +307,7 @@ static int plan_drop_all(struct pl_error *e)
 
 /* ---- the watch on guard.c ---- */
 
-static void watched(const char *path, enum pl_fs_watch_kind kind, int rc, int mem,
-                    const char *why)
+static void watched(const char *path, enum pl_fs_watch_kind kind, int rc, int mem, const char *why)
 {
     int i = entry_of(path);
     unsigned set = kind == PL_FS_WATCH_READ ? PL_PLAN_READ : PL_PLAN_WRITE;
