@@ -41,6 +41,7 @@ function M.build(status, output)
   local plan = { script = core._script().name, sim = cfg.sim, status = status,
     completed = status == 0, paths = {}, written = notes.written, unlisted = notes.dropped }
   local wrote, destroy, block, file = notes.written > 0, {}, false, false
+  local blocked = {}  -- what would stop the real run that the simulated disk lets through
   for _, e in ipairs(notes.entries) do
     local w = e.what
     local access = {}
@@ -53,7 +54,14 @@ function M.build(status, output)
     end
     if #access > 0 then
       plan.paths[#plan.paths + 1] = { path = e.path, access = access, written = e.written,
-        output = e.output, existed = w.existed or nil, destroy = w.destroy or nil, why = e.why }
+        output = e.output, existed = w.existed or nil, destroy = w.destroy or nil, why = e.why,
+        absent = w.absent or nil, busy = w.busy or nil }
+      if w.absent then
+        blocked[#blocked + 1] = e.path .. " does not exist on this machine: the run cannot open it"
+      end
+      if w.busy then
+        blocked[#blocked + 1] = (e.why or e.path) .. ": the run refuses to write to it even with --destroy"
+      end
       if w.create or w.truncate or w.remove or w.output then wrote = true end
       if w.destroy then destroy[#destroy + 1] = e.path end
       if w.block and not w.refused then block = true end
@@ -87,6 +95,7 @@ function M.build(status, output)
       under[#under + 1] = "needs.root is false, but the run " .. table.concat(root, "; ")
     end
   end
+  plan.blocked = blocked
   plan.stopped = status ~= 0 and reason(output) or nil
   plan.output = output
   return plan
@@ -102,7 +111,7 @@ local function text(plan)
       m.version and (" " .. m.version) or "", m.api, n.write and "yes" or "no", n.device,
       n.root and "yes" or "no")
   else
-    add("manifest: none (the script does not call p.script)")
+    add("manifest: none (no valid p.script)")
   end
   add("run: %s (exit status %d)%s", STATUS[plan.status] or "ended", plan.status,
     plan.stopped and (": " .. plan.stopped:gsub("^platter: ", "")) or "")
@@ -124,6 +133,7 @@ local function text(plan)
       if e.output then notes[#notes + 1] = "wrote " .. bytes(e.output) .. " of text" end
       if e.existed then notes[#notes + 1] = "exists" end
       if e.destroy then notes[#notes + 1] = "needs --destroy" end
+      if e.absent then notes[#notes + 1] = "not on this machine" end
       if e.why then notes[#notes + 1] = e.why end
       add("  %-" .. width .. "s  %s%s", e.path, what,
         #notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
@@ -138,6 +148,7 @@ local function text(plan)
   add("observed: write %s, device %s, root %s", n.write and "yes" or "no", n.device,
     n.root and "yes" or "no")
   for _, u in ipairs(plan.underdeclared) do add("the manifest under-declares: %s", u) end
+  for _, b in ipairs(plan.blocked) do add("the real run would stop: %s", b) end
   return table.concat(out, "\n") .. "\n"
 end
 
@@ -149,6 +160,7 @@ function M.report(status, output, json)
     -- an empty list is left out (lua-cjson would write it as an object)
     if #plan.paths == 0 then plan.paths = nil end
     if #plan.underdeclared == 0 then plan.underdeclared = nil end
+    if #plan.blocked == 0 then plan.blocked = nil end
     if #plan.needs.destroy_paths == 0 then plan.needs.destroy_paths = nil end
     if #plan.needs.root_why == 0 then plan.needs.root_why = nil end
     core.write(cjson.encode(plan), "\n")

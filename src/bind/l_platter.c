@@ -942,7 +942,7 @@ static int l_plan(lua_State *L)
         {PL_PLAN_WRITTEN, "written"}, {PL_PLAN_TRUNCATE, "truncate"}, {PL_PLAN_REMOVE, "remove"},
         {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},       {PL_PLAN_DESTROY, "destroy"},
         {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"},   {PL_PLAN_MISSING, "missing"},
-        {PL_PLAN_EXISTED, "existed"},
+        {PL_PLAN_EXISTED, "existed"}, {PL_PLAN_ABSENT, "absent"},     {PL_PLAN_BUSY, "busy"},
     };
     unsigned n, dropped;
     const struct pl_plan_entry *e = pl_plan_entries(&n, &dropped);

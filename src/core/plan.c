@@ -12,11 +12,13 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "file.h"
 #include "guard.h"
 #include "plan.h"
+#include "safety.h"
 #include "target.h"
 
 #define MAX_ENTRIES 4096
@@ -162,6 +164,26 @@ static void mirror(const char *path, int i)
         close(t.fd);
 }
 
+/*
+ * A device name: what the machine has under it, only looked at (never opened).
+ * The simulated disk takes any /dev/NAME; the real run needs it to exist, and
+ * refuses to write to a block device in use even with --destroy (safety.h).
+ */
+static void real_device(const char *path, int i, int write)
+{
+    struct stat st;
+    char why[PL_PLAN_WHY];
+    if (i < 0 || strcmp(path, "/dev/null") == 0 || strcmp(path, "/dev/zero") == 0)
+        return;
+    int rc = pl_fs_stat(path, &st, why, sizeof why);
+    if (rc == -ENOENT) {
+        mark(i, PL_PLAN_ABSENT, 0, NULL);
+    } else if (rc == 0 && S_ISBLK(st.st_mode) && write &&
+               pl_safety_block_in_use(major(st.st_rdev), minor(st.st_rdev), why, sizeof why) < 0) {
+        mark(i, PL_PLAN_BUSY, 0, why);
+    }
+}
+
 /* ---- the wrapped target ---- */
 
 static void count(struct pl_file *f, uint64_t n);
@@ -200,6 +222,7 @@ static int plan_open(struct pl_file *f, const char *path, const struct pl_open_o
         unsigned set = LIVE | (o->write ? PL_PLAN_WRITE : PL_PLAN_READ);
         if (f->kind == PL_FILE_BLOCK) {
             set |= PL_PLAN_BLOCK | (o->write ? PL_PLAN_DESTROY : 0);
+            real_device(path, i, o->write);
         } else if (o->create && !known && f->kind == PL_FILE_REGULAR) {
             set |= PL_PLAN_CREATE;
         }

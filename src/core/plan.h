@@ -29,6 +29,8 @@ enum pl_plan_what {
     PL_PLAN_REFUSED = 1u << 10, /* a call on it was refused (sandbox, destroy guard) */
     PL_PLAN_MISSING = 1u << 11, /* an open failed: no such file */
     PL_PLAN_EXISTED = 1u << 12, /* existed before the run (on the machine) */
+    PL_PLAN_ABSENT = 1u << 13,  /* a device the machine does not have */
+    PL_PLAN_BUSY = 1u << 14,    /* a block device in use (mounted, swap, held): why says so */
 };
 
 #define PL_PLAN_PATH 512

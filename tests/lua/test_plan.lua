@@ -214,18 +214,20 @@ local p = require "platter"
 local f = assert(p.open(arg[1], { write = true }))
 f:pwrite(0, 4096)
 ]]
-  local p, r = both(code, { "/dev/sdz" })
+  local p, r = both(code, { "/dev/platter-none" })
   T.eq(p.status, 0, "the plan goes on past the guard")
-  local e = p.by["/dev/sdz"]
+  local e = p.by["/dev/platter-none"]
   T.eq(table.concat(e.access, ","), "write,block", "a write to a block device")
   T.eq(e.destroy, true, "marked")
   T.eq(e.written, 4096, "its bytes")
   T.eq(p.needs.destroy, true, "needs --destroy")
   T.eq(p.needs.destroy_given, false, "not given")
   T.eq(p.needs.device, "block", "device")
+  T.eq(e.absent, true, "the machine has no such device")
+  T.has(p.blocked[1], "/dev/platter-none does not exist on this machine", "so the real run would stop")
   T.eq(r.rc, 1, "the run without --destroy is refused")
   T.has(r.err, "pass --destroy", "as the plan says")
-  local p2, r2 = both(code, { "/dev/sdz" }, { "--destroy" })
+  local p2, r2 = both(code, { "/dev/platter-none" }, { "--destroy" })
   T.eq(p2.needs.destroy_given, true, "given")
   T.eq(r2.rc, 0, "the run with --destroy goes ahead (on the simulated disk)")
 end)
@@ -281,4 +283,34 @@ T.test("plan: usage errors and refusals are the run's; --sim chooses the preset"
   local _, e2, rc2 = T.platter({ "plan", "--sim", "nosuch", "dd" })
   T.eq(rc2, 2, "an unknown preset is a usage error")
   T.has(e2, "unknown --sim preset 'nosuch'", "named")
+end)
+
+T.test("plan: a real block device is looked at, never opened; one in use would be refused", function()
+  if not T.root then T.skip("needs root for a loop device") end
+  local _, _, has = T.sh("command -v losetup")
+  if has ~= 0 then T.skip("losetup is not installed") end
+  local dir = T.tmpdir()
+  local img = dir .. "/disk.img"
+  T.sh_ok("head -c 4194304 /dev/urandom > " .. T.q(img))
+  local before = T.sh_ok("sha256sum < " .. T.q(img))
+  local dev = T.sh_ok("losetup -f --show " .. T.q(img)):gsub("\n$", "")
+  local ok, err = pcall(function()
+    local p = plan(dir, { "dd", "if=/dev/zero", "of=" .. dev, "bs=4k", "count=8" })
+    local e = p.by[dev]
+    T.eq(table.concat(e.access, ","), "write,block", "a write to the device")
+    T.eq(e.written, 8 * 4096, "its bytes")
+    T.eq(e.destroy, true, "needs --destroy")
+    T.eq(e.absent, nil, "the machine has it")
+    T.eq(e.busy, nil, "not in use")
+    T.eq(p.blocked, nil, "nothing else stops the real run")
+  end)
+  T.sh("losetup -d " .. T.q(dev))
+  if not ok then error(err, 0) end
+  T.eq(T.sh_ok("sha256sum < " .. T.q(img)), before, "the device's bytes are untouched")
+  T.with_tiny_fs(function(mnt)
+    local src = T.sh_ok("findmnt -no SOURCE " .. T.q(mnt)):gsub("\n$", "")
+    local p = plan(dir, { "dd", "if=/dev/zero", "of=" .. src, "bs=4k", "count=1" })
+    T.eq(p.by[src].busy, true, src .. " is mounted")
+    T.has(p.blocked[1], "is mounted on", "the real run would refuse it even with --destroy")
+  end)
 end)
