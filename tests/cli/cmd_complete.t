@@ -29,6 +29,22 @@ Global options, from --help: every one it lists, and their values.
   $ c --seed 3 --sim nvme sw
   sweep 
 
+After describe and plan, the script (a workload or a .lua file), and after plan's
+script, its own flags:
+
+  $ c describe s
+  sweep 
+  $ c describe --json b
+  bonnie bonnie++ 
+  $ c plan -
+  --json --sim 
+  $ c plan --sim ''
+  ata-5400-1999 hitachi-85mb-1988 nvme scsi-7200-1999 
+  $ c plan --json --sim = nvme dd i
+  ibs= if= iflag= 
+  $ c plan --sim nvme sweep --m
+  --max --min --modes 
+
 After a workload, its own flags, from its p.args spec ('platter complete'):
 
   $ c sweep --
