@@ -140,9 +140,10 @@ T.test("describe: every shipped workload has a manifest of api platter/1", funct
   end
 end)
 
--- a script in dir, planned and then run for real on the same simulated disk
-local function both(code, args, pre)
-  local dir = T.tmpdir()
+-- a script in dir (a new one by default), planned and then run for real on the
+-- same simulated disk
+local function both(code, args, pre, dir)
+  dir = dir or T.tmpdir()
   T.write(dir .. "/s.lua", code)
   local a = { "./s.lua" }
   for _, x in ipairs(args or {}) do a[#a + 1] = x end
@@ -313,4 +314,39 @@ T.test("plan: a real block device is looked at, never opened; one in use would b
     T.eq(p.by[src].busy, true, src .. " is mounted")
     T.has(p.blocked[1], "is mounted on", "the real run would refuse it even with --destroy")
   end)
+end)
+
+T.test("plan: refuses what the --sim run refuses and allows what it allows", function()
+  local OPEN = 'local p = require "platter"\n'
+  local CASES = {
+    { OPEN .. 'assert(p.open("/etc/hostname"))', {}, 1 },
+    { OPEN .. 'assert(p.open("../../../../../../../var/escape.dat", { create = true, write = true }))', {}, 1 },
+    { OPEN .. 'assert(p.open("here.dat", { create = true, write = true }))', {}, 0 },
+    { OPEN .. 'assert(p.open((p.getenv("TMPDIR") or "/tmp") .. "/platter-plan-t.dat", { create = true }))', {}, 0 },
+    { OPEN .. 'assert(p.read_text(arg[1]))', { "job.txt" }, 0 },
+    { OPEN .. 'assert(p.read_text("/etc/passwd"))', {}, 1 },
+    { OPEN .. 'assert(p.output_file("unnamed.txt"))', {}, 1 },
+    { OPEN .. 'assert(p.output_file(arg[1])):write("x")', { "named.txt" }, 0 },
+    { OPEN .. 'assert(p.remove("/etc/hostname"))', {}, 1 },
+    { OPEN .. 'p.scratch("/etc/platter-x")', {}, 1 },
+    { OPEN .. 'assert(p.open("link/hostname"))', {}, 1 },
+    { OPEN .. 'assert(p.mkdir("d"))', {}, 1 },
+    { OPEN .. 'p.usage_error("t", "no")', {}, 2 },
+  }
+  for i, c in ipairs(CASES) do
+    local dir = T.tmpdir()
+    T.write(dir .. "/job.txt", "[job]\n")
+    T.sh_ok("ln -s /etc " .. T.q(dir .. "/link"))
+    local p, r, _, left = both(c[1], c[2], nil, dir)
+    local what = "case " .. i .. " (" .. c[1]:gsub("^[^\n]*\n", "") .. ")"
+    T.eq(r.rc, c[3], what .. ": the run's status")
+    T.eq(p.status, r.rc, what .. ": the plan's status is the run's")
+    if r.rc ~= 0 then
+      local last
+      for line in r.err:gmatch("[^\n]+") do if line:match("^platter: ") then last = line end end
+      T.eq(p.stopped, last, what .. ": the same message")
+    end
+    T.ok(not left:match("named"), what .. ": the plan made no output file")
+    os.remove((os.getenv("TMPDIR") or "/tmp") .. "/platter-plan-t.dat")
+  end
 end)
