@@ -269,6 +269,10 @@ int main(int argc, char **argv)
         }
         if (k >= argc)
             return usage("plan: usage: platter plan [--json] [--sim PRESET] SCRIPT [args...]", "");
+        if (pl_cfg.trust) /* the full Lua libraries reach files past the chokepoint */
+            return usage("plan: --trust lifts the sandbox, and a plan sees only what a "
+                         "sandboxed script can do%s",
+                         "");
         if (strcmp(preset, "list") == 0 || pl_target_use("sim", preset) < 0)
             return usage("unknown --sim preset '%s' (see 'platter --sim list')", preset);
         pl_cfg.sim = preset;

@@ -136,7 +136,6 @@ T.test("describe: every shipped workload has a manifest of api platter/1", funct
     T.eq(m.name, name, "describe " .. name .. ": name")
     T.eq(m.api, "platter/1", "describe " .. name .. ": api")
     T.ok(m.version and m.description and m.needs and m.params, "describe " .. name .. ": fields")
-    T.eq(m.args, "own", "describe " .. name .. ": keeps the tool's own flag syntax")
   end
 end)
 
@@ -281,6 +280,9 @@ T.test("plan: usage errors and refusals are the run's; --sim chooses the preset"
   T.eq(p.sim, "ata-5400-1999", "plan --sim PRESET")
   p = plan(dir, { "dd", "if=/dev/zero", "of=/dev/null", "count=1" }, { "--sim", "ata-5400-1999" })
   T.eq(p.sim, "ata-5400-1999", "platter --sim PRESET plan")
+  local _, e3, rc3 = T.platter({ "--trust", "plan", "dd" })
+  T.eq(rc3, 2, "no plan under --trust")
+  T.has(e3, "--trust lifts the sandbox", "why")
   local _, e2, rc2 = T.platter({ "plan", "--sim", "nosuch", "dd" })
   T.eq(rc2, 2, "an unknown preset is a usage error")
   T.has(e2, "unknown --sim preset 'nosuch'", "named")
