@@ -39,7 +39,7 @@ function M.build(status, output)
   local notes = core._plan() or { entries = {}, dropped = 0, written = 0, root = "" }
   local cfg = core._config()
   local plan = { script = core._script().name, sim = cfg.sim, status = status,
-    completed = status == 0, paths = {}, written = notes.written, unlisted = notes.dropped }
+    completed = status == 0, paths = {}, written = notes.written, unlisted = notes.dropped > 0 }
   local wrote, destroy, block, file = notes.written > 0, {}, false, false
   local blocked = {}  -- what would stop the real run that the simulated disk lets through
   for _, e in ipairs(notes.entries) do
@@ -139,7 +139,7 @@ local function text(plan)
         #notes > 0 and ("; " .. table.concat(notes, "; ")) or "")
     end
   end
-  if plan.unlisted > 0 then add("  ... and %d more paths (too many to note)", plan.unlisted) end
+  if plan.unlisted then add("  ... and more paths, past the 4096 a plan notes (their bytes are counted)") end
   add("written: %s", plan.written > 0 and bytes(plan.written) or "nothing")
   local n = plan.needs
   add("needs --destroy: %s", n.destroy and ("yes (" .. table.concat(n.destroy_paths, ", ")

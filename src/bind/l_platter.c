@@ -877,8 +877,9 @@ static int l_script(lua_State *L)
 ** what it can reach changes where results go or what the record says.
 ** ===================================================================== */
 
-/* Push a new plain table of the global options and the whole command line. */
-static void push_config(lua_State *L)
+/* Push a new plain table of the global options and the whole command line; for a
+   script's view, without a plan's mode (a script is planned as it would run). */
+static void push_config(lua_State *L, int for_script)
 {
     lua_createtable(L, 0, 10);
     if (pl_cfg.json_path) {
@@ -893,7 +894,7 @@ static void push_config(lua_State *L)
         lua_pushstring(L, pl_cfg.sim);
         lua_setfield(L, -2, "sim");
     }
-    if (pl_cfg.mode) {
+    if (pl_cfg.mode && !(for_script && strncmp(pl_cfg.mode, "plan", 4) == 0)) {
         lua_pushstring(L, pl_cfg.mode);
         lua_setfield(L, -2, "mode");
     }
@@ -926,7 +927,7 @@ static int l_described(lua_State *L)
 
 static int l_config(lua_State *L)
 {
-    push_config(L);
+    push_config(L, 0);
     return 1;
 }
 
@@ -1194,7 +1195,7 @@ int luaopen_platter_core(lua_State *L)
     lua_setfield(L, t, "have_aio");
 
     /* p.config: a read-only view for scripts; platter's own code calls core._config() */
-    push_config(L);
+    push_config(L, 1);
     push_readonly(L, -1);
     lua_remove(L, -2);
     lua_setfield(L, t, "config");

@@ -27,7 +27,7 @@
 
 struct shared {
     int lock;
-    unsigned n, dropped;
+    unsigned n, dropped; /* dropped: 1 once a name found the table full */
     uint64_t written;
     char root[ROOT_WHY];
     struct pl_plan_entry e[MAX_ENTRIES];
@@ -87,7 +87,7 @@ static int entry_locked(const char *abs)
         if (strcmp(S->e[i].path, abs) == 0)
             return (int)i;
     if (S->n == MAX_ENTRIES) {
-        S->dropped++;
+        S->dropped = 1;
         return -1;
     }
     struct pl_plan_entry *e = &S->e[S->n];

@@ -52,8 +52,8 @@ int pl_plan_start(void);
 /* 1 once pl_plan_start succeeded. */
 int pl_plan_on(void);
 
-/* The entries so far (count in *n), names not listed for lack of room in
-   *dropped; the text outputs' sizes are filled in by this call. */
+/* The entries so far (count in *n); *dropped is 1 when some names found the
+   table full and are not listed. The text outputs' sizes are filled in by this call. */
 const struct pl_plan_entry *pl_plan_entries(unsigned *n, unsigned *dropped);
 /* Bytes written in all (listed or not). */
 uint64_t pl_plan_written(void);

@@ -352,3 +352,22 @@ T.test("plan: refuses what the --sim run refuses and allows what it allows", fun
     os.remove((os.getenv("TMPDIR") or "/tmp") .. "/platter-plan-t.dat")
   end
 end)
+
+T.test("plan: past 4096 names the bytes are still counted; a script does not see the plan", function()
+  local dir = T.tmpdir()
+  T.write(dir .. "/s.lua", [[
+local p = require "platter"
+print("mode " .. tostring(p.config.mode))
+for i = 1, 4100 do
+  local f = assert(p.open("f" .. i, { create = true, write = true }))
+  f:pwrite(0, 512)
+  f:close()
+end
+]])
+  local p = plan(dir, { "./s.lua" })
+  T.eq(p.status, 0, "status: " .. (p.stopped or ""))
+  T.eq(#p.paths, 4096, "the names noted")
+  T.eq(p.unlisted, true, "the rest said")
+  T.eq(p.written, 4100 * 512, "every byte counted")
+  T.eq(p.output, "mode nil\n", "p.config has no plan mode")
+end)
