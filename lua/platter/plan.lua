@@ -10,8 +10,8 @@ local M = {}
 M.SHOWN = 40  -- paths listed in the text; the JSON has them all
 
 -- the order a path's kinds of access are shown in
-local ACCESS = { "read", "write", "create", "truncate", "remove", "scratch", "output", "block",
-  "missing", "refused" }
+local ACCESS = { "mkdir", "read", "write", "create", "truncate", "remove", "rmdir", "scratch",
+  "output", "block", "missing", "refused" }
 
 local function bytes(n)
   local units = { "KiB", "MiB", "GiB", "TiB" }
@@ -62,7 +62,7 @@ function M.build(status, output)
       if w.busy then
         blocked[#blocked + 1] = (e.why or e.path) .. ": the run refuses to write to it even with --destroy"
       end
-      if w.create or w.truncate or w.remove or w.output then wrote = true end
+      if w.create or w.truncate or w.remove or w.output or w.mkdir or w.rmdir then wrote = true end
       if w.destroy then destroy[#destroy + 1] = e.path end
       if w.block and not w.refused then block = true end
       if (w.read or w.write) and not w.block and not w.missing and not w.refused

@@ -301,7 +301,7 @@ static int l_mkdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "mkdir");
-    int rc = pl_fs_mkdir(path, 0700, why, sizeof why);
+    int rc = pl_target->mkdir(path, 0700, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "mkdir", path, rc, why);
     lua_pushboolean(L, 1);
@@ -314,11 +314,35 @@ static int l_rmdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "rmdir");
-    int rc = pl_fs_rmdir(path, why, sizeof why);
+    int rc = pl_target->rmdir(path, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "rmdir", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
+}
+
+/* The names readdir gathers before any of them reaches Lua (a memory error
+   there must not leave the directory open). */
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int add_name(void *ud, const char *name)
+{
+    struct names *ns = ud;
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? ns->cap * 2 : 64;
+        char **v = realloc(ns->v, cap * sizeof *v);
+        if (!v)
+            return -ENOMEM;
+        ns->v = v;
+        ns->cap = cap;
+    }
+    if (!(ns->v[ns->n] = strdup(name)))
+        return -ENOMEM;
+    ns->n++;
+    return 0;
 }
 
 /* p.readdir(path) -> { names in the order readdir(3) gives, without . and .. } | nil, msg, errno */
@@ -327,29 +351,20 @@ static int l_readdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "readdir");
-    int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, sizeof why);
-    if (fd < 0)
-        return fs_fail(L, "readdir", path, fd, why);
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        int err = errno;
-        close(fd);
-        return pl_pusherror(L, "readdir", path, err, NULL);
+    struct names ns = {NULL, 0, 0};
+    int rc = pl_target->readdir(path, add_name, &ns, why, sizeof why);
+    if (rc == 0)
+        lua_createtable(L, (int)ns.n, 0);
+    for (size_t i = 0; i < ns.n; i++) {
+        if (rc == 0) {
+            lua_pushstring(L, ns.v[i]);
+            lua_rawseti(L, -2, (int)i + 1);
+        }
+        free(ns.v[i]);
     }
-    lua_newtable(L);
-    int n = 0;
-    struct dirent *e;
-    errno = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        lua_pushstring(L, e->d_name);
-        lua_rawseti(L, -2, ++n);
-    }
-    int err = errno;
-    closedir(d);
-    if (err)
-        return pl_pusherror(L, "readdir", path, err, NULL);
+    free(ns.v);
+    if (rc < 0)
+        return fs_fail(L, "readdir", path, rc, why);
     return 1;
 }
 
@@ -360,7 +375,7 @@ static int l_stat(lua_State *L)
     char why[1024];
     check_dirs(L, "stat");
     struct stat st;
-    int rc = pl_fs_stat(path, &st, why, sizeof why);
+    int rc = pl_target->stat(path, &st, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "stat", path, rc, why);
     const char *kind = S_ISREG(st.st_mode)   ? "file"
@@ -944,6 +959,7 @@ static int l_plan(lua_State *L)
         {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},       {PL_PLAN_DESTROY, "destroy"},
         {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"},   {PL_PLAN_MISSING, "missing"},
         {PL_PLAN_EXISTED, "existed"}, {PL_PLAN_ABSENT, "absent"},     {PL_PLAN_BUSY, "busy"},
+        {PL_PLAN_MKDIR, "mkdir"},     {PL_PLAN_RMDIR, "rmdir"},
     };
     unsigned n, dropped;
     const struct pl_plan_entry *e = pl_plan_entries(&n, &dropped);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 
 #define MAX_ENTRIES 4096
 #define LIVE (1u << 30) /* exists in the model now (made, or found on the machine) */
+#define MDIR (1u << 29) /* a directory of the model */
+#define GONE (PL_PLAN_REMOVE | PL_PLAN_RMDIR)
 #define ROOT_WHY 512
 
 struct shared {
@@ -328,6 +331,208 @@ static int plan_drop_all(struct pl_error *e)
     return inner->drop_all(e);
 }
 
+/* ---- directories, for a target without them ---- */
+
+/* What the plan knows of an absolute name: 1 it exists (*dir: a directory), 0 it
+   does not, -1 the table does not say (ask the machine). */
+static int known_name(const char *abs, int *dir)
+{
+    int r = -1;
+    lock();
+    for (unsigned i = 0; i < S->n; i++) {
+        if (strcmp(S->e[i].path, abs) == 0) {
+            unsigned w = S->e[i].what;
+            *dir = (w & MDIR) != 0;
+            r = (w & LIVE) ? 1 : (w & GONE) ? 0 : -1;
+            break;
+        }
+    }
+    unlock();
+    return r;
+}
+
+/* Whether path (absolute in abs) is a directory now: the plan's, else the machine's. */
+static int is_dir(const char *path, const char *abs)
+{
+    int dir = 0, k = known_name(abs, &dir);
+    if (k >= 0)
+        return k == 1 && dir;
+    struct stat st;
+    char why[PL_PLAN_WHY];
+    return pl_fs_stat(path, &st, why, sizeof why) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A live name of the plan directly inside the directory abs (made there, not found there). */
+static int child_of(const struct pl_plan_entry *e, const char *abs)
+{
+    size_t n = strlen(abs);
+    const char *rest = e->path + (n == 1 ? 0 : n);
+    return (e->what & LIVE) && strncmp(e->path, abs, n) == 0 && rest[0] == '/' && rest[1] &&
+           !strchr(rest + 1, '/');
+}
+
+struct listing {
+    const char *abs;
+    int (*fn)(void *ud, const char *name);
+    void *ud;
+    int count_only, count;
+};
+
+/* a name of the machine's directory, unless the plan removed it or lists it itself */
+static int machine_name(void *ud, const char *name)
+{
+    struct listing *l = ud;
+    char abs[PL_PLAN_PATH];
+    snprintf(abs, sizeof abs, "%s/%s", strcmp(l->abs, "/") == 0 ? "" : l->abs, name);
+    int dir, k = known_name(abs, &dir);
+    if (k == 0)
+        return 0;
+    l->count++;
+    return l->count_only ? 0 : l->fn(l->ud, name);
+}
+
+static int list_dir(const char *path, struct listing *l, char *why, size_t n)
+{
+    char abs[PL_PLAN_PATH];
+    absolute(path, abs);
+    l->abs = abs;
+    int dir = 0, k = known_name(abs, &dir);
+    if (k == 0)
+        return -ENOENT;
+    if (k == 1 && !dir)
+        return -ENOTDIR;
+    int i = entry_of(path);
+    if (k == -1 || (i >= 0 && (S->e[i].what & PL_PLAN_EXISTED))) { /* the machine's */
+        struct stat st;
+        int rc = pl_fs_stat(path, &st, why, n);
+        {
+            if (rc == 0 && !S_ISDIR(st.st_mode))
+                rc = -ENOTDIR;
+            if (rc == 0) {
+                int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, n);
+                DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+                if (fd >= 0 && !d)
+                    close(fd);
+                if (!d)
+                    return fd < 0 ? fd : -ENOMEM;
+                struct dirent *de;
+                while (rc == 0 && (de = readdir(d)) != NULL)
+                    if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+                        rc = machine_name(l, de->d_name);
+                closedir(d);
+            }
+        }
+        if (rc != 0)
+            return rc;
+    }
+    for (unsigned j = 0; j < S->n; j++) { /* then what the plan made there */
+        const struct pl_plan_entry *e = &S->e[j];
+        if (!child_of(e, abs) || (e->what & PL_PLAN_EXISTED))
+            continue;
+        l->count++;
+        if (!l->count_only) {
+            int rc = l->fn(l->ud, strrchr(e->path, '/') + 1);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static void parent_of(const char *abs, char *out)
+{
+    snprintf(out, PL_PLAN_PATH, "%s", abs);
+    char *slash = strrchr(out, '/');
+    if (slash == out)
+        out[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+}
+
+static int plan_mkdir(const char *path, unsigned mode, char *why, size_t n)
+{
+    (void)mode;
+    int i = entry_of(path);
+    if (pl_allow_check(path, why, n) == PL_FS_REFUSED) {
+        mark(i, PL_PLAN_REFUSED, 0, why);
+        return PL_FS_REFUSED;
+    }
+    char abs[PL_PLAN_PATH], parent[PL_PLAN_PATH];
+    absolute(path, abs);
+    parent_of(abs, parent);
+    int dir = 0, k = known_name(abs, &dir);
+    struct stat st;
+    if (k == 1 || (k == -1 && pl_fs_stat(path, &st, why, n) == 0))
+        return -EEXIST;
+    if (!is_dir(parent, parent))
+        return -ENOENT;
+    mark(i, PL_PLAN_MKDIR | LIVE | MDIR, 0, NULL);
+    return 0;
+}
+
+static int plan_rmdir(const char *path, char *why, size_t n)
+{
+    int i = entry_of(path);
+    if (pl_allow_check(path, why, n) == PL_FS_REFUSED) {
+        mark(i, PL_PLAN_REFUSED, 0, why);
+        return PL_FS_REFUSED;
+    }
+    struct listing l = {.count_only = 1};
+    int rc = list_dir(path, &l, why, n);
+    if (rc < 0)
+        return rc;
+    if (l.count)
+        return -ENOTEMPTY;
+    char abs[PL_PLAN_PATH];
+    absolute(path, abs);
+    int dir = 0;
+    mark(i, PL_PLAN_RMDIR | (known_name(abs, &dir) == -1 ? PL_PLAN_EXISTED : 0), LIVE | MDIR, NULL);
+    return 0;
+}
+
+static int plan_stat(const char *path, struct stat *st, char *why, size_t n)
+{
+    char abs[PL_PLAN_PATH];
+    absolute(path, abs);
+    int dir = 0, k = known_name(abs, &dir);
+    if (k == -1)
+        return pl_fs_stat(path, st, why, n); /* the machine's, refused as it refuses */
+    if (k == 0)
+        return -ENOENT;
+    memset(st, 0, sizeof *st);
+    st->st_nlink = 1;
+    if (dir) {
+        st->st_mode = S_IFDIR | 0700;
+        st->st_size = 4096;
+        return 0;
+    }
+    struct pl_file t; /* a file of the model: its size there */
+    struct pl_open_opts ro = {0};
+    struct pl_error te;
+    memset(&t, 0, sizeof t);
+    t.fd = -1;
+    t.target = inner;
+    t.mem_align = 4096;
+    int rc = inner->open(&t, path, &ro, &te);
+    if (rc == 0) {
+        st->st_mode = (t.kind == PL_FILE_BLOCK ? S_IFBLK : S_IFREG) | 0644;
+        st->st_size = (off_t)inner->size(&t);
+    }
+    inner->close(&t);
+    if (t.fd >= 0)
+        close(t.fd);
+    return rc;
+}
+
+static int plan_readdir(const char *path, int (*fn)(void *ud, const char *name), void *ud,
+                        char *why, size_t n)
+{
+    if (pl_allow_check(path, why, n) == PL_FS_REFUSED)
+        return PL_FS_REFUSED;
+    struct listing l = {.fn = fn, .ud = ud};
+    return list_dir(path, &l, why, n);
+}
+
 /* ---- the watch on guard.c ---- */
 
 static void watched(const char *path, enum pl_fs_watch_kind kind, int rc, int mem, const char *why)
@@ -368,6 +573,13 @@ int pl_plan_start(void)
     plan_ops.drop = plan_drop;
     plan_ops.readahead = plan_readahead;
     plan_ops.drop_all = plan_drop_all;
+    if (!(inner->flags & PL_TARGET_DIRS)) {
+        plan_ops.flags |= PL_TARGET_DIRS;
+        plan_ops.mkdir = plan_mkdir;
+        plan_ops.rmdir = plan_rmdir;
+        plan_ops.stat = plan_stat;
+        plan_ops.readdir = plan_readdir;
+    }
     pl_target = &plan_ops;
     pl_fs_set_watch(watched);
     return 0;

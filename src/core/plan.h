@@ -2,7 +2,10 @@
  * platter plan: a run's effects, noted at the chokepoints instead of guessed.
  * The plan wraps the target in use (target.h) in one that passes every call
  * on and notes each name opened, created, written (bytes), truncated,
- * removed or marked scratch, and what would need --destroy or root; it
+ * removed or marked scratch, each directory made or removed, and what would
+ * need --destroy or root. A target without directories (the simulated disk)
+ * gets them from the plan: a directory made is a name in the table, a lookup
+ * the table does not answer goes to the machine (stat and readdir only); it
  * watches guard.c's file system calls (text outputs, reads of job files)
  * the same way. The notes live in shared memory, so p.parallel's forked
  * workers add to the same table. It also holds the run's output (stdout and
@@ -31,6 +34,8 @@ enum pl_plan_what {
     PL_PLAN_EXISTED = 1u << 12, /* existed before the run (on the machine) */
     PL_PLAN_ABSENT = 1u << 13,  /* a device the machine does not have */
     PL_PLAN_BUSY = 1u << 14,    /* a block device in use (mounted, swap, held): why says so */
+    PL_PLAN_MKDIR = 1u << 15,   /* made as a directory */
+    PL_PLAN_RMDIR = 1u << 16,   /* removed as a directory */
 };
 
 #define PL_PLAN_PATH 512
