@@ -33,9 +33,10 @@ p.script({
   name = "bonnie", version = "1.0", api = "platter/1", args = "own",
   description = "Bonnie (1996): per-character, block and rewrite I/O and random seeks on one scratch file",
   params = {
-    dir = { type = "path", flag = "-d", default = ".", help = "directory for the scratch file Bonnie.<pid>" },
-    size = { type = "int", flag = "-s", default = 100, help = "file size in MB" },
-    machine = { type = "string", flag = "-m", help = "machine label for the first column" },
+    dir = { type = "path", flag = "-d", arg = "DIR", default = ".",
+      help = "directory for the scratch file Bonnie.<pid>" },
+    size = { type = "int", flag = "-s", arg = "MB", default = 100, help = "file size in MB" },
+    machine = { type = "string", flag = "-m", arg = "LABEL", help = "machine label for the first column" },
     html = { type = "bool", flag = "-html", help = "one HTML table row instead of the text table" },
   },
   needs = { write = true, device = "file" },

@@ -21,10 +21,12 @@ p.script({
   name = "fio", version = "1.0", api = "platter/1", args = "own",
   description = "fio 3.33: job files and command lines, fio's reports",
   params = {
-    jobfile = { type = "path", positional = true, help = "fio job files (positional)" },
-    output = { type = "path", flag = "--output", help = "write the report to FILE" },
-    output_format = { type = "string", flag = "--output-format", help = "normal, terse, json or json+" },
-    job = { type = "string", flag = "--name", help = "a job on the command line: --name=JOB --option=VALUE ..." },
+    jobfile = { type = "path", positional = true, arg = "JOBFILE...", help = "fio job files (positional)" },
+    output = { type = "path", flag = "--output", arg = "FILE", help = "write the report to FILE" },
+    output_format = { type = "string", flag = "--output-format", arg = "FORMAT",
+      help = "normal, terse, json or json+" },
+    job = { type = "string", flag = "--name", arg = "JOB",
+      help = "a job on the command line: --name=JOB --option=VALUE ..." },
   },
   needs = { write = true, device = "any" },
 }, ...)

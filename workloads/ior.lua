@@ -34,7 +34,7 @@ p.script({
   name = "ior", version = "1.0", api = "platter/1", args = "own",
   description = "IOR 3.3.0: parallel writes and reads across MPI ranks",
   params = {
-    file = { type = "path", flag = "-o", default = "testFile", help = "the test file" },
+    file = { type = "path", flag = "-o", arg = "FILE", default = "testFile", help = "the test file" },
     block = { type = "size", flag = "-b", default = "1m", help = "contiguous bytes per task" },
     transfer = { type = "size", flag = "-t", default = "256k", help = "bytes per transfer" },
     segments = { type = "int", flag = "-s", default = 1, help = "number of segments" },

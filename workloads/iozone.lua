@@ -55,10 +55,10 @@ p.script({
   name = "iozone", version = "1.0", api = "platter/1", args = "own",
   description = "iozone: file I/O by file and record size, iozone's reports",
   params = {
-    file = { type = "path", flag = "-f", default = "iozone.tmp",
+    file = { type = "path", flag = "-f", arg = "FILE", default = "iozone.tmp",
       help = "the test file; it is deleted and made anew" },
-    size = { type = "string", flag = "-s", help = "file size (kB, or k, m, g)" },
-    record = { type = "string", flag = "-r", help = "record size (kB, or k, m, g)" },
+    size = { type = "string", flag = "-s", arg = "SIZE", help = "file size (kB, or k, m, g)" },
+    record = { type = "string", flag = "-r", arg = "SIZE", help = "record size (kB, or k, m, g)" },
     test = { type = "int", flag = "-i", help = "tests to run: 0 write, 1 read, 2 random, ..." },
     auto = { type = "bool", flag = "-a", help = "auto mode: sizes and records doubling" },
     direct = { type = "bool", flag = "-I", help = "O_DIRECT" },

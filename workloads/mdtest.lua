@@ -29,7 +29,7 @@ p.script({
   name = "mdtest", version = "1.0", api = "platter/1", args = "own",
   description = "mdtest 3.3.0: metadata create/stat/read/remove across p.mpi ranks",
   params = {
-    dir = { type = "path", flag = "-d", help = "the directory the tests run in (./out)" },
+    dir = { type = "path", flag = "-d", arg = "DIR", help = "the directory the tests run in (./out)" },
     items = { type = "int", flag = "-n",
       help = "directories and files each process creates, stats, reads and removes" },
     iterations = { type = "int", flag = "-i", help = "number of iterations (1)" },
