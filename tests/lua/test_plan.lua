@@ -419,3 +419,23 @@ assert(not pcall(p.mkdir, "/etc/platter-plan-d"), "refused outside the allowed p
   T.eq(T.sh_ok("cd " .. T.q(dir) .. " && find . | sort"), ".\n./real\n./real/one\n./real/two\n./s.lua\n",
     "nothing on the machine changed")
 end)
+
+T.test("manifest: a workload's record keeps its manifest, not a nested one's", function()
+  local dir = T.tmpdir()
+  T.write(dir .. "/s.lua", [[
+local p = require "platter"
+p.script({ name = "outer", api = "platter/1", args = "own" }, ...)
+p.workload("dd", { "if=" .. arg[1], "of=out.bin", "count=1", "status=none" })
+]])
+  local runs = { { "dd", "if=/dev/zero", "of=out.bin", "count=1", "status=none" }, { "./s.lua", "/dev/zero" } }
+  for _, run in ipairs(runs) do
+    local args = { "--sim", "nvme", "--quiet", "--json", "r.json" }
+    for _, a in ipairs(run) do args[#args + 1] = a end
+    local _, err, rc = T.platter(args, { cwd = dir })
+    T.eq(rc, 0, "run: " .. err)
+    local r = cjson.decode(T.read(dir .. "/r.json"))
+    T.eq(r.script.manifest.name, run[1] == "dd" and "dd" or "outer", "the first p.script's")
+    T.eq(r.params, nil, "no typed params: the script reads its own arguments")
+    os.remove(dir .. "/r.json")
+  end
+end)
