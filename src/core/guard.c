@@ -742,6 +742,8 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
                 fd = open_beneath(t, rest, flags | O_NOFOLLOW, 0644);
                 if (fd == -EXDEV) {
                     refuse_escape(path, t, why, len);
+                    if (watch)
+                        watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
                     return PL_FS_REFUSED;
                 }
                 if (watch)
