@@ -191,10 +191,23 @@ static void real_device(const char *path, int i, int write)
 
 static void count(struct pl_file *f, uint64_t n);
 
+/* The entry of an open file, remembered for the last file used (per process; forgotten
+   when a file opens or closes, so a reused struct and name address cannot match). */
+static const struct pl_file *last_f;
+static const char *last_path;
+static int last_i = -1;
+
+static int plan_close(struct pl_file *f)
+{
+    last_f = NULL;
+    return inner->close(f);
+}
+
 static int plan_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
                      struct pl_error *e)
 {
     int i = entry_of(path);
+    last_f = NULL;
     mirror(path, i);
     int known = i >= 0 && (S->e[i].what & LIVE);
     struct pl_open_opts oo = *o;
@@ -238,12 +251,8 @@ static int plan_open(struct pl_file *f, const char *path, const struct pl_open_o
     return rc;
 }
 
-/* The entry of an open file, remembered for the last file used (per process). */
 static int file_entry(struct pl_file *f)
 {
-    static const struct pl_file *last_f;
-    static const char *last_path;
-    static int last_i = -1;
     if (f == last_f && f->path == last_path)
         return last_i;
     last_f = f;
@@ -565,6 +574,7 @@ int pl_plan_start(void)
     inner = pl_target;
     plan_ops = *inner;
     plan_ops.open = plan_open;
+    plan_ops.close = plan_close;
     plan_ops.rw = plan_rw;
     plan_ops.chars = plan_chars;
     plan_ops.truncate = plan_truncate;
