@@ -26,6 +26,7 @@ static const char usage_text[] =
     "       platter verify [--json] [--sha256 HEX] NAME.platter\n"
     "       platter selftest\n"
     "       platter describe [--json] SCRIPT\n"
+    "       platter plan [--json] [--sim PRESET] SCRIPT [args...]\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -249,6 +250,40 @@ int main(int argc, char **argv)
         pl_cfg.repeat = 1;
         pl_cfg.ci_pct = 0;
         return pl_host_run_script(argv[k], 0, argv + k + 1);
+    }
+    if (strcmp(argv[i], "plan") == 0) {
+        /* a dry run on the simulated disk: what the script opens, writes, removes */
+        int k = i + 1, json = 0;
+        const char *preset = pl_cfg.sim ? pl_cfg.sim : "nvme";
+        for (; k < argc && argv[k][0] == '-'; k++) {
+            if (strcmp(argv[k], "--") == 0) {
+                k++;
+                break;
+            } else if (strcmp(argv[k], "--json") == 0) {
+                json = 1;
+            } else if (matches(argv[k], "--sim")) {
+                if (!(preset = optval(argc, argv, &k, "--sim")) || !*preset)
+                    return usage("option '%s' needs a value", "--sim");
+            } else {
+                return usage("plan: unknown option '%s' (usage: platter plan [--json] [--sim "
+                             "PRESET] SCRIPT [args...])",
+                             argv[k]);
+            }
+        }
+        if (k >= argc)
+            return usage("plan: usage: platter plan [--json] [--sim PRESET] SCRIPT [args...]", "");
+        if (pl_cfg.trust) /* the full Lua libraries reach files past the chokepoint */
+            return usage("plan: --trust lifts the sandbox, and a plan sees only what a "
+                         "sandboxed script can do%s",
+                         "");
+        if (strcmp(preset, "list") == 0 || pl_target_use("sim", preset) < 0)
+            return usage("unknown --sim preset '%s' (see 'platter --sim list')", preset);
+        pl_cfg.sim = preset;
+        pl_cfg.mode = json ? "plan-json" : "plan";
+        pl_cfg.json_path = pl_cfg.csv_path = NULL;
+        pl_cfg.repeat = 1;
+        pl_cfg.ci_pct = 0;
+        return pl_host_run_script(argv[k], argc - k - 1, argv + k + 1);
     }
     int rc = pl_host_run_command(argv[i], argc - i - 1, argv + i + 1);
     if (rc >= 0)

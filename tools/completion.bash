@@ -100,6 +100,39 @@ _platter()
         return 0
     fi
 
+    # platter describe [--json] SCRIPT, platter plan [--json] [--sim PRESET] SCRIPT ARGS...:
+    # the script's name, then (plan) its own flags
+    if [[ $cmd == describe || $cmd == plan ]]; then
+        local j=$((i + 1)) sub=""
+        while ((j < COMP_CWORD)); do
+            w=${COMP_WORDS[j]}
+            if [[ $cmd == plan && $w == --sim ]]; then
+                [[ ${COMP_WORDS[j + 1]} == "=" ]] && ((j++))
+                ((j++))
+            elif [[ $w != -* && $w != "=" ]]; then
+                sub=$w
+                break
+            fi
+            ((j++))
+        done
+        if [[ -z $sub ]]; then
+            if [[ $cmd == plan && ($prev == --sim || $key == --sim=) ]]; then
+                COMPREPLY=($(compgen -W "$("$bin" --sim list 2>/dev/null |
+                    awk '{ print $1 }')" -- "$cur"))
+            elif [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--json $([[ $cmd == plan ]] && echo --sim)" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "$("$bin" list 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
+                local IFS=$'\n'
+                COMPREPLY+=($(compgen -f -X '!*.lua' -- "$cur") $(compgen -d -- "$cur"))
+                compopt -o filenames 2>/dev/null
+            fi
+            return 0
+        fi
+        [[ $cmd == describe ]] && return 0
+        cmd=$sub
+    fi
+
     # after a shipped workload: its own flags, from its p.args spec
     local flags
     flags=$("$bin" complete "$cmd" 2>/dev/null) || {

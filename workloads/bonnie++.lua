@@ -44,6 +44,22 @@
 --     tests that finished and blank cells, bonnie++'s mark of a skipped
 --     test, for the others; then platter exits 130. 1.97 printed nothing.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "bonnie++", version = "1.0", api = "platter/1", args = "own",
+  description = "bonnie++ 1.97/2.00a: sequential per-char and block I/O, random seeks, file creation",
+  params = {
+    dir = { type = "path", flag = "-d", default = ".", help = "directory for the test files" },
+    size = { type = "string", flag = "-s", arg = "MiB[:CHUNK]", help = "file size in MiB[:CHUNK]" },
+    files = { type = "string", flag = "-n", arg = "N[:MAX[:MIN[:DIRS[:CHUNK]]]]",
+      help = "files for the creation tests, N[:MAX[:MIN[:DIRS[:CHUNK]]]] (units of 1024)" },
+    ram = { type = "int", flag = "-r", help = "RAM size to assume, MiB (0: no check)" },
+    machine = { type = "string", flag = "-m", arg = "NAME", help = "machine name in the report" },
+    quiet = { type = "bool", flag = "-q", help = "quiet: the text report to stderr, the CSV to stdout" },
+  },
+  needs = { write = true, device = "file" },
+}, ...)
 local B = require "platter.classic_bonnie"
 local classic = require "platter.classic"
 

@@ -27,6 +27,20 @@
 --     blank cells (-html: empty ones), and exits 130; the original died at
 --     once and printed nothing.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "bonnie", version = "1.0", api = "platter/1", args = "own",
+  description = "Bonnie (1996): per-character, block and rewrite I/O and random seeks on one scratch file",
+  params = {
+    dir = { type = "path", flag = "-d", arg = "DIR", default = ".",
+      help = "directory for the scratch file Bonnie.<pid>" },
+    size = { type = "int", flag = "-s", arg = "MB", default = 100, help = "file size in MB" },
+    machine = { type = "string", flag = "-m", arg = "LABEL", help = "machine label for the first column" },
+    html = { type = "bool", flag = "-html", help = "one HTML table row instead of the text table" },
+  },
+  needs = { write = true, device = "file" },
+}, ...)
 local B = require "platter.classic_bonnie"
 local classic = require "platter.classic"
 

@@ -19,6 +19,23 @@
 -- the output's own buffer first (f:stage), as dd copies them into its output
 -- buffer.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "dd", version = "1.0", api = "platter/1", args = "own",
+  description = "GNU dd: copy if= to of= and print its status lines",
+  params = {
+    input = { type = "path", flag = "if=", arg = "FILE", help = "the file to read (required)" },
+    output = { type = "path", flag = "of=", arg = "FILE",
+      help = "the file to write (required; of=/dev/null discards)" },
+    bs = { type = "string", flag = "bs=", arg = "BYTES", help = "bytes read and written at a time (dd's suffixes)" },
+    count = { type = "string", flag = "count=", arg = "N", help = "copy only N input blocks" },
+    conv = { type = "string", flag = "conv=", arg = "CONVS",
+      help = "fdatasync, fsync, notrunc, nocreat, excl, noerror, sync" },
+    oflag = { type = "string", flag = "oflag=", arg = "FLAGS", help = "direct, dsync, sync, seek_bytes" },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 local classic = require "platter.classic"
 
 local NAME = "dd"

@@ -15,6 +15,21 @@
 -- `platter fio --lua job.fio > job.lua` writes it as a script whose p.run
 -- tables you can edit; docs/fio.md says what is supported and what differs.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "fio", version = "1.0", api = "platter/1", args = "own",
+  description = "fio 3.33: job files and command lines, fio's reports",
+  params = {
+    jobfile = { type = "path", positional = true, arg = "JOBFILE...", help = "fio job files (positional)" },
+    output = { type = "path", flag = "--output", arg = "FILE", help = "write the report to FILE" },
+    output_format = { type = "string", flag = "--output-format", arg = "FORMAT",
+      help = "normal, terse, json or json+" },
+    job = { type = "string", flag = "--name", arg = "JOB",
+      help = "a job on the command line: --name=JOB --option=VALUE ..." },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 local fj = require "platter.fio_job"
 local fio = require "platter.fio_run"
 

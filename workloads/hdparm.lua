@@ -16,6 +16,19 @@
 -- fixed-size "buffer-cache" test of hdparm up to 3.x that seed 002 shows.
 -- --style is the older name (9 = 9.29, 6 = 8.6).
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "hdparm", version = "1.0", api = "platter/1", args = "own",
+  description = "hdparm -t / -T: buffered disk reads and cached reads",
+  params = {
+    device = { type = "path", positional = true, help = "the device (or file) to time" },
+    disk = { type = "bool", flag = "-t", help = "time sequential reads (buffered disk reads)" },
+    cached = { type = "bool", flag = "-T", help = "time re-reads of the first 2 MiB (cached reads)" },
+    direct = { type = "bool", flag = "--direct", help = "open with O_DIRECT" },
+  },
+  needs = { write = false, device = "any", root = true },
+}, ...)
 local classic = require "platter.classic"
 
 local NAME = "hdparm"

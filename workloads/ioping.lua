@@ -18,6 +18,21 @@
 -- Offsets come from platter's seeded generator (--seed), not ioping's
 -- clock-seeded one, so a run can be repeated.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "ioping", version = "1.0", api = "platter/1", args = "own",
+  description = "ioping: I/O latency, one request at a time",
+  params = {
+    target = { type = "path", positional = true,
+      help = "a directory (a temporary file is made in it), file or device" },
+    count = { type = "int", flag = "-c", help = "stop after COUNT requests" },
+    interval = { type = "time", flag = "-i", help = "interval between requests (1s)" },
+    size = { type = "size", flag = "-s", help = "request size (4k)" },
+    write = { type = "bool", flag = "-W", help = "write requests instead of reads" },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 local classic = require "platter.classic"
 
 local NAME = "ioping"

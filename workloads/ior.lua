@@ -28,6 +28,22 @@
 -- table; `-O summaryFormat=JSON` prints the same as JSON, with IOR's key
 -- names but valid (IOR 3.3.0's JSON is not). Only rank 0 prints.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "ior", version = "1.0", api = "platter/1", args = "own",
+  description = "IOR 3.3.0: parallel writes and reads across MPI ranks",
+  params = {
+    file = { type = "path", flag = "-o", arg = "FILE", default = "testFile", help = "the test file" },
+    block = { type = "size", flag = "-b", default = "1m", help = "contiguous bytes per task" },
+    transfer = { type = "size", flag = "-t", default = "256k", help = "bytes per transfer" },
+    segments = { type = "int", flag = "-s", default = 1, help = "number of segments" },
+    write = { type = "bool", flag = "-w", help = "write the file" },
+    read = { type = "bool", flag = "-r", help = "read the file" },
+    file_per_proc = { type = "bool", flag = "-F", help = "a file per process" },
+  },
+  needs = { write = true, device = "file" },
+}, ...)
 
 local NAME = "ior"
 local VERSION = "3.3.0"

@@ -49,6 +49,22 @@
 -- iozone's signal handler prints ("iozone: interrupted", the -R report of
 -- what was measured, "exiting iozone"); iozone left the row unfinished.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "iozone", version = "1.0", api = "platter/1", args = "own",
+  description = "iozone: file I/O by file and record size, iozone's reports",
+  params = {
+    file = { type = "path", flag = "-f", arg = "FILE", default = "iozone.tmp",
+      help = "the test file; it is deleted and made anew" },
+    size = { type = "string", flag = "-s", arg = "SIZE", help = "file size (kB, or k, m, g)" },
+    record = { type = "string", flag = "-r", arg = "SIZE", help = "record size (kB, or k, m, g)" },
+    test = { type = "int", flag = "-i", help = "tests to run: 0 write, 1 read, 2 random, ..." },
+    auto = { type = "bool", flag = "-a", help = "auto mode: sizes and records doubling" },
+    direct = { type = "bool", flag = "-I", help = "O_DIRECT" },
+  },
+  needs = { write = true, device = "file" },
+}, ...)
 local iz = require "platter.classic_iozone"
 local classic = require "platter.classic"
 

@@ -23,6 +23,21 @@
 -- one tree, as mdtest does. -N shifts the rank whose items a rank stats,
 -- reads and removes, as mdtest does. Only rank 0 prints.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "mdtest", version = "1.0", api = "platter/1", args = "own",
+  description = "mdtest 3.3.0: metadata create/stat/read/remove across p.mpi ranks",
+  params = {
+    dir = { type = "path", flag = "-d", arg = "DIR", help = "the directory the tests run in (./out)" },
+    items = { type = "int", flag = "-n",
+      help = "directories and files each process creates, stats, reads and removes" },
+    iterations = { type = "int", flag = "-i", help = "number of iterations (1)" },
+    files_only = { type = "bool", flag = "-F", help = "files only" },
+    dirs_only = { type = "bool", flag = "-D", help = "directories only" },
+  },
+  needs = { write = true, device = "file" },
+}, ...)
 local classic = require "platter.classic"
 
 local NAME = "mdtest"

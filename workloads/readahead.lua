@@ -22,6 +22,20 @@
 -- The phases are "window <size>", "readahead on <size>" and "readahead off
 -- <size>" (size in bytes), each of --count reads.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "readahead", version = "1.0", api = "platter/1", args = "own",
+  description = "a readahead probe: consecutive small reads with and without readahead",
+  params = {
+    target = { type = "path", positional = true,
+      help = "a file or device to read; without one, a scratch file is made" },
+    size = { type = "size", flag = "-s", default = "32m", help = "size of the scratch file" },
+    count = { type = "int", flag = "-c", default = 256, help = "reads per size" },
+    sizes = { type = "string", flag = "--sizes", default = "2k,8k", help = "request sizes, comma-separated" },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 
 local NAME = "readahead"
 

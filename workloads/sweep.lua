@@ -5,6 +5,21 @@
 -- fixed time, through the page cache ("cooked") and with O_DIRECT ("raw"),
 -- and the three tables print in the layout of the 1988 post.
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "sweep", version = "1.0", api = "platter/1", args = "own",
+  description = "the 1988 block-size sweep: Random, Reread, Linear x cooked/raw",
+  params = {
+    target = { type = "path", positional = true,
+      help = "a file or device to read; without one, a scratch file is made" },
+    size = { type = "size", flag = "-s", default = "64m", help = "size of the scratch file" },
+    min = { type = "size", flag = "--min", default = "512", help = "smallest block size" },
+    max = { type = "size", flag = "--max", default = "512k", help = "largest block size" },
+    duration = { type = "time", flag = "-d", default = "0.2s", help = "time spent on each cell" },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 
 local o = p.args({
   name = "sweep",

@@ -17,6 +17,21 @@
 -- `platter plot --kind zones` reads from a result record. MiB/s is bytes /
 -- seconds / 2^20 (the seed's tools said MB and meant MiB).
 local p = require "platter"
+-- the manifest (platter describe, platter plan); the arguments are read below,
+-- with the original tool's syntax
+p.script({
+  name = "zones", version = "1.0", api = "platter/1", args = "own",
+  description = "a zone curve: sequential read throughput at evenly spaced offsets",
+  params = {
+    target = { type = "path", positional = true,
+      help = "a block device or file, read only; without one, a scratch file is made" },
+    points = { type = "int", flag = "-n", default = 10, help = "number of offsets" },
+    bytes = { type = "size", flag = "-b", default = "64m", help = "bytes read at each offset" },
+    bs = { type = "size", flag = "--bs", default = "1m", help = "request size" },
+    size = { type = "size", flag = "-s", default = "256m", help = "size of the scratch file" },
+  },
+  needs = { write = true, device = "any" },
+}, ...)
 
 local NAME = "zones"
 local MiB = 1048576

@@ -133,6 +133,10 @@ local script_module
 local mode = core._config().mode  -- "describe", "describe-json", "plan" or nil
 function M.script(manifest, ...)
   script_module = script_module or require "platter.script"
+  if mode == "plan" or mode == "plan-json" then  -- beside what the run did, even a usage error
+    local plan = require "platter.plan"
+    plan.manifest = plan.manifest or script_module.manifest(manifest)
+  end
   local values, typed, m = script_module.declare(manifest, ...)
   if record_params then record_params(m, typed) end
   return values

@@ -489,9 +489,10 @@ function M.install(core)
     if R.record then finish(R, status, msg) end
   end)
   -- p.script's typed params, given to platter.init alone (the return value): the
-  -- first call's (a p.workload inside the script declares its own)
+  -- first call's (a p.workload inside the script declares its own); typed is nil for a
+  -- script that reads its own arguments (args = "own")
   local function set_params(m, typed)
-    if R.params or in_worker(R) then return end
+    if R.manifest or in_worker(R) then return end
     R.params = typed
     R.manifest = { name = m.name, version = m.version, api = m.api }
   end

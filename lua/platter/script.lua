@@ -15,9 +15,10 @@ local TYPES = { size = true, int = true, number = true, time = true, enum = true
   string = true, path = true }
 local TYPE_LIST = "size, int, number, time, enum, bool, string, path"
 local KEYS = { name = "string", version = "string", api = "string", description = "string",
-  params = "table", needs = "table", usage = "string", epilog = "string" }
+  params = "table", needs = "table", usage = "string", epilog = "string", args = "string" }
 local PARAM_KEYS = { type = "string", default = true, min = true, max = true, values = "table",
-  help = "string", positional = true, required = "boolean", short = "string", arg = "string" }
+  help = "string", positional = true, required = "boolean", short = "string", arg = "string",
+  flag = "string" }
 local NEEDS_KEYS = { write = "boolean", device = "string", root = "boolean" }
 local DEVICES = { block = true, file = true, any = true }
 local METAVAR = { size = "SIZE", int = "N", number = "NUM", time = "TIME", string = "STRING",
@@ -65,7 +66,7 @@ local function check_param(name, p)
     bad(where .. ".type", string.format("unknown type '%s' (one of %s)", p.type, TYPE_LIST))
   end
   local q = { name = name, type = p.type, help = p.help, required = p.required or nil,
-    short = p.short, arg = p.arg }
+    short = p.short, arg = p.arg, flag = p.flag }
   if p.positional ~= nil and p.positional ~= true
     and (type(p.positional) ~= "number" or p.positional < 1 or p.positional ~= math.floor(p.positional)) then
     bad(where .. ".positional", "true or a position (1, 2, ...) expected")
@@ -125,11 +126,18 @@ function M.check(m)
   if m.name == nil then bad("name", "missing") end
   if not m.name:match("^[%w][%w._+-]*$") then bad("name", "a name is a word (letters, digits, . _ + -)") end
   if m.api == nil then bad("api", "missing (\"" .. M.APIS[#M.APIS] .. "\")") end
+  if m.args ~= nil and m.args ~= "own" then
+    bad("args", string.format("'%s': the only value is \"own\" (the script reads its arguments itself)",
+      m.args))
+  end
   local out = { name = m.name, version = m.version, api = m.api, description = m.description,
-    usage = m.usage, epilog = m.epilog, params = {}, order = {} }
+    usage = m.usage, epilog = m.epilog, params = {}, order = {}, own_args = m.args == "own" }
   for name, p in pairs(m.params or {}) do
     out.params[name] = check_param(name, p)
     out.order[#out.order + 1] = name
+    if p.flag ~= nil and not out.own_args then
+      bad("params." .. name .. ".flag", "only a script that reads its own arguments (args = \"own\") names its flags")
+    end
   end
   table.sort(out.order)
   local shorts = {}
@@ -220,7 +228,10 @@ function M.help(m)
   for _, name in ipairs(m.order) do
     local q = m.params[name]
     local left
-    if q.positional then
+    if q.flag then  -- the tool's own spelling: "if=", "-s", "--size"
+      left = q.flag
+      if q.type ~= "bool" then left = left .. (q.flag:sub(-1) == "=" and "" or " ") .. metavar(q) end
+    elseif q.positional then
       left = metavar(q)
     else
       left = (q.short and ("-" .. q.short .. ", ") or "") .. flag_of(name)
@@ -329,6 +340,7 @@ function M.describe_text(m)
   local n = m.needs
   lines[#lines + 1] = string.format("needs: write %s, device %s, root %s", n.write and "yes" or "no",
     n.device, n.root and "yes" or "no")
+  if m.own_args then lines[#lines + 1] = "arguments: read by the script itself (see --help)" end
   local help = M.help(m)
   local params = help:match("\nparameters:\n(.*)$")
   if params then
@@ -348,10 +360,10 @@ function M.describe_json(m)
     local q = m.params[name]
     params[name] = { type = q.type, default = q.default_given, min = q.min_given, max = q.max_given,
       values = q.values, required = q.required, positional = q.positional, short = q.short,
-      help = q.help, option = not q.positional and flag_of(name) or nil }
+      help = q.help, option = q.flag or (not q.positional and flag_of(name)) or nil }
   end
   local out = { name = m.name, version = m.version, api = m.api, description = m.description,
-    needs = m.needs, params = next(params) and params or nil }
+    needs = m.needs, params = next(params) and params or nil, args = m.own_args and "own" or nil }
   return cjson.encode(out) .. "\n"
 end
 
@@ -381,6 +393,7 @@ end
 --- carry the line of p.script's caller (p.script calls this, level 3).
 function M.declare(manifest, ...)
   local m = checked(manifest, 3)
+  if m.own_args then return nil, nil, m end  -- args = "own": the script parses them itself
   local values = M.parse(m, ...)
   return values, M.typed(m, values), m
 end

@@ -18,6 +18,7 @@
 #include "cache.h"
 #include "guard.h"
 #include "out.h"
+#include "plan.h"
 #include "record.h"
 #include "sandbox.h"
 #include "l_mpi.h"
@@ -1255,6 +1256,44 @@ static int apply_sandbox(struct job *j)
     return 0;
 }
 
+/*
+ * platter plan, after the run: its output back from the capture, and the plan
+ * (lua/platter/plan.lua) printed from what plan.c noted, the run's exit status
+ * and that output.
+ */
+static void plan_report(lua_State *L, struct job *j, int mh)
+{
+    char *text;
+    size_t len;
+    pl_out_boundary();
+    if (pl_plan_capture_end(&text, &len) < 0) {
+        fprintf(stderr, "platter: plan: the run's output is lost: %s\n", strerror(errno));
+        j->status = PL_EXIT_ERROR;
+        return;
+    }
+    sig_atomic_t intr = pl_interrupted;
+    pl_interrupted = 0;
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "platter.plan");
+    if (lua_pcall(L, 1, 1, mh) == LUA_OK) {
+        lua_getfield(L, -1, "report");
+        lua_pushinteger(L, j->status);
+        lua_pushlstring(L, text, len);
+        lua_pushboolean(L, strcmp(pl_cfg.mode, "plan-json") == 0);
+        if (lua_pcall(L, 3, 0, mh) == LUA_OK)
+            goto done;
+    }
+    pl_out_boundary();
+    fwrite(text, 1, len, stderr);
+    fprintf(stderr, "platter: plan: %s\n",
+            lua_isstring(L, -1) ? user_message(L, lua_tostring(L, -1), NULL) : "(no message)");
+    j->status = PL_EXIT_ERROR;
+done:
+    fflush(stdout);
+    pl_interrupted = intr;
+    free(text);
+}
+
 /* Everything below runs inside lua_pcall, so no Lua error escapes. */
 static int pmain(lua_State *L)
 {
@@ -1393,6 +1432,14 @@ static int pmain(lua_State *L)
         return 0;
     }
 
+    /* platter plan: the notes start and the output is held from the script's first line */
+    int plan = pl_cfg.mode && strncmp(pl_cfg.mode, "plan", 4) == 0 && !j->command && !j->code;
+    if (plan && (pl_plan_start() < 0 || pl_plan_capture_begin() < 0)) {
+        fprintf(stderr, "platter: plan: cannot start: %s\n", strerror(errno));
+        j->status = PL_EXIT_ERROR;
+        return 0;
+    }
+
     /* --repeat: the whole script again, each time in a fresh environment */
     for (int rep = 1; rep <= pl_cfg.repeat; rep++) {
         if (!call_repeat_hook(L, rep))
@@ -1430,6 +1477,8 @@ static int pmain(lua_State *L)
     heap_headroom(L); /* the end of the run allocates (an interned key) even at the bound */
     j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);
+    if (plan)
+        plan_report(L, j, mh);
     return 0;
 }
 

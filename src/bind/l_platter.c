@@ -25,6 +25,7 @@
 #include "l_util.h"
 #include "l_open.h"
 #include "out.h"
+#include "plan.h"
 #include "progress.h"
 #include "record.h"
 #include "rng.h"
@@ -300,7 +301,7 @@ static int l_mkdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "mkdir");
-    int rc = pl_fs_mkdir(path, 0700, why, sizeof why);
+    int rc = pl_target->mkdir(path, 0700, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "mkdir", path, rc, why);
     lua_pushboolean(L, 1);
@@ -313,11 +314,35 @@ static int l_rmdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "rmdir");
-    int rc = pl_fs_rmdir(path, why, sizeof why);
+    int rc = pl_target->rmdir(path, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "rmdir", path, rc, why);
     lua_pushboolean(L, 1);
     return 1;
+}
+
+/* The names readdir gathers before any of them reaches Lua (a memory error
+   there must not leave the directory open). */
+struct names {
+    char **v;
+    size_t n, cap;
+};
+
+static int add_name(void *ud, const char *name)
+{
+    struct names *ns = ud;
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? ns->cap * 2 : 64;
+        char **v = realloc(ns->v, cap * sizeof *v);
+        if (!v)
+            return -ENOMEM;
+        ns->v = v;
+        ns->cap = cap;
+    }
+    if (!(ns->v[ns->n] = strdup(name)))
+        return -ENOMEM;
+    ns->n++;
+    return 0;
 }
 
 /* p.readdir(path) -> { names in the order readdir(3) gives, without . and .. } | nil, msg, errno */
@@ -326,29 +351,20 @@ static int l_readdir(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     char why[1024];
     check_dirs(L, "readdir");
-    int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, sizeof why);
-    if (fd < 0)
-        return fs_fail(L, "readdir", path, fd, why);
-    DIR *d = fdopendir(fd);
-    if (!d) {
-        int err = errno;
-        close(fd);
-        return pl_pusherror(L, "readdir", path, err, NULL);
+    struct names ns = {NULL, 0, 0};
+    int rc = pl_target->readdir(path, add_name, &ns, why, sizeof why);
+    if (rc == 0)
+        lua_createtable(L, (int)ns.n, 0);
+    for (size_t i = 0; i < ns.n; i++) {
+        if (rc == 0) {
+            lua_pushstring(L, ns.v[i]);
+            lua_rawseti(L, -2, (int)i + 1);
+        }
+        free(ns.v[i]);
     }
-    lua_newtable(L);
-    int n = 0;
-    struct dirent *e;
-    errno = 0;
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        lua_pushstring(L, e->d_name);
-        lua_rawseti(L, -2, ++n);
-    }
-    int err = errno;
-    closedir(d);
-    if (err)
-        return pl_pusherror(L, "readdir", path, err, NULL);
+    free(ns.v);
+    if (rc < 0)
+        return fs_fail(L, "readdir", path, rc, why);
     return 1;
 }
 
@@ -359,7 +375,7 @@ static int l_stat(lua_State *L)
     char why[1024];
     check_dirs(L, "stat");
     struct stat st;
-    int rc = pl_fs_stat(path, &st, why, sizeof why);
+    int rc = pl_target->stat(path, &st, why, sizeof why);
     if (rc < 0)
         return fs_fail(L, "stat", path, rc, why);
     const char *kind = S_ISREG(st.st_mode)   ? "file"
@@ -908,8 +924,9 @@ static int l_script(lua_State *L)
 ** what it can reach changes where results go or what the record says.
 ** ===================================================================== */
 
-/* Push a new plain table of the global options and the whole command line. */
-static void push_config(lua_State *L)
+/* Push a new plain table of the global options and the whole command line; for a
+   script's view, without a plan's mode (a script is planned as it would run). */
+static void push_config(lua_State *L, int for_script)
 {
     lua_createtable(L, 0, 10);
     if (pl_cfg.json_path) {
@@ -924,7 +941,7 @@ static void push_config(lua_State *L)
         lua_pushstring(L, pl_cfg.sim);
         lua_setfield(L, -2, "sim");
     }
-    if (pl_cfg.mode) {
+    if (pl_cfg.mode && !(for_script && strncmp(pl_cfg.mode, "plan", 4) == 0)) {
         lua_pushstring(L, pl_cfg.mode);
         lua_setfield(L, -2, "mode");
     }
@@ -957,7 +974,64 @@ static int l_described(lua_State *L)
 
 static int l_config(lua_State *L)
 {
-    push_config(L);
+    push_config(L, 0);
+    return 1;
+}
+
+/* core._plan() -> { entries = { {path, what = {read=, ...}, written, output, why}, ... },
+   dropped, written, root } | nil: what platter plan noted (plan.h) */
+static int l_plan(lua_State *L)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } bits[] = {
+        {PL_PLAN_READ, "read"},       {PL_PLAN_WRITE, "write"},       {PL_PLAN_CREATE, "create"},
+        {PL_PLAN_WRITTEN, "written"}, {PL_PLAN_TRUNCATE, "truncate"}, {PL_PLAN_REMOVE, "remove"},
+        {PL_PLAN_SCRATCH, "scratch"}, {PL_PLAN_BLOCK, "block"},       {PL_PLAN_DESTROY, "destroy"},
+        {PL_PLAN_OUTPUT, "output"},   {PL_PLAN_REFUSED, "refused"},   {PL_PLAN_MISSING, "missing"},
+        {PL_PLAN_EXISTED, "existed"}, {PL_PLAN_ABSENT, "absent"},     {PL_PLAN_BUSY, "busy"},
+        {PL_PLAN_MKDIR, "mkdir"},     {PL_PLAN_RMDIR, "rmdir"},
+    };
+    unsigned n, dropped;
+    const struct pl_plan_entry *e = pl_plan_entries(&n, &dropped);
+    if (!e) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, (int)n, 0);
+    for (unsigned i = 0; i < n; i++) {
+        lua_createtable(L, 0, 5);
+        lua_pushstring(L, e[i].path);
+        lua_setfield(L, -2, "path");
+        lua_newtable(L);
+        for (size_t b = 0; b < sizeof bits / sizeof bits[0]; b++) {
+            if (e[i].what & bits[b].bit) {
+                lua_pushboolean(L, 1);
+                lua_setfield(L, -2, bits[b].name);
+            }
+        }
+        lua_setfield(L, -2, "what");
+        pl_pushu64(L, e[i].written);
+        lua_setfield(L, -2, "written");
+        if (e[i].output >= 0) {
+            pl_pushu64(L, (uint64_t)e[i].output);
+            lua_setfield(L, -2, "output");
+        }
+        if (e[i].why[0]) {
+            lua_pushstring(L, e[i].why);
+            lua_setfield(L, -2, "why");
+        }
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "entries");
+    lua_pushinteger(L, (lua_Integer)dropped);
+    lua_setfield(L, -2, "dropped");
+    pl_pushu64(L, pl_plan_written());
+    lua_setfield(L, -2, "written");
+    lua_pushstring(L, pl_plan_root());
+    lua_setfield(L, -2, "root");
     return 1;
 }
 
@@ -1075,6 +1149,7 @@ static const luaL_Reg core_funcs[] = {
     {"_described", l_described},
     {"_hook", l_hook},
     {"_notice", l_notice},
+    {"_plan", l_plan},
     {"_record_write", l_record_write},
     {"_resolve", l_resolve},
     {"_script", l_script},
@@ -1168,7 +1243,7 @@ int luaopen_platter_core(lua_State *L)
     lua_setfield(L, t, "have_aio");
 
     /* p.config: a read-only view for scripts; platter's own code calls core._config() */
-    push_config(L);
+    push_config(L, 1);
     push_readonly(L, -1);
     lua_remove(L, -2);
     lua_setfield(L, t, "config");

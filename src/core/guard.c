@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -633,13 +634,29 @@ int pl_allow_check(const char *path, char *why, size_t len)
 
 /* ---- the chokepoint ------------------------------------------------------ */
 
-int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len)
+static pl_fs_watch_fn watch;
+
+void pl_fs_set_watch(pl_fs_watch_fn fn)
+{
+    watch = fn;
+}
+
+static int open_plain(const char *path, int flags, unsigned mode, char *why, size_t len)
 {
     if (!allow_on) {
         int fd = open(path, flags | O_CLOEXEC, mode);
         return fd < 0 ? -errno : fd;
     }
     return resolve(path, 1, 0, flags, mode, NULL, NULL, why, len);
+}
+
+int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len)
+{
+    int fd = open_plain(path, flags, mode, why, len);
+    if (watch && (flags & O_PATH) == 0) /* a stat is not an open */
+        watch(path, (flags & O_ACCMODE) == O_RDONLY ? PL_FS_WATCH_READ : PL_FS_WATCH_WRITE, fd, -1,
+              why);
+    return fd;
 }
 
 /*
@@ -665,13 +682,47 @@ static int log_name(const char *p)
     return 1;
 }
 
+/*
+ * With a watch (platter plan), every check runs as it would, but the file is only
+ * looked at (O_PATH): what would be written goes to an anonymous memory file,
+ * handed to the watch, and nothing is created or truncated.
+ */
+static int output_dry(const char *path, int fd, char *why, size_t len)
+{
+    if (fd < 0 && fd != -ENOENT) {
+        watch(path, PL_FS_WATCH_OUTPUT, fd, -1, why);
+        return fd;
+    }
+    if (fd >= 0) {
+        struct stat st;
+        int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+        close(fd);
+        if (!regular) {
+            snprintf(why, len, "%s is not a regular file (text output goes only to one)", path);
+            watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
+            return PL_FS_REFUSED;
+        }
+    }
+    int mem = memfd_create("platter-plan-output", MFD_CLOEXEC);
+    if (mem < 0)
+        return -errno;
+    watch(path, fd >= 0 ? PL_FS_WATCH_OUTPUT : PL_FS_WATCH_OUTPUT_NEW, mem, mem, why);
+    return mem;
+}
+
 int pl_fs_open_output(const char *path, char *why, size_t len)
 {
     int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, fd;
+    if (watch)
+        flags = O_PATH | O_CLOEXEC;
     if (!allow_on) {
         fd = open(path, flags, 0644);
         if (fd < 0)
-            return -errno;
+            fd = -errno;
+        if (watch)
+            return output_dry(path, fd, why, len);
+        if (fd < 0)
+            return fd;
     } else {
         char p[PATH_MAX];
         int rc = normalize(path, p);
@@ -691,8 +742,12 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
                 fd = open_beneath(t, rest, flags | O_NOFOLLOW, 0644);
                 if (fd == -EXDEV) {
                     refuse_escape(path, t, why, len);
+                    if (watch)
+                        watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
                     return PL_FS_REFUSED;
                 }
+                if (watch)
+                    return output_dry(path, fd, why, len);
                 if (fd < 0)
                     return fd;
                 goto opened;
@@ -704,13 +759,19 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
                      "only to a file named there, or to a NAME.log file under the allowed "
                      "directories (run with --trust to lift the sandbox)",
                      path);
+            if (watch)
+                watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
             return PL_FS_REFUSED;
         }
         fd = open_beneath(r, r->base, flags, 0644);
         if (fd == -EXDEV) {
             refuse_escape(path, r, why, len);
+            if (watch)
+                watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
             return PL_FS_REFUSED;
         }
+        if (watch)
+            return output_dry(path, fd, why, len);
         if (fd < 0)
             return fd;
     }

@@ -106,6 +106,23 @@ int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len
  * an allowed directory; never a device, a FIFO or through a symlink.
  */
 int pl_fs_open_output(const char *path, char *why, size_t len);
+/*
+ * A watch on the calls above, for platter plan (plan.h): told of every open that
+ * is not a stat (read, write) and every text output, with the result (a
+ * descriptor, -errno or PL_FS_REFUSED with why). While a watch is set,
+ * pl_fs_open_output runs its checks but creates and truncates nothing: the
+ * text goes to an anonymous memory file (mem, also the result), which the watch
+ * may keep a duplicate of to learn how much was written.
+ */
+enum pl_fs_watch_kind {
+    PL_FS_WATCH_READ,
+    PL_FS_WATCH_WRITE,
+    PL_FS_WATCH_OUTPUT,     /* text output to an existing file (or a refusal) */
+    PL_FS_WATCH_OUTPUT_NEW, /* text output to a name that does not exist yet */
+};
+typedef void (*pl_fs_watch_fn)(const char *path, enum pl_fs_watch_kind kind, int rc, int mem,
+                               const char *why);
+void pl_fs_set_watch(pl_fs_watch_fn fn);
 /* Open the file a descriptor refers to again, with other flags (same inode). */
 int pl_fs_reopen(int fd, int flags);
 int pl_fs_stat(const char *path, struct stat *st, char *why, size_t len);

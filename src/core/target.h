@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "error.h"
 
@@ -112,6 +113,14 @@ struct pl_target_ops {
     /* Names: remove a file; track a scratch file. Each 0 or -errno / PL_FS_REFUSED (why). */
     int (*remove)(const char *path, char *why, size_t n);
     int (*scratch)(const char *path, char *why, size_t n);
+    /* Directories, with PL_TARGET_DIRS (else NULL). Each 0 or -errno / PL_FS_REFUSED (why);
+       readdir calls fn for each name but . and .., in readdir(3)'s order, until fn returns
+       non-zero (which it then returns). */
+    int (*mkdir)(const char *path, unsigned mode, char *why, size_t n);
+    int (*rmdir)(const char *path, char *why, size_t n);
+    int (*stat)(const char *path, struct stat *st, char *why, size_t n);
+    int (*readdir)(const char *path, int (*fn)(void *ud, const char *name), void *ud, char *why,
+                   size_t n);
 
     /* With PL_TARGET_SERIAL: a worker that ran from the parent's clock ended at
        clock (ns) having used user/sys CPU seconds; the parent goes on from there. */

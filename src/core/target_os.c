@@ -4,6 +4,7 @@
  * (cache.c) and device facts (device.c). A file's stdio stream for the
  * per-character calls lives here too, kept coherent with the descriptor.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
@@ -477,6 +478,47 @@ static int os_zone_op(struct pl_file *f, int op, uint64_t start, uint64_t len, s
     return pl_zone_op_fd(f->fd, (enum pl_zone_op)op, start, len, e);
 }
 
+static int os_mkdir(const char *path, unsigned mode, char *why, size_t n)
+{
+    return pl_fs_mkdir(path, mode, why, n);
+}
+
+static int os_rmdir(const char *path, char *why, size_t n)
+{
+    return pl_fs_rmdir(path, why, n);
+}
+
+static int os_stat(const char *path, struct stat *st, char *why, size_t n)
+{
+    return pl_fs_stat(path, st, why, n);
+}
+
+static int os_readdir(const char *path, int (*fn)(void *ud, const char *name), void *ud, char *why,
+                      size_t n)
+{
+    int fd = pl_fs_open(path, O_RDONLY | O_DIRECTORY, 0, why, n);
+    if (fd < 0)
+        return fd;
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        int err = errno;
+        close(fd);
+        return -err;
+    }
+    struct dirent *e;
+    int rc = 0;
+    errno = 0;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            rc = fn(ud, e->d_name);
+        errno = 0;
+    }
+    if (rc == 0 && errno)
+        rc = -errno;
+    closedir(d);
+    return rc;
+}
+
 const struct pl_target_ops pl_target_os = {
     .name = "os",
     .flags = PL_TARGET_FDS | PL_TARGET_DIRS,
@@ -501,4 +543,8 @@ const struct pl_target_ops pl_target_os = {
     .scratch = os_scratch,
     .zones = os_zones,
     .zone_op = os_zone_op,
+    .mkdir = os_mkdir,
+    .rmdir = os_rmdir,
+    .stat = os_stat,
+    .readdir = os_readdir,
 };

@@ -14,7 +14,7 @@ The first word: the commands of --help and the shipped workloads of 'platter lis
   $ c b
   bonnie bonnie++ 
   $ c ''
-  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plot qd-knee readahead rerun rw-mix selftest slc-cliff steady sweep verify vwc zoned zones 
+  align bonnie bonnie++ compare dd describe fio hdparm ioping ior iozone list mdtest pack plan plot qd-knee readahead rerun rw-mix selftest slc-cliff steady sweep verify vwc zoned zones 
   $ for w in $(platter list | awk '{print $1}'); do c "$w" | grep -qw -- "$w" || echo "missing $w"; done
 
 Global options, from --help: every one it lists, and their values.
@@ -28,6 +28,22 @@ Global options, from --help: every one it lists, and their values.
   ata-5400-1999 
   $ c --seed 3 --sim nvme sw
   sweep 
+
+After describe and plan, the script (a workload or a .lua file), and after plan's
+script, its own flags:
+
+  $ c describe s
+  sweep 
+  $ c describe --json b
+  bonnie bonnie++ 
+  $ c plan -
+  --json --sim 
+  $ c plan --sim ''
+  ata-5400-1999 hitachi-85mb-1988 nvme scsi-7200-1999 
+  $ c plan --json --sim = nvme dd i
+  ibs= if= iflag= 
+  $ c plan --sim nvme sweep --m
+  --max --min --modes 
 
 After a workload, its own flags, from its p.args spec ('platter complete'):
 

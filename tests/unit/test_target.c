@@ -59,6 +59,8 @@ static void test_registry(void **state)
         assert_non_null(t->scratch);
         if (!(t->flags & PL_TARGET_DIRS))
             assert_non_null(t->no_dirs);
+        else /* the directory calls of p.mkdir, p.rmdir, p.stat, p.readdir */
+            assert_true(t->mkdir && t->rmdir && t->stat && t->readdir);
         if (t->flags & PL_TARGET_SERIAL)
             assert_non_null(t->join);
     }
