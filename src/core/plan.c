@@ -291,6 +291,19 @@ static int64_t plan_chars(struct pl_file *f, enum pl_op op, unsigned char *buf, 
     return r;
 }
 
+/* A job at depth on a target with its own queue (target.h): a write counts when it is
+   queued (the target's queued writes complete whole) or when done in the call. */
+static int plan_queue(void *owner, struct pl_file *f, enum pl_op op, uint64_t off, uint64_t len,
+                      int data_only, void *buf, void *tag, int64_t *res)
+{
+    int r = inner->queue(owner, f, op, off, len, data_only, buf, tag, res);
+    if (op == PL_OP_WRITE && r == 1)
+        count(f, len);
+    else if (op == PL_OP_WRITE && r == 0 && *res > 0)
+        count(f, (uint64_t)*res);
+    return r;
+}
+
 static int plan_truncate(struct pl_file *f, uint64_t size)
 {
     mark(file_entry(f), PL_PLAN_TRUNCATE, 0, NULL);
@@ -583,6 +596,8 @@ int pl_plan_start(void)
     plan_ops.drop = plan_drop;
     plan_ops.readahead = plan_readahead;
     plan_ops.drop_all = plan_drop_all;
+    if (inner->queue)
+        plan_ops.queue = plan_queue;
     if (!(inner->flags & PL_TARGET_DIRS)) {
         plan_ops.flags |= PL_TARGET_DIRS;
         plan_ops.mkdir = plan_mkdir;

@@ -75,6 +75,32 @@ local EXPECTED = {
   sweep = { args = { "-s", "1m", "--max", "4k", "-d", "0.01s" },
     paths = { ["./platter-sweep.4242.dat"] = { "read,write,create,remove,scratch", 1048576 } },
     write = true },
+  -- the probes: on the simulated disk every byte is known
+  align = { args = { "--size", "16m", "--seconds", "0.05" },
+    paths = { ["./platter-align.4242.dat"] = { "write,create,remove,scratch", 20 * 1048576 } },
+    write = true },
+  ["qd-knee"] = { args = { "--size", "16m", "--seconds", "0.02", "--qd-max", "4" },
+    paths = { ["./platter-qd-knee.4242.dat"] = { "read,write,create,remove,scratch", 16 * 1048576 } },
+    write = true },
+  -- the file (32 MiB), then writes alone at depth and the rising write load
+  ["rw-mix"] = { args = { "--size", "32m", "--seconds", "0.05", "--steps", "1" },
+    paths = { ["./platter-rw-mix.4242.dat"] = { "write,create,remove,scratch", 240123904 } },
+    write = true },
+  ["slc-cliff"] = { args = { "--size", "64m" },
+    paths = { ["./platter-slc-cliff.4242.dat"] = { "write,create,remove,scratch", 64 * 1048576 } },
+    write = true },
+  steady = { args = { "--size", "16m", "--time", "0.01s", "--bs", "4k", "--mixes", "0/100", "--rounds", "5",
+    "--skip-precondition" },
+    -- the file (16 MiB), then five rounds of 4 KiB writes at depth 32
+    paths = { ["./platter-steady.4242.dat"] = { "write,create,scratch", 117190656 } },
+    write = true },
+  vwc = { args = { "--size", "16m" },
+    paths = { ["./platter-vwc.4242.dat"] = { "write,create,remove,scratch", 19234816 } },
+    write = true },
+  -- a zoned disk: planned on the zoned preset; it writes the device, so --destroy
+  zoned = { pre = { "--sim", "smr-hm" }, sim = "smr-hm", args = { "--samples", "1", "--bytes", "1m", "/dev/sda" },
+    paths = { ["/dev/sda"] = { "read,write,block", 1060864 } },
+    write = true, destroy = true, device = "block" },
   zones = { args = { "-s", "4m", "-b", "1m", "-n", "2" },
     paths = { ["./platter-zones.4242.dat"] = { "read,write,create,remove,scratch", 4 * 1048576 } },
     write = true },
@@ -108,10 +134,10 @@ T.test("plan: every shipped workload has an entry, and its plan lists exactly th
     local here = real(dir)
     local args = flat(want.args)
     table.insert(args, 1, name)
-    local p = plan(dir, args)
+    local p = plan(dir, args, want.pre)
     local what = "plan " .. table.concat(args, " ")
     T.eq(p.status, want.status or 0, what .. ": status")
-    T.eq(p.sim, "nvme", what .. ": the default preset")
+    T.eq(p.sim, want.sim or "nvme", what .. ": the preset (nvme by default)")
     local seen = 0
     for path, w in pairs(want.paths) do
       local abs = path == "." and here or path:gsub("^%./", here .. "/")
@@ -437,5 +463,22 @@ p.workload("dd", { "if=" .. arg[1], "of=out.bin", "count=1", "status=none" })
     T.eq(r.script.manifest.name, run[1] == "dd" and "dd" or "outer", "the first p.script's")
     T.eq(r.params, nil, "no typed params: the script reads its own arguments")
     os.remove(dir .. "/r.json")
+  end
+end)
+
+T.test("plan: writes at queue depth (the target's queue) are counted as at depth 1", function()
+  local dir = T.tmpdir()
+  T.write(dir .. "/q.lua", [[
+    local p = require "platter"
+    local f = assert(p.open("q.dat", { create = true, write = true, direct = true, size = "1m" }))
+    p.run { file = f, op = "write", bs = "64k", qd = tonumber(...), count = 32 }
+    f:close()
+    p.remove("q.dat")
+  ]])
+  for _, qd in ipairs({ "1", "8" }) do
+    local p = plan(dir, { "./q.lua", qd })
+    local e = p.by[real(dir) .. "/q.dat"]
+    T.ok(e, "qd " .. qd .. ": lists q.dat")
+    T.eq(e and e.written, 1048576 + 32 * 65536, "qd " .. qd .. ": the fill and 32 writes of 64 KiB")
   end
 end)
