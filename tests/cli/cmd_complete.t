@@ -33,13 +33,13 @@ After describe and plan, the script (a workload or a .lua file), and after plan'
 script, its own flags:
 
   $ c describe s
-  sweep 
+  slc-cliff steady sweep 
   $ c describe --json b
   bonnie bonnie++ 
   $ c plan -
   --json --sim 
   $ c plan --sim ''
-  ata-5400-1999 hitachi-85mb-1988 nvme scsi-7200-1999 
+  ata-5400-1999 hitachi-85mb-1988 nvme nvme-qlc sata-5400-512e sata-7200-lying sata-7200-wc scsi-7200-1999 smr-hm zns 
   $ c plan --json --sim = nvme dd i
   ibs= if= iflag= 
   $ c plan --sim nvme sweep --m
