@@ -203,6 +203,26 @@ static int plan_close(struct pl_file *f)
     return inner->close(f);
 }
 
+/* Open path read-only on the wrapped target into t, for a look at its kind and size
+   (unlook closes it, opened or not); 0 or -errno. */
+static int look(struct pl_file *t, const char *path)
+{
+    struct pl_open_opts ro = {0};
+    struct pl_error te;
+    memset(t, 0, sizeof *t);
+    t->fd = -1;
+    t->target = inner;
+    t->mem_align = 4096;
+    return inner->open(t, path, &ro, &te);
+}
+
+static void unlook(struct pl_file *t)
+{
+    inner->close(t);
+    if (t->fd >= 0)
+        close(t->fd);
+}
+
 static int plan_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
                      struct pl_error *e)
 {
@@ -215,17 +235,9 @@ static int plan_open(struct pl_file *f, const char *path, const struct pl_open_o
     int64_t before = 0; /* a size to fill: the bytes it adds are written */
     if (o->size && !o->sparse && known) {
         struct pl_file t;
-        struct pl_open_opts ro = {0};
-        struct pl_error te;
-        memset(&t, 0, sizeof t);
-        t.fd = -1;
-        t.target = inner;
-        t.mem_align = 4096;
-        if (inner->open(&t, path, &ro, &te) == 0)
+        if (look(&t, path) == 0)
             before = inner->size(&t);
-        inner->close(&t);
-        if (t.fd >= 0)
-            close(t.fd);
+        unlook(&t);
     }
     int rc = inner->open(f, path, &oo, e);
     if (rc == 0 && o->size && !o->sparse && f->kind == PL_FILE_REGULAR &&
@@ -529,20 +541,12 @@ static int plan_stat(const char *path, struct stat *st, char *why, size_t n)
         return 0;
     }
     struct pl_file t; /* a file of the model: its size there */
-    struct pl_open_opts ro = {0};
-    struct pl_error te;
-    memset(&t, 0, sizeof t);
-    t.fd = -1;
-    t.target = inner;
-    t.mem_align = 4096;
-    int rc = inner->open(&t, path, &ro, &te);
+    int rc = look(&t, path);
     if (rc == 0) {
         st->st_mode = (t.kind == PL_FILE_BLOCK ? S_IFBLK : S_IFREG) | 0644;
         st->st_size = (off_t)inner->size(&t);
     }
-    inner->close(&t);
-    if (t.fd >= 0)
-        close(t.fd);
+    unlook(&t);
     return rc;
 }
 
