@@ -33,6 +33,14 @@ static uint64_t sim_clock; /* the virtual clock, ns */
 ** Presets
 ** ===================================================================== */
 
+/* the drive of sata-7200-wc and sata-7200-lying (one disk, two firmwares): a 7200-RPM
+   2 TB SATA disk (6 Gb/s) with its 64 MiB volatile write cache on */
+#define SATA_7200_2TB_WC                                                                           \
+    .capacity = 2000ull * 1000 * 1000 * 1000, .sector = 512, .rpm = 7200, .seek_track_ms = 1.0,    \
+    .seek_avg_ms = 8.5, .rate_outer = 200.0e6, .rate_inner = 100.0e6, .track_buffer_kb = 1024,     \
+    .iface_rate = 600.0e6, .overhead_us = 40.0, .ram = 8ull << 30, .page_cache = 6ull << 30,       \
+    .readahead_kb = 128, .syscall_us = 1.0, .copy_rate = 8.0e9, .char_ns = 3.0, .vwc_mb = 64
+
 const struct pl_sim_preset pl_sim_presets[] = {
     {
         .name = "hitachi-85mb-1988",
@@ -134,46 +142,14 @@ const struct pl_sim_preset pl_sim_presets[] = {
         .imitates = "a 7200-RPM 2 TB SATA disk with its 64 MiB volatile write cache on: writes "
                     "complete in the cache, a flush waits for the media (the vwc probe)",
         .model = "SATA 7200rpm 2TB write cache on (simulated)",
-        .capacity = 2000ull * 1000 * 1000 * 1000,
-        .sector = 512,
-        .rpm = 7200,
-        .seek_track_ms = 1.0,
-        .seek_avg_ms = 8.5,
-        .rate_outer = 200.0e6,
-        .rate_inner = 100.0e6,
-        .track_buffer_kb = 1024,
-        .iface_rate = 600.0e6, /* SATA 6 Gb/s */
-        .overhead_us = 40.0,
-        .ram = 8ull << 30,
-        .page_cache = 6ull << 30,
-        .readahead_kb = 128,
-        .syscall_us = 1.0,
-        .copy_rate = 8.0e9,
-        .char_ns = 3.0,
-        .vwc_mb = 64,
+        SATA_7200_2TB_WC,
     },
     {
         .name = "sata-7200-lying",
         .imitates = "the sata-7200-wc disk behind a bridge that acknowledges cache flushes "
                     "without writing the cache: a lying drive (the vwc probe)",
         .model = "SATA 7200rpm 2TB flushes ignored (simulated)",
-        .capacity = 2000ull * 1000 * 1000 * 1000,
-        .sector = 512,
-        .rpm = 7200,
-        .seek_track_ms = 1.0,
-        .seek_avg_ms = 8.5,
-        .rate_outer = 200.0e6,
-        .rate_inner = 100.0e6,
-        .track_buffer_kb = 1024,
-        .iface_rate = 600.0e6,
-        .overhead_us = 40.0,
-        .ram = 8ull << 30,
-        .page_cache = 6ull << 30,
-        .readahead_kb = 128,
-        .syscall_us = 1.0,
-        .copy_rate = 8.0e9,
-        .char_ns = 3.0,
-        .vwc_mb = 64,
+        SATA_7200_2TB_WC,
         .vwc_ignores_flush = 1,
     },
     {
