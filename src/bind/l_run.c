@@ -1154,6 +1154,8 @@ static int verify_after(lua_State *L, const struct pl_job_spec *s, struct pl_job
         }
         pl_io_phase_absorb_fed(&v->all); /* the pass's reads count in the phases around it */
     }
+    if (v->log_err && !w->log_err) /* the logs the pass went on writing */
+        w->log_err = v->log_err;
     pl_job_result_free(v);
     free(v);
     return rc;
@@ -1206,6 +1208,7 @@ static int l_run(lua_State *L)
     const char *why = NULL;
     pl_progress_begin(r, name, NULL, hide_progress(L));
     pl_progress_series(r, &r->series); /* empty until the run measures (job.c) */
+    s.log_keep = verify_pass && s.log; /* the verify pass's reads go to the same logs */
     int rc = pl_job_run(&s, r, &why);
     pl_progress_end(r);
     if (rc < 0) {
@@ -1218,6 +1221,7 @@ static int l_run(lua_State *L)
         free(r);
         start_error(L, rc, why);
     }
+    pl_job_log_close(r); /* kept for a verify pass that did not run */
     if (r->log_err) {
         int err = -r->log_err;
         pl_job_result_free(r);

@@ -35,7 +35,8 @@ struct loop {
     unsigned *free_slots, nfree;
     double *bs_cum; /* cumulative weights of bs_list */
     uint64_t start, meas_start, deadline;
-    uint64_t last; /* pl_job_step: when the previous step ended */
+    uint64_t log_t0; /* the log's lines count from here: meas_start, or a verify's job's */
+    uint64_t last;   /* pl_job_step: when the previous step ended */
     uint64_t issued, issued_bytes, writes;
     uint64_t next_pass;  /* invalidate_every: issued_bytes at which the cache is dropped next */
     unsigned inflight;   /* queue depth > 1: submitted, not yet reaped */
@@ -88,6 +89,8 @@ static void begin_measuring(struct loop *l, uint64_t now)
 {
     l->measuring = 1;
     l->meas_start = now;
+    if (!l->log_t0)
+        l->log_t0 = now;
     cpu_now(&l->user0, &l->sys0);
     l->r->all.t_start = now;
     for (int i = 0; i < 3; i++)
@@ -340,7 +343,7 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
         uint64_t clat = clat_of(l, io, now, lat), n = (uint64_t)io->res;
         int dir = io->op == PL_OP_WRITE;
         if (l->log)
-            pl_iolog_done(l->log, now - l->meas_start, dir, n, io->off, lat, clat);
+            pl_iolog_done(l->log, now - l->log_t0, dir, n, io->off, lat, clat);
         if (l->s->io_samples) /* fio's add_bw_sample: bytes * 10^6 / clat, rounded down */
             pl_moments_add(&l->r->io_bw[dir], clat ? n * 1000000u / clat : 0);
     }
@@ -622,8 +625,8 @@ PL_HOT static int submit_async(struct loop *l, struct pl_io *io)
         if (l->s->slat && l->measuring) { /* fio's slat: handed to the kernel */
             pl_stats_record(&l->r->slat[io->op == PL_OP_WRITE], io->len, t - io->t_due);
             if (l->log)
-                pl_iolog_submitted(l->log, t - l->meas_start, io->op == PL_OP_WRITE, io->len,
-                                   io->off, t - io->t_due);
+                pl_iolog_submitted(l->log, t - l->log_t0, io->op == PL_OP_WRITE, io->len, io->off,
+                                   t - io->t_due);
         }
     }
     if (rc == PL_Q_DONE) {
@@ -1207,9 +1210,15 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
     if (l->next_sample <= r->all.t_end) /* full windows that no completion closed */
         windows_close(l, r->all.t_end);
     pl_series_finish(&r->series, r->all.t_end); /* the intervals to the end, the last partial */
-    if (l->log) {
-        uint64_t end = r->all.t_end > l->meas_start ? r->all.t_end - l->meas_start : 0;
-        r->log_err = pl_iolog_close(l->log, end);
+    if (l->log && l->s->log_keep) {             /* a verify pass goes on with it */
+        r->log = l->log;
+        r->log_t0 = l->log_t0;
+        l->log = NULL;
+    } else if (l->log) {
+        uint64_t end = r->all.t_end > l->log_t0 ? r->all.t_end - l->log_t0 : 0;
+        int err = pl_iolog_close(l->log, end);
+        if (!r->log_err)
+            r->log_err = err;
         l->log = NULL;
     }
     if (l->s->ss_group) { /* the group's judging no longer waits for this member */
@@ -1236,6 +1245,7 @@ int pl_job_close(struct pl_job *j, int rc, const char **why)
 
 void pl_job_result_free(struct pl_job_result *r)
 {
+    pl_job_log_close(r);
     pl_steady_free(&r->steady);
     pl_series_free(&r->series);
     free(r->samples);
@@ -1271,7 +1281,18 @@ static void run_replay(struct loop *l, uint64_t steps)
     }
 }
 
-int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_result *w,
+void pl_job_log_close(struct pl_job_result *r)
+{
+    if (!r->log)
+        return;
+    uint64_t end = r->all.t_end > r->log_t0 ? r->all.t_end - r->log_t0 : 0;
+    int err = pl_iolog_close(r->log, end);
+    if (!r->log_err)
+        r->log_err = err;
+    r->log = NULL;
+}
+
+int pl_job_verify_pass(const struct pl_job_spec *spec, struct pl_job_result *w,
                        struct pl_job_result *r, const char **why)
 {
     struct pl_job_spec v = *spec;
@@ -1294,11 +1315,17 @@ int pl_job_verify_pass(const struct pl_job_spec *spec, const struct pl_job_resul
     v.invalidate_every = 0; /* the pass drops the cache once, before it starts */
     v.ss_dur = 0;
     v.rate_iops = v.rate_bps = 0;
-    v.log = NULL; /* the logs are the write pass's */
+    v.log = NULL; /* the write pass's log, if it kept one open, goes on below */
+    v.log_keep = 0;
     struct pl_job *j;
     int rc = pl_job_open(&j, &v, r, why);
     if (rc < 0)
         return rc;
+    if (w->log) { /* fio logs the verify's reads with the job's, on the job's time */
+        j->l.log = w->log;
+        j->l.log_t0 = w->log_t0;
+        w->log = NULL;
+    }
     j->l.vfill = PL_VFY_NONE;
     j->l.vcheck = v.verify;
     if (w->steps)

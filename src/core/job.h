@@ -108,6 +108,7 @@ struct pl_job_spec {
     int verify_fatal;
     /* fio's log files (iolog.h): NULL = none; the loop then pays one test per I/O */
     const struct pl_log_spec *log;
+    int log_keep; /* with log: leave the log open at the end (r->log) for a verify pass */
     /* write buffers: refill = new random data before every write (fio's refill_buffers);
        compress_pct 1..99 = each compress_chunk (0: 512) bytes of it that share zeros
        after the random bytes (fio's buffer_compress_percentage, which refills); 100 =
@@ -162,6 +163,11 @@ struct pl_job_result {
     unsigned vfail_file;
     struct pl_steady steady; /* spec ss_dur: the window and criterion (pl_job_result_free) */
     int log_err;             /* spec log: the -errno of the first log write that failed, else 0 */
+    /* spec log_keep: the log left open at the job's end for its verify pass to go on
+       writing (fio logs a verify's reads with the job's), and the time its lines count
+       from; pl_job_verify_pass takes it over, pl_job_log_close closes what is left */
+    struct pl_iolog *log;
+    uint64_t log_t0;
     /* spec timeline: for each measured completion in order, its time (the job's clock,
        ns) and the bytes done by then (all completions, this one included); malloc'd
        (pl_job_result_free), tl_n of them; tl_lost counts those memory could not keep */
@@ -220,6 +226,9 @@ int pl_job_open(struct pl_job **j, const struct pl_job_spec *s, struct pl_job_re
 int pl_job_step(struct pl_job *j, enum pl_op op, uint64_t off, uint64_t len, uint64_t think_ns);
 int pl_job_close(struct pl_job *j, int rc, const char **why);
 
+/* Close a log a job kept open (spec log_keep) and no verify pass took over: its
+   lines end at the job's end. Safe to repeat. */
+void pl_job_log_close(struct pl_job_result *r);
 /*
  * fio's do_verify: after a write (or mix) job of spec s with verify set ran
  * into *w, fsync and drop the cache of its files (when the target has real
@@ -227,9 +236,10 @@ int pl_job_close(struct pl_job *j, int rc, const char **why);
  * every block it wrote, checking each (spec verify, verify_fatal). Reads only,
  * at the job's engine and depth, without its ramp, rate, think time, fsyncs
  * or samples. Fills *r as pl_job_run does (its reads in by_op[PL_OP_READ]);
- * 0, or -errno with *why.
+ * a log the job kept open (w->log, spec log_keep) takes the pass's reads on the
+ * job's time and is closed at the pass's end (r->log_err). 0, or -errno with *why.
  */
-int pl_job_verify_pass(const struct pl_job_spec *s, const struct pl_job_result *w,
+int pl_job_verify_pass(const struct pl_job_spec *s, struct pl_job_result *w,
                        struct pl_job_result *r, const char **why);
 
 const char *pl_job_stop_name(enum pl_job_stop s);

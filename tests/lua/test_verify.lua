@@ -138,6 +138,37 @@ T.test("verify_pass: the write job reads back what it wrote, as its reads", func
   g:close()
 end)
 
+T.test("verify_pass: its reads go to the job's log files after the writes, on the job's time", function()
+  -- fio logs a verify's reads with the job's I/O (fio 3.33: a 4 KiB write job with
+  -- verify and write_lat_log logs 16 writes, then 16 reads, times going on)
+  local f = fresh("vl.dat", 16)
+  local path = T.tmpdir() .. "/lat.log"
+  local w = assert(p.output_file(path))
+  local r = p.run { file = f, op = "write", bs = BLK, verify = "crc32c", verify_pass = true,
+                    progress = false, log = { lat = w } }
+  w:close()
+  T.eq(r.read.ops, 16, "the pass read every block")
+  local dirs, last, back = {}, -1, false
+  for line in io.lines(path) do
+    local t, _, d = line:match("^(%d+), (%d+), (%d+),")
+    dirs[#dirs + 1] = tonumber(d)
+    if tonumber(t) < last then back = true end
+    last = tonumber(t)
+  end
+  T.eq(#dirs, 32, "a line per write and per verify read")
+  for i = 1, 32 do T.eq(dirs[i], i <= 16 and 1 or 0, "line " .. i .. ": writes first, then reads") end
+  T.ok(not back, "the times never go back: one clock for the job and its pass")
+  -- without a verify pass the log is the writes alone, and closed at the job's end
+  local path2 = T.tmpdir() .. "/lat2.log"
+  local w2 = assert(p.output_file(path2))
+  p.run { file = f, op = "write", bs = BLK, verify = "crc32c", progress = false, log = { lat = w2 } }
+  w2:close()
+  local n = 0
+  for _ in io.lines(path2) do n = n + 1 end
+  T.eq(n, 16, "writes only")
+  f:close()
+end)
+
 T.test("verify: what it refuses", function()
   local f = fresh()
   T.raises(function() p.run { file = f, op = "write", verify = "crc64" } end, "unknown verify 'crc64'")
