@@ -235,3 +235,23 @@ T.test("plot --kind qd: IOPS and latency against the depth from a qd-knee record
   T.has(err, "(qd, 2 lines)", "chosen by itself, two panels")
   T.has(T.read(dir .. "/q.svg"), "queue depth", "the x axis")
 end)
+
+T.test("plot --kind rwmix: read latency against the write rate from an rw-mix record", function()
+  local _, _, rc = T.sh("command -v gnuplot >/dev/null 2>&1")
+  if rc ~= 0 then T.skip("no gnuplot") end
+  local dir = T.tmpdir()
+  T.sh_ok("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --json r.json --sim nvme rw-mix "
+    .. "--size 64m --seconds 0.05 --steps 2 >/dev/null")
+  local out, err, prc = T.platter({ "plot", "r.json", "-o", "m.svg" }, { cwd = dir })
+  T.eq(prc, 0, "plot: " .. out .. err)
+  T.has(err, "(rwmix, 3 lines)", "chosen by itself from the report: p99, p50 and mean")
+  local svg = T.read(dir .. "/m.svg")
+  T.has(svg, "writes done beside the reads", "the x axis")
+  T.has(svg, "read p99", "the p99 line")
+  -- a record without an rw-mix report: a clear error
+  T.sh_ok("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " --quiet --json q.json --sim nvme -e "
+    .. T.q("local p = require 'platter'; p.phase('x', function() end)"))
+  local _, err2, rc2 = T.platter({ "plot", "q.json", "-o", "n.svg", "--kind", "rwmix" }, { cwd = dir })
+  T.eq(rc2, 1, "no report: status 1")
+  T.has(err2, "no rw-mix report", "the message")
+end)

@@ -1,4 +1,4 @@
--- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|qd|latency|series|steady]
+-- platter plot RESULT.json [MORE.json ...] -o OUT.png|svg [--kind sweep|zones|qd|rwmix|latency|series|steady]
 --
 -- Draws result files with gnuplot (Debian package gnuplot-nox): the data and
 -- a gnuplot script go to a temporary directory, gnuplot writes OUT.
@@ -32,11 +32,11 @@ local o = p.args({
   name = "plot",
   usage = "[options] RESULT.json [MORE.json ...] -o OUT.png|OUT.svg",
   summary = "Plot result files with gnuplot: a block-size sweep, a zones curve, a queue-depth "
-    .. "curve, latency percentiles, time series or steady-state rounds.",
+    .. "curve, read latency under writes, latency percentiles, time series or steady-state rounds.",
   options = {
     { "-o", "--output", arg = "FILE", help = "the image to write: .png or .svg" },
-    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "qd", "latency", "series", "steady" },
-      help = "sweep, zones, qd, latency, series or steady (default: from the phase names)" },
+    { "-k", "--kind", arg = "KIND", choices = { "sweep", "zones", "qd", "rwmix", "latency", "series", "steady" },
+      help = "sweep, zones, qd, rwmix, latency, series or steady (default: from the phase names)" },
     { "--phase", arg = "TEXT", help = "only phases whose name contains TEXT" },
     { "--title", arg = "TEXT", help = "the plot's title" },
     { "--size", arg = "WxH", default = "1000x700", help = "image size in pixels" },
@@ -83,7 +83,8 @@ for i, path in ipairs(o) do
   if not doc then p.usage_error("plot", derr) end
   docs[i] = { path = path, label = path:match("([^/]+)$"):gsub("%.json$", ""),
     summary = resultfile.summary_of(doc), extents = resultfile.extents(doc),
-    phases = type(doc.phases) == "table" and doc.phases or {} }
+    phases = type(doc.phases) == "table" and doc.phases or {},
+    reports = type(doc.reports) == "table" and doc.reports or {} }
 end
 
 local function mean(s, fig)
@@ -117,6 +118,15 @@ local function qd_parts(name)
   return d and tonumber(d) or nil
 end
 
+-- the rows of a record's rw-mix report (workloads/rw-mix.lua), or nil
+local function rwmix_rows(d)
+  for _, r in ipairs(d.reports) do
+    if r.name == "rw-mix" and type(r.data) == "table" and type(r.data.rows) == "table" then
+      return r.data.rows
+    end
+  end
+end
+
 -- "round 3 4k 0/100" (workloads/steady.lua's tracked cell) -> 3
 local function steady_round(name)
   local r = (name or ""):match("^round (%d+) 4k 0/100$")
@@ -135,8 +145,12 @@ end
 
 local kind = o.kind
 if not kind then
+  local rwmix = false
+  for _, d in ipairs(docs) do rwmix = rwmix or rwmix_rows(d) ~= nil end
   if count(steady_round) >= 1 then
     kind = "steady"
+  elseif rwmix then
+    kind = "rwmix"
   elseif count(sweep_parts) >= 2 then
     kind = "sweep"
   elseif count(zone_parts) >= 2 then
@@ -391,6 +405,29 @@ elseif kind == "steady" then
   g("set ylabel 'IOPS (4 KiB, 0/100)'")
   g("set yrange [0:*]")
   g("set xtics 1")
+  g("plot ", table.concat(parts, ", \\\n  "))
+elseif kind == "rwmix" then
+  -- read latency (mean, p50, p99) against the write rate the device did beside them
+  local parts = {}
+  for _, d in ipairs(docs) do
+    local rows = rwmix_rows(d)
+    if rows then
+      for _, fig in ipairs({ { "read_lat_p99_us", "read p99" }, { "read_lat_p50_us", "read p50" },
+        { "read_lat_mean_us", "read mean" } }) do
+        local pts = {}
+        for _, r in ipairs(rows) do
+          pts[#pts + 1] = { (tonumber(r.write_bps) or 0) / 1e6, tonumber(r[fig[1]]) or 0 }
+        end
+        local sr = add_series(label(d, fig[2]), pts)
+        parts[#parts + 1] = format("%s using 1:2 with linespoints title %s", gq(sr.file), gq(sr.title))
+      end
+    end
+  end
+  if #parts == 0 then fail("no rw-mix report (platter rw-mix --json) to plot") end
+  g("set title ", gq(o.title or "read latency under a background write load"))
+  g("set xlabel 'writes done beside the reads (MB/s)'")
+  g("set ylabel 'read latency (µs)'")
+  g("set logscale y 10")
   g("plot ", table.concat(parts, ", \\\n  "))
 elseif kind == "series" then
   local bw, lat = {}, {}
