@@ -26,7 +26,7 @@ static const char usage_text[] =
     "       platter verify [--json] [--sha256 HEX] NAME.platter\n"
     "       platter selftest\n"
     "       platter describe [--json] SCRIPT\n"
-    "       platter plan [--json] [--sim PRESET] SCRIPT [args...]\n"
+    "       platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...]\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -255,6 +255,7 @@ int main(int argc, char **argv)
         /* a dry run on the simulated disk: what the script opens, writes, removes */
         int k = i + 1, json = 0;
         const char *preset = pl_cfg.sim ? pl_cfg.sim : "nvme";
+        pl_cfg.plan_budget_ns = 60ull * 1000000000; /* a minute of planning by default */
         for (; k < argc && argv[k][0] == '-'; k++) {
             if (strcmp(argv[k], "--") == 0) {
                 k++;
@@ -264,14 +265,26 @@ int main(int argc, char **argv)
             } else if (matches(argv[k], "--sim")) {
                 if (!(preset = optval(argc, argv, &k, "--sim")) || !*preset)
                     return usage("option '%s' needs a value", "--sim");
+            } else if (matches(argv[k], "--budget")) {
+                const char *v = optval(argc, argv, &k, "--budget"), *why = NULL;
+                uint64_t ns = 0;
+                if (!v || !*v)
+                    return usage("option '--budget' needs a duration, such as 30s (0: none)", "");
+                if (pl_units_parse_time(v, &ns, &why) < 0)
+                    return usage("plan: bad --budget '%s': expected a duration such as 30s or 2m, "
+                                 "or 0 for none",
+                                 v);
+                pl_cfg.plan_budget_ns = ns;
             } else {
                 return usage("plan: unknown option '%s' (usage: platter plan [--json] [--sim "
-                             "PRESET] SCRIPT [args...])",
+                             "PRESET] [--budget T] SCRIPT [args...])",
                              argv[k]);
             }
         }
         if (k >= argc)
-            return usage("plan: usage: platter plan [--json] [--sim PRESET] SCRIPT [args...]", "");
+            return usage("plan: usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT "
+                         "[args...]",
+                         "");
         if (pl_cfg.trust) /* the full Lua libraries reach files past the chokepoint */
             return usage("plan: --trust lifts the sandbox, and a plan sees only what a "
                          "sandboxed script can do%s",

@@ -100,13 +100,13 @@ _platter()
         return 0
     fi
 
-    # platter describe [--json] SCRIPT, platter plan [--json] [--sim PRESET] SCRIPT ARGS...:
+    # platter describe [--json] SCRIPT, platter plan [--json] [--sim PRESET] [--budget T] SCRIPT ARGS...:
     # the script's name, then (plan) its own flags
     if [[ $cmd == describe || $cmd == plan ]]; then
         local j=$((i + 1)) sub=""
         while ((j < COMP_CWORD)); do
             w=${COMP_WORDS[j]}
-            if [[ $cmd == plan && $w == --sim ]]; then
+            if [[ $cmd == plan && ($w == --sim || $w == --budget) ]]; then
                 [[ ${COMP_WORDS[j + 1]} == "=" ]] && ((j++))
                 ((j++))
             elif [[ $w != -* && $w != "=" ]]; then
@@ -119,8 +119,10 @@ _platter()
             if [[ $cmd == plan && ($prev == --sim || $key == --sim=) ]]; then
                 COMPREPLY=($(compgen -W "$("$bin" --sim list 2>/dev/null |
                     awk '{ print $1 }')" -- "$cur"))
+            elif [[ $cmd == plan && ($prev == --budget || $key == --budget=) ]]; then
+                COMPREPLY=() # a duration
             elif [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--json $([[ $cmd == plan ]] && echo --sim)" -- "$cur"))
+                COMPREPLY=($(compgen -W "--json $([[ $cmd == plan ]] && echo --sim --budget)" -- "$cur"))
             else
                 COMPREPLY=($(compgen -W "$("$bin" list 2>/dev/null | awk '{ print $1 }')" -- "$cur"))
                 local IFS=$'\n'

@@ -34,12 +34,14 @@ local function reason(output)
   return last
 end
 
---- build(status, output) -> the plan as a plain table (the JSON's shape)
-function M.build(status, output)
+--- build(status, output [, budget]) -> the plan as a plain table (the JSON's shape);
+-- budget: the seconds of planning after which the run was stopped (--budget), if it was
+function M.build(status, output, budget)
   local notes = core._plan() or { entries = {}, dropped = 0, written = 0, root = "" }
   local cfg = core._config()
   local plan = { script = core._script().name, sim = cfg.sim, status = status,
-    completed = status == 0, paths = {}, written = notes.written, unlisted = notes.dropped > 0 }
+    completed = status == 0 and not budget, paths = {}, written = notes.written,
+    unlisted = notes.dropped > 0, budget_spent = budget and true or nil, budget_s = budget }
   local wrote, destroy, block, file = notes.written > 0, {}, false, false
   local blocked = {}  -- what would stop the real run that the simulated disk lets through
   for _, e in ipairs(notes.entries) do
@@ -97,6 +99,10 @@ function M.build(status, output)
   end
   plan.blocked = blocked
   plan.stopped = status ~= 0 and reason(output) or nil
+  if budget then
+    plan.stopped = string.format("the plan's budget of %g s ran out: what it touched so far; the whole "
+      .. "run may touch more and write more (platter plan --budget 0 runs it to its end)", budget)
+  end
   plan.output = output
   return plan
 end
@@ -113,7 +119,8 @@ local function text(plan)
   else
     add("manifest: none (no valid p.script)")
   end
-  add("run: %s (exit status %d)%s", STATUS[plan.status] or "ended", plan.status,
+  add("run: %s (exit status %d)%s", plan.budget_spent and "was stopped by the plan's budget"
+    or STATUS[plan.status] or "ended", plan.status,
     plan.stopped and (": " .. plan.stopped:gsub("^platter: ", "")) or "")
   add("")
   if #plan.paths == 0 then
@@ -152,9 +159,9 @@ local function text(plan)
   return table.concat(out, "\n") .. "\n"
 end
 
---- report(status, output, json): print the plan (platter plan, after the run)
-function M.report(status, output, json)
-  local plan = M.build(status, output)
+--- report(status, output, json [, budget]): print the plan (platter plan, after the run)
+function M.report(status, output, json, budget)
+  local plan = M.build(status, output, budget)
   if json then
     local cjson = require "cjson"
     -- an empty list is left out (lua-cjson would write it as an object)

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,38 @@ static void on_signal(int sig)
     lua_State *co = running_co;
     if (co)
         lua_sethook(co, stop_hook, STOP_MASK, 1);
+}
+
+/* platter plan --budget: the run is stopped, as a Ctrl-C stops it, when the budget of
+   real time is spent (a plan on the simulated disk runs a whole workload, and a long
+   one, such as the PTS's 25 rounds of minutes, would take hours) */
+static volatile sig_atomic_t plan_budget_spent;
+
+static void on_budget(int sig)
+{
+    (void)sig;
+    if (pl_interrupted)
+        return; /* the user's Ctrl-C came first */
+    plan_budget_spent = 1;
+    on_signal(SIGINT);
+}
+
+static void plan_budget(uint64_t ns)
+{
+    struct itimerval t;
+    memset(&t, 0, sizeof t);
+    if (ns) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_budget;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGALRM, &sa, NULL);
+        t.it_value.tv_sec = (time_t)(ns / 1000000000u);
+        t.it_value.tv_usec = (suseconds_t)(ns % 1000000000u / 1000u);
+        if (!t.it_value.tv_sec && !t.it_value.tv_usec)
+            t.it_value.tv_usec = 1;
+    }
+    setitimer(ITIMER_REAL, &t, NULL); /* 0: disarmed */
 }
 
 void pl_host_signals(void)
@@ -1273,6 +1306,12 @@ static void plan_report(lua_State *L, struct job *j, int mh)
     }
     sig_atomic_t intr = pl_interrupted;
     pl_interrupted = 0;
+    /* the budget stopped the run: the plan of what it did so far is the plan's answer */
+    int budget = plan_budget_spent && intr == SIGINT && j->status == PL_EXIT_INTR;
+    if (budget) {
+        j->status = PL_EXIT_OK;
+        intr = 0;
+    }
     lua_getglobal(L, "require");
     lua_pushliteral(L, "platter.plan");
     if (lua_pcall(L, 1, 1, mh) == LUA_OK) {
@@ -1280,7 +1319,11 @@ static void plan_report(lua_State *L, struct job *j, int mh)
         lua_pushinteger(L, j->status);
         lua_pushlstring(L, text, len);
         lua_pushboolean(L, strcmp(pl_cfg.mode, "plan-json") == 0);
-        if (lua_pcall(L, 3, 0, mh) == LUA_OK)
+        if (budget)
+            lua_pushnumber(L, (double)pl_cfg.plan_budget_ns / 1e9);
+        else
+            lua_pushnil(L);
+        if (lua_pcall(L, 4, 0, mh) == LUA_OK)
             goto done;
     }
     pl_out_boundary();
@@ -1439,6 +1482,8 @@ static int pmain(lua_State *L)
         j->status = PL_EXIT_ERROR;
         return 0;
     }
+    if (plan && pl_cfg.plan_budget_ns)
+        plan_budget(pl_cfg.plan_budget_ns);
 
     /* --repeat: the whole script again, each time in a fresh environment */
     for (int rep = 1; rep <= pl_cfg.repeat; rep++) {
@@ -1477,8 +1522,10 @@ static int pmain(lua_State *L)
     heap_headroom(L); /* the end of the run allocates (an interned key) even at the bound */
     j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);
-    if (plan)
+    if (plan) {
+        plan_budget(0);
         plan_report(L, j, mh);
+    }
     return 0;
 }
 

@@ -37,7 +37,7 @@ script, its own flags:
   $ c describe --json b
   bonnie bonnie++ 
   $ c plan -
-  --json --sim 
+  --budget --json --sim 
   $ c plan --sim ''
   ata-5400-1999 hitachi-85mb-1988 nvme nvme-qlc sata-5400-512e sata-7200-lying sata-7200-wc scsi-7200-1999 smr-hm zns 
   $ c plan --json --sim = nvme dd i

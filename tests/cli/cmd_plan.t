@@ -53,11 +53,11 @@ A usage error is the run's, with its exit status; the manifest is still shown:
 The command's own mistakes:
 
   $ platter plan
-  platter: plan: usage: platter plan [--json] [--sim PRESET] SCRIPT [args...]
+  platter: plan: usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...]
   Try 'platter --help'.
   [2]
   $ platter plan --bogus w.lua
-  platter: plan: unknown option '--bogus' (usage: platter plan [--json] [--sim PRESET] SCRIPT [args...])
+  platter: plan: unknown option '--bogus' (usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...])
   Try 'platter --help'.
   [2]
   $ platter plan --sim nosuch w.lua

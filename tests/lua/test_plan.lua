@@ -4,11 +4,12 @@
 local T = ...
 local cjson = require "cjson"
 
--- `platter plan --json ARGS...` in dir: the decoded plan (stderr must be empty)
-local function plan(dir, args, pre)
+-- `platter [PRE...] plan --json [OPTS...] ARGS...` in dir: the decoded plan (stderr must be empty)
+local function plan(dir, args, pre, opts)
   local words = { T.q(T.bin) }
   for _, a in ipairs(pre or {}) do words[#words + 1] = T.q(a) end
   words[#words + 1] = "plan --json"
+  for _, a in ipairs(opts or {}) do words[#words + 1] = T.q(a) end
   for _, a in ipairs(args) do words[#words + 1] = T.q(a) end
   local out, err, rc = T.sh("cd " .. T.q(dir) .. " && " .. table.concat(words, " "))
   T.eq(err, "", "plan's stderr")
@@ -481,4 +482,42 @@ T.test("plan: writes at queue depth (the target's queue) are counted as at depth
     T.ok(e, "qd " .. qd .. ": lists q.dat")
     T.eq(e and e.written, 1048576 + 32 * 65536, "qd " .. qd .. ": the fill and 32 writes of 64 KiB")
   end
+end)
+
+T.test("plan --budget: a run that would go on for hours is stopped, and the plan so far printed", function()
+  local dir = T.tmpdir()
+  -- writes for ever: only the budget ends it
+  T.write(dir .. "/forever.lua", [[
+    local p = require "platter"
+    local f = assert(p.open("f.dat", { create = true, write = true, size = "64k" }))
+    while true do f:pwrite(0, 4096) end
+  ]])
+  local t0 = os.time()
+  local pl = plan(dir, { "./forever.lua" }, nil, { "--budget", "1s" })
+  T.ok(os.time() - t0 < 20, "stopped after about a second")
+  T.eq(pl.status, 0, "the plan's answer: exit status 0")
+  T.eq(pl.completed, false, "not complete")
+  T.eq(pl.budget_spent, true, "the budget ran out")
+  T.eq(pl.budget_s, 1, "its length")
+  T.has(pl.stopped, "the plan's budget of 1 s ran out", "the reason")
+  local e = pl.by[real(dir) .. "/f.dat"]
+  T.ok(e and e.written > 65536, "the paths and bytes so far")
+  -- the text says so
+  local out, _, rc = T.sh("cd " .. T.q(dir) .. " && " .. T.q(T.bin) .. " plan --budget 0.5s ./forever.lua")
+  T.eq(rc, 0, "text: status")
+  T.has(out, "run: was stopped by the plan's budget (exit status 0)", "text: the run line")
+  -- a run that ends within its budget is complete; --budget 0 is no budget
+  T.write(dir .. "/short.lua", [[
+    local p = require "platter"
+    assert(p.open("s.dat", { create = true, write = true, size = "64k" })):close()
+    p.remove("s.dat")
+  ]])
+  for _, b in ipairs({ "30s", "0" }) do
+    local s = plan(dir, { "./short.lua" }, nil, { "--budget", b })
+    T.eq(s.completed, true, "--budget " .. b .. ": complete")
+    T.eq(s.budget_spent, nil, "--budget " .. b .. ": not spent")
+  end
+  local _, err, brc = T.sh(T.q(T.bin) .. " plan --budget soon ./short.lua")
+  T.eq(brc, 2, "a bad budget: usage error")
+  T.has(err, "plan: bad --budget 'soon'", "named")
 end)
