@@ -12,20 +12,13 @@
 #include "engine.h"
 #include "hot.h"
 
-/* the finished I/Os one reap takes from the target, before they become pl_io pointers */
-struct tq {
-    struct pl_target_done *done;
-};
-
+/* e->data: the finished I/Os one reap takes from the target (qd of them), before they
+   become pl_io pointers */
 static int tq_init(struct pl_engine *e, const char **why)
 {
     (void)why;
-    struct tq *q = calloc(1, sizeof *q);
-    if (!q)
-        return -ENOMEM;
-    e->data = q;
-    q->done = calloc(e->qd ? e->qd : 1, sizeof *q->done);
-    return q->done ? 0 : -ENOMEM;
+    e->data = calloc(e->qd ? e->qd : 1, sizeof(struct pl_target_done));
+    return e->data ? 0 : -ENOMEM;
 }
 
 PL_HOT static int tq_submit(struct pl_engine *e, struct pl_io *io)
@@ -37,12 +30,12 @@ PL_HOT static int tq_submit(struct pl_engine *e, struct pl_io *io)
 
 PL_HOT static int tq_reap(struct pl_engine *e, unsigned min, struct pl_io **out, unsigned max)
 {
-    struct tq *q = e->data;
+    struct pl_target_done *done = e->data;
     unsigned cap = e->qd ? e->qd : 1;
-    int n = e->files[0]->target->complete(e, min, q->done, max < cap ? max : cap);
+    int n = e->files[0]->target->complete(e, min, done, max < cap ? max : cap);
     for (int i = 0; i < n; i++) {
-        out[i] = q->done[i].tag;
-        out[i]->res = q->done[i].res;
+        out[i] = done[i].tag;
+        out[i]->res = done[i].res;
     }
     return n;
 }
@@ -56,14 +49,13 @@ static uint64_t tq_next(struct pl_engine *e)
    back so that the target's queue holds nothing of a job that is gone. */
 static void tq_cleanup(struct pl_engine *e)
 {
-    struct tq *q = e->data;
-    if (!q)
+    struct pl_target_done *done = e->data;
+    if (!done)
         return;
-    if (q->done && e->nfiles && e->files && e->files[0])
-        while (e->files[0]->target->complete(e, 1, q->done, e->qd ? e->qd : 1) > 0)
+    if (e->nfiles && e->files && e->files[0])
+        while (e->files[0]->target->complete(e, 1, done, e->qd ? e->qd : 1) > 0)
             ;
-    free(q->done);
-    free(q);
+    free(done);
     e->data = NULL;
 }
 

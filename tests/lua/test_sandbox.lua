@@ -147,6 +147,25 @@ T.test("refused: a bytecode script file (names the file)", function()
   T.eq(out3, "bytecode ran\n", "bytecode output")
 end)
 
+T.test("require: a module beside a plain script is not loaded; a pack serves only its members", function()
+  -- packs (platter pack) brought a rule for finding modules beside a script: it must
+  -- not reach plain scripts, nor let a pack fall back to the disk beside it
+  local d = T.tmpdir()
+  write(d .. "/helper.lua", 'print("LOADED FROM DISK") return {}')
+  write(d .. "/main.lua", 'require "helper" print("RAN")')
+  local out, err, rc = T.sh("cd " .. T.q(d) .. " && " .. T.q(T.bin) .. " ./main.lua")
+  T.eq(rc, 1, "a plain script: status")
+  T.eq(out, "", "helper.lua did not run, nor the rest")
+  T.has(err, "require 'helper': " .. ONLY_OURS, "a plain script: the refusal")
+  -- packed without the module (-x), the pack runs beside helper.lua but must not load it
+  local _, perr, prc = T.sh("cd " .. T.q(d) .. " && " .. T.q(T.bin) .. " pack -q -x helper main.lua -o m.platter")
+  T.eq(prc, 0, "pack (" .. perr .. ")")
+  local out2, err2, rc2 = T.sh("cd " .. T.q(d) .. " && " .. T.q(T.bin) .. " m.platter")
+  T.eq(rc2, 1, "the pack: status")
+  T.eq(out2, "", "the pack did not load helper.lua from the disk")
+  T.has(err2, "require 'helper'", "the pack: the refusal names the module")
+end)
+
 T.test("--trust: a Lua C module from package.cpath loads and runs", function()
   -- the Lua 5.4 build links Lua statically: the executable exports the C API for such modules
   local out, err, rc = T.sh(T.q(T.bin) .. " --trust -e " .. T.q([[
