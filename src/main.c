@@ -44,6 +44,8 @@ static const char usage_text[] =
     "  --repeat N       run the whole workload N times; report mean, stddev, 95% CI\n"
     "  --ci P%          repeat until the 95% CI half-width is under P% of the mean\n"
     "  --sim PRESET     run on a simulated disk with a virtual clock\n"
+    "  --target NAME    where the bytes live: os (the default), null (every I/O done at\n"
+    "                   once, no system call: platter's own cost), sim:PRESET (--sim)\n"
     "  --max-memory SIZE\n"
     "                   bound the Lua heap (default: a quarter of RAM; 0: no bound)\n"
     "  --verbose, -v    tracebacks with errors; more detail with --version\n"
@@ -59,6 +61,44 @@ static int usage(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nTry 'platter --help'.\n");
     return PL_EXIT_USAGE;
+}
+
+/* --target list */
+static int target_list(void)
+{
+    for (unsigned k = 0; pl_targets[k]; k++)
+        printf("%s%s\n", pl_targets[k]->name, pl_targets[k]->start ? ":PRESET" : "");
+    return PL_EXIT_OK;
+}
+
+/* --target NAME[:ARG]: choose a target (sim:PRESET sets --sim). */
+static int target_option(const char *v)
+{
+    const char *colon = strchr(v, ':');
+    size_t n = colon ? (size_t)(colon - v) : strlen(v);
+    if (n == 3 && strncmp(v, "sim", 3) == 0) {
+        if (!colon || !colon[1])
+            return usage("--target sim needs a preset: --target sim:PRESET (see 'platter --sim "
+                         "list')%s",
+                         "");
+        if (pl_cfg.sim && strcmp(pl_cfg.sim, colon + 1) != 0)
+            return usage("--target '%s' and --sim name different presets", v);
+        pl_cfg.sim = colon + 1;
+        pl_cfg.target = NULL; /* the record names it as --sim */
+        return PL_EXIT_OK;
+    }
+    if (pl_cfg.sim)
+        return usage("--target '%s' and --sim choose different targets: give one", v);
+    char name[32] = "";
+    if (n < sizeof name)
+        memcpy(name, v, n);
+    if (!pl_target_find(name))
+        return usage("unknown --target '%s' (see 'platter --target list')", v);
+    if (pl_target_use(name, colon ? colon + 1 : NULL) < 0)
+        return usage("--target '%s': this target takes no argument", v);
+    if (strcmp(name, "os") == 0)
+        pl_cfg.target = NULL; /* the default: nothing to record */
+    return PL_EXIT_OK;
 }
 
 static int version(int verbose)
@@ -158,6 +198,11 @@ int main(int argc, char **argv)
                              "100ms",
                              v);
             pl_cfg.interval_ns = ns;
+        } else if (matches(a, "--target")) {
+            const char *v = optval(argc, argv, &i, "--target");
+            if (!v || !*v)
+                return usage("option '%s' needs a value", "--target");
+            pl_cfg.target = v;
         } else if (matches(a, "--json") || matches(a, "--csv") || matches(a, "--sim")) {
             const char *name = matches(a, "--json")  ? "--json"
                                : matches(a, "--csv") ? "--csv"
@@ -221,6 +266,13 @@ int main(int argc, char **argv)
     if (pl_cfg.ci_pct > 0 && pl_cfg.repeat == 1)
         pl_cfg.repeat = 30; /* --ci alone: repeat until the interval is narrow, 30 runs at most */
     pl_clock_init();
+    if (pl_cfg.target) { /* --target NAME[:ARG]; sim:PRESET is --sim PRESET */
+        if (strcmp(pl_cfg.target, "list") == 0)
+            return target_list();
+        int rc = target_option(pl_cfg.target);
+        if (rc != PL_EXIT_OK)
+            return rc;
+    }
     if (pl_cfg.sim) { /* --sim PRESET: the "sim" target, on that preset */
         if (strcmp(pl_cfg.sim, "list") == 0) {
             pl_target_find("sim")->list(stdout);

@@ -82,6 +82,8 @@ _platter()
             case $opt in
             --sim) COMPREPLY=($(compgen -W "list $("$bin" --sim list 2>/dev/null |
                 awk '{ print $1 }')" -- "$cur")) ;;
+            --target) COMPREPLY=($(compgen -W "list $("$bin" --target list 2>/dev/null |
+                grep -v :)" -- "$cur")) ;;
             --lua-dir) _platter_reply_files "$cur" dirs ;;
             --json | --csv) _platter_reply_files "$cur" ;;
             esac

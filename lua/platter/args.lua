@@ -36,6 +36,7 @@ local GLOBAL = {
   ["--trust"] = false, ["--destroy"] = false, ["--quiet"] = false, ["--verbose"] = false,
   ["--seed"] = true, ["--json"] = true, ["--csv"] = true, ["--repeat"] = true, ["--ci"] = true,
   ["--sim"] = true, ["--max-memory"] = true, ["--lua-dir"] = true, ["--interval"] = true,
+  ["--target"] = true,
 }
 
 local function unknown_option(spec, name, value)

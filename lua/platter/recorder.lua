@@ -36,7 +36,7 @@ local function new_recorder(core)
     record = cfg.json ~= nil or cfg.csv ~= nil or (cfg.repeats or 1) > 1
       or (cfg.ci or 0) > 0,
     start_time = os.time(),
-    watch = cachewatch.new(core, cfg.sim),
+    watch = cachewatch.new(core, cfg.sim or cfg.target),
     pid = machine.pid(),  -- p.parallel's workers are forks: they neither warn nor record
     rep = 1, reps_done = 0, ci_met = nil,
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep
@@ -382,7 +382,8 @@ local function build_record(R, status, msg)
     args_abs = R.args_abs and resultfile.absolute_args(R.args_abs, core._resolve),
     cwd = R.cwd,
     pid = core.pid and core.pid() or nil,
-    options = { repeats = cfg.repeats, ci = cfg.ci, sim = cfg.sim, trusted = core.trusted,
+    options = { repeats = cfg.repeats, ci = cfg.ci, sim = cfg.sim, target = cfg.target,
+      trusted = core.trusted,
       destroy = cfg.destroy, quiet = core.quiet, seed_given = cfg.seed_given },
     seed = cl.options.seed or format("%.0f", cfg.seed or 1),
     script = { name = script.name, kind = script_kind(cl, script.name, script.pack),

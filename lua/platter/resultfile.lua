@@ -330,7 +330,7 @@ end
 
 local VALUE_OPTS = { ["--seed"] = "seed", ["--json"] = "json", ["--csv"] = "csv",
   ["--sim"] = "sim", ["--repeat"] = "repeat", ["--ci"] = "ci", ["--lua-dir"] = "lua_dir",
-  ["--interval"] = "interval" }
+  ["--interval"] = "interval", ["--target"] = "target", ["--max-memory"] = "max_memory" }
 local FLAG_OPTS = { ["--trust"] = "trust", ["--destroy"] = "destroy", ["--quiet"] = "quiet",
   ["-q"] = "quiet", ["--verbose"] = "verbose", ["-v"] = "verbose", ["--help"] = "help",
   ["-h"] = "help", ["--version"] = "version", ["-V"] = "version" }

@@ -23,6 +23,7 @@ struct pl_config {
     int repeat;            /* --repeat N (default 1) */
     double ci_pct;         /* --ci P%: repeat until the 95% half-width is under P% (0 = off) */
     const char *sim;       /* --sim PRESET: run on the simulated device */
+    const char *target;    /* --target NAME: a target other than os and sim (null) */
     uint64_t max_memory;   /* --max-memory SIZE: bound of the Lua heap in bytes (0 = none) */
     uint64_t interval_ns;  /* --interval T: every phase and run keeps a time series (0 = off) */
     const char *mode;      /* "describe", "describe-json" or "plan": platter describe|plan */

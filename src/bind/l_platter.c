@@ -941,6 +941,10 @@ static void push_config(lua_State *L, int for_script)
         lua_pushstring(L, pl_cfg.sim);
         lua_setfield(L, -2, "sim");
     }
+    if (pl_cfg.target) {
+        lua_pushstring(L, pl_cfg.target);
+        lua_setfield(L, -2, "target");
+    }
     if (pl_cfg.mode && !(for_script && strncmp(pl_cfg.mode, "plan", 4) == 0)) {
         lua_pushstring(L, pl_cfg.mode);
         lua_setfield(L, -2, "mode");

@@ -28,6 +28,10 @@ Global options, from --help: every one it lists, and their values.
   ata-5400-1999 
   $ c --seed 3 --sim nvme sw
   sweep 
+  $ c --target ''
+  list null os 
+  $ c --target null sw
+  sweep 
 
 After describe and plan, the script (a workload or a .lua file), and after plan's
 script, its own flags:

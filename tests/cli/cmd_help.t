@@ -30,6 +30,8 @@ platter --help (or -h) prints the usage on stdout and exits 0.
     --repeat N       run the whole workload N times; report mean, stddev, 95% CI
     --ci P%          repeat until the 95% CI half-width is under P% of the mean
     --sim PRESET     run on a simulated disk with a virtual clock
+    --target NAME    where the bytes live: os (the default), null (every I/O done at
+                     once, no system call: platter's own cost), sim:PRESET (--sim)
     --max-memory SIZE
                      bound the Lua heap (default: a quarter of RAM; 0: no bound)
     --verbose, -v    tracebacks with errors; more detail with --version

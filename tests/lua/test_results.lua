@@ -466,6 +466,12 @@ T.test("split_command_line: global options, script and arguments as main.c sees 
   T.eq(e.script, nil, "no script")
   T.eq(e.args[1], "a", "args of -e")
   T.eq(e.options["repeat"], "3", "repeat")
+  -- options that take a value are skipped with it, not taken for the script
+  local t = resultfile.split_command_line({ "platter", "--target", "null", "--max-memory", "64m",
+    "x.lua", "a" })
+  T.eq(t.options.target, "null", "target")
+  T.eq(t.options.max_memory, "64m", "max-memory")
+  T.eq(t.script, "x.lua", "script after --target and --max-memory")
 end)
 
 T.test("the recorder and its modules stay out of the sandbox; it installs only once", function()

@@ -169,6 +169,7 @@ local function facts(d)
     { "script arguments", arguments(d) },
     { "seed", d.seed },
     { "--sim", opts.sim },
+    { "--target", opts.target },
     { "kernel", env.kernel },
     { "os", env.os },
     { "arch", env.arch },

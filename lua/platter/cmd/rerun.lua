@@ -330,6 +330,8 @@ if rep and rep > 1 then add("--repeat", tostring(rep)) end
 if ci then add("--ci", tostring(ci)) end
 local sim = opts.sim or cl.options.sim
 if sim then add("--sim", tostring(sim)) end
+local target = not sim and (opts.target or cl.options.target)
+if target then add("--target", tostring(target)) end
 local interval = cl.options.interval
 if type(interval) == "string" then add("--interval", interval) end
 if o.trust then add("--trust") end
