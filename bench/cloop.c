@@ -31,6 +31,13 @@
  * step; tsc is rdtsc scaled to ns as platter scales it, twice a step; tsc1 reads
  * it once a step, the end of one step being the start of the next. It prints
  * ops, seconds, iops, ns_per_op and mean_ns.
+ *
+ * With CLOOP_SECCOMP=1 in the environment, every mode first loads the seccomp
+ * filter platter's sandbox loads (src/core/sandbox_calls.h, the same rules and
+ * attributes as sandbox.c), so the loop pays the kernel's filtered system-call
+ * entry as a sandboxed platter does: the base that isolates platter's own
+ * cost from the kernel layer's (docs/performance.md, "The sandbox's kernel
+ * layer"). Build: gcc -O2 -o cloop bench/cloop.c -lseccomp
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -39,7 +46,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <seccomp.h>
 #include <unistd.h>
+
+#include "../src/core/sandbox_calls.h" /* the filter platter loads */
 
 #define FINE_NS 1000000u   /* 1-ns buckets below 1 ms */
 #define COARSE_US 1000000u /* 1-us buckets below 1 s */
@@ -202,8 +213,31 @@ static int null_loop(double seconds, const char *clock)
     return 0;
 }
 
+/* platter's seccomp filter, as sandbox.c's apply_seccomp loads it; 0 or -errno */
+static int load_platter_filter(void)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0)
+        return -ENOMEM;
+    int rc = 0;
+    for (int i = 0; refused_calls[i] && rc == 0; i++) {
+        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+    }
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    const char *sc = getenv("CLOOP_SECCOMP");
+    if (sc && strcmp(sc, "1") == 0 && load_platter_filter() < 0) {
+        fprintf(stderr, "cloop: cannot load the seccomp filter\n");
+        return 1;
+    }
     if (argc == 4 && strcmp(argv[2], "calls") == 0)
         return calls(argv[1], atol(argv[3]));
     if (argc >= 3 && strcmp(argv[1], "null") == 0)

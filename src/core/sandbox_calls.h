@@ -1,7 +1,8 @@
 /*
  * The system calls the sandbox's seccomp filter refuses (sandbox.c), by
  * name for libseccomp; bench/sccost.c loads the same list to measure what
- * the filter costs. Included by those two only.
+ * the filter costs, and bench/cloop.c (CLOOP_SECCOMP=1) to time the C loop
+ * under it. Included by those three only.
  */
 #ifndef PLATTER_CORE_SANDBOX_CALLS_H
 #define PLATTER_CORE_SANDBOX_CALLS_H
