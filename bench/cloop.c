@@ -219,12 +219,7 @@ static int load_platter_filter(void)
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx || seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) != 0)
         return -ENOMEM;
-    int rc = 0;
-    for (int i = 0; refused_calls[i] && rc == 0; i++) {
-        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
-        if (nr != __NR_SCMP_ERROR)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-    }
+    int rc = pl_refuse_calls(ctx);
     if (rc == 0)
         rc = seccomp_load(ctx);
     seccomp_release(ctx);

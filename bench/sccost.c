@@ -71,11 +71,8 @@ int main(int argc, char **argv)
         _exit(0);
     }
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    for (int i = 0; refused_calls[i]; i++) {
-        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
-        if (nr != __NR_SCMP_ERROR)
-            seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-    }
+    if (pl_refuse_calls(ctx) != 0)
+        return 1;
     for (int r = 0; r < rounds; r++) {
         if (read(pfd[0], &off[r], sizeof off[r]) != sizeof off[r])
             return 1;

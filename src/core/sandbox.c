@@ -226,16 +226,11 @@ static int apply_seccomp(char *why, size_t len)
         seccomp_release(ctx);
         ctx = NULL;
     }
-    int rc = 0;
     if (!ctx) {
         snprintf(why, len, "seccomp: cannot make a filter");
         return 0;
     }
-    for (int i = 0; refused_calls[i] && rc == 0; i++) {
-        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
-        if (nr != __NR_SCMP_ERROR)
-            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
-    }
+    int rc = pl_refuse_calls(ctx);
     if (rc == 0)
         rc = seccomp_load(ctx);
     seccomp_release(ctx);

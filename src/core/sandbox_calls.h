@@ -2,10 +2,13 @@
  * The system calls the sandbox's seccomp filter refuses (sandbox.c), by
  * name for libseccomp; bench/sccost.c loads the same list to measure what
  * the filter costs, and bench/cloop.c (CLOOP_SECCOMP=1) to time the C loop
- * under it. Included by those three only.
+ * under it. Included by those three only; pl_refuse_calls adds the rules.
  */
 #ifndef PLATTER_CORE_SANDBOX_CALLS_H
 #define PLATTER_CORE_SANDBOX_CALLS_H
+
+#include <errno.h>
+#include <seccomp.h>
 
 /* Calls no workload makes; each fails with EPERM. (A sanitizer build keeps ptrace:
    LeakSanitizer stops the process's threads with it at exit.) */
@@ -67,5 +70,17 @@ static const char *const refused_calls[] = {
     "nfsservctl",
     NULL,
 };
+
+/* Add a rule to ctx for each of them: EPERM. 0, or libseccomp's negative errno. */
+static inline int pl_refuse_calls(scmp_filter_ctx ctx)
+{
+    int rc = 0;
+    for (int i = 0; refused_calls[i] && rc == 0; i++) {
+        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
+        if (nr != __NR_SCMP_ERROR)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+    }
+    return rc;
+}
 
 #endif

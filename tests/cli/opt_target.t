@@ -74,6 +74,7 @@ null target, and 1001 on the os one (f:pread's and p.run's thousand) (the dynami
 of library headers are not 4 KiB). Last, skipped where strace is missing.
 
   $ command -v strace >/dev/null || exit 80
+  $ export ASAN_OPTIONS=detect_leaks=0  # LeakSanitizer cannot work under ptrace
   $ strace -f -qq -e trace=pread64,pwrite64 -o null.tr platter --target null t.lua > /dev/null
   $ grep -c 'p\(read\|write\)64(.*, 4096, ' null.tr
   0
