@@ -79,7 +79,7 @@ static int target_option(const char *v)
     if (n == 3 && strncmp(v, "sim", 3) == 0) {
         if (!colon || !colon[1])
             return usage("--target sim needs a preset: --target sim:PRESET (see 'platter --sim "
-                         "list')%s",
+                         "list')",
                          "");
         if (pl_cfg.sim && strcmp(pl_cfg.sim, colon + 1) != 0)
             return usage("--target '%s' and --sim name different presets", v);

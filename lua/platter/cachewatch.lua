@@ -19,8 +19,8 @@ local M = {}
 local Watch = {}
 Watch.__index = Watch
 
---- new(core, sim) -> a watch over the files core.open makes (sim: --sim, where the
--- storage counters mean nothing). Its fields files (entries {id, info, direct,
+--- new(core, sim) -> a watch over the files core.open makes (sim: a virtual target,
+-- --sim or --target null, where the storage counters mean nothing). Its fields files (entries {id, info, direct,
 -- path} in first-seen order) and warnings (texts) are for the record.
 function M.new(core, sim)
   local methods = core._file_methods or {}

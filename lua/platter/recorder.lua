@@ -36,7 +36,7 @@ local function new_recorder(core)
     record = cfg.json ~= nil or cfg.csv ~= nil or (cfg.repeats or 1) > 1
       or (cfg.ci or 0) > 0,
     start_time = os.time(),
-    watch = cachewatch.new(core, cfg.sim or cfg.target),
+    watch = cachewatch.new(core, cfg.virtual),
     pid = machine.pid(),  -- p.parallel's workers are forks: they neither warn nor record
     rep = 1, reps_done = 0, ci_met = nil,
     phases = {}, seq = 0, occ = {},  -- the records; occurrences of (kind, name) this rep

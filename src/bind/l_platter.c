@@ -945,6 +945,10 @@ static void push_config(lua_State *L, int for_script)
         lua_pushstring(L, pl_cfg.target);
         lua_setfield(L, -2, "target");
     }
+    if (pl_target->flags & PL_TARGET_VIRTUAL) { /* --sim, --target null: no machine behind */
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "virtual");
+    }
     if (pl_cfg.mode && !(for_script && strncmp(pl_cfg.mode, "plan", 4) == 0)) {
         lua_pushstring(L, pl_cfg.mode);
         lua_setfield(L, -2, "mode");

@@ -62,7 +62,16 @@ Bad values are usage errors that name the value.
   Try 'platter --help'.
   [2]
 
-sim:PRESET is --sim PRESET, and os is the default.
+sim:PRESET is --sim PRESET, and os is the default. A script sees the choice
+in p.config: virtual is true where no machine is behind the target (the
+cache watch then leaves the machine's storage counters alone).
+
+  $ platter --target null -e 'local c = require("platter").config; print(c.target, c.virtual)'
+  null	true (esc)
+  $ platter --target sim:nvme -e 'local c = require("platter").config; print(c.sim, c.target, c.virtual)'
+  nvme	nil	true (esc)
+  $ platter -e 'local c = require("platter").config; print(c.target, c.virtual)'
+  nil	nil (esc)
 
   $ platter --target sim:ata-5400-1999 -e 'print(require("platter").ram())'
   134217728

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@
 
 #include "guard.h"
 #include "sandbox.h"
+#include "sandbox_calls.h" /* the list the filter is made from */
 
 static char top[256];
 
@@ -177,6 +179,39 @@ static void test_chokepoint(void **state)
     assert_int_equal(outside_intact(), 0);
 }
 
+/*
+ * Make every call of the filter's list, raw, with each argument -1: a pointer
+ * that faults, a descriptor, pid or flag word no call takes. The kernel alone
+ * answers EFAULT, EINVAL, EBADF, ESRCH and the like before doing anything; the
+ * filter answers EPERM. vhangup takes no argument that would make it fail, so
+ * it is not made. Returns how many gave EPERM; *made, how many were made; with
+ * report, each answer other than EPERM is printed.
+ */
+static int refused_eperm(int *made, int report)
+{
+    int eperm = 0;
+    *made = 0;
+    for (int i = 0; refused_calls[i]; i++) {
+        int nr = seccomp_syscall_resolve_name(refused_calls[i]);
+        if (nr < 0 || strcmp(refused_calls[i], "vhangup") == 0)
+            continue; /* not a call on this architecture, or no safe arguments */
+        (*made)++;
+        errno = 0;
+        if (syscall(nr, -1L, -1L, -1L, -1L, -1L, -1L) == -1 && errno == EPERM)
+            eperm++;
+        else if (report)
+            fprintf(stderr, "  %s: %s\n", refused_calls[i], errno ? strerror(errno) : "succeeded");
+    }
+    return eperm;
+}
+
+/* Without the filter, as root, almost none of them is EPERM: the check above can fail. */
+static int unfiltered(void)
+{
+    int made, eperm = refused_eperm(&made, 0);
+    return made >= 40 && eperm * 4 < made ? 0 : 1;
+}
+
 static int kernel_checks(void)
 {
     char why[512], p[PATH_MAX];
@@ -223,6 +258,9 @@ static int kernel_checks(void)
     char *argv[] = {"/bin/true", NULL};
     CHECK(execve("/bin/true", argv, NULL) < 0 && (errno == EPERM || errno == EACCES));
     CHECK(socket(AF_INET, SOCK_STREAM, 0) < 0 && errno == EPERM);
+    /* every call of the list, not only the first and the last few (pl_refuse_calls) */
+    int made, eperm = refused_eperm(&made, 1);
+    CHECK(made >= 40 && eperm == made);
     /* a forked worker inherits both */
     pid_t pid = fork();
     if (pid == 0) {
@@ -264,12 +302,21 @@ static void test_checks_only(void **state)
     assert_int_equal(in_child(checks_only), 0);
 }
 
+static void test_refused_unfiltered(void **state)
+{
+    (void)state;
+    if (geteuid() != 0)
+        skip(); /* without capabilities, mount and the rest are EPERM anyway */
+    assert_int_equal(in_child(unfiltered), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_chokepoint, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kernel_layer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checks_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_unfiltered, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
