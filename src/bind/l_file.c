@@ -142,6 +142,25 @@ static int l_file_writes(lua_State *L)
     return repeat_calls(L, PL_OP_WRITE, "write");
 }
 
+/* f:rewrites(count, len) -> bytes, longest ns: count times read len bytes at the
+   position, seek back and write them again (bonnie++'s Rewriting), in C */
+static int l_file_rewrites(lua_State *L)
+{
+    struct pl_file *f = tofile(L);
+    uint64_t count = pl_checkoffset(L, 2, "count");
+    uint64_t n = pl_checkoffset(L, 3, "length");
+    luaL_argcheck(L, n >= 1, 3, "length must be at least 1");
+    check_io(L, f, "rewrite", 0, 0, n, 3);
+    uint64_t longest;
+    const char *failed;
+    int64_t r = pl_io_rewrite(f, count, n, &longest, &failed);
+    if (r < 0)
+        return io_result(L, f, failed, r);
+    pl_pushu64(L, (uint64_t)r);
+    pl_pushu64(L, longest);
+    return 2;
+}
+
 /*
  * The optional source at argument arg: another file whose buffer holds the
  * bytes (what its last read brought in), from byte *src_off (argument arg+1,
@@ -476,11 +495,14 @@ static int l_file_advise(lua_State *L)
     return 1;
 }
 
-/* f:fill(kind) -> f; kind "zero" | "random": what writes carry from now on */
+/* f:fill(kind [, seed]) -> f; kind "zero" | "random": what writes carry from now
+   on; a seed gives the random bytes of that seed (else the file's own) */
 static int l_file_fill(lua_State *L)
 {
     static const char *const names[] = {"zero", "random", NULL};
     struct pl_file *f = tofile_any(L);
+    if (!lua_isnoneornil(L, 3))
+        f->seed = pl_checkoffset(L, 3, "seed");
     pl_file_set_fill(f, luaL_checkoption(L, 2, NULL, names) ? PL_FILL_RANDOM : PL_FILL_ZERO);
     lua_settop(L, 1);
     return 1;
@@ -853,6 +875,7 @@ static const luaL_Reg file_methods[] = {
     {"truncate", l_file_truncate},
     {"write", l_file_write},
     {"writes", l_file_writes},
+    {"rewrites", l_file_rewrites},
     {"zone_close", l_file_zone_close},
     {"zone_finish", l_file_zone_finish},
     {"zone_open", l_file_zone_open},

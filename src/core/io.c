@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "guard.h"
@@ -165,6 +166,54 @@ int64_t pl_io_repeat(struct pl_file *f, enum pl_op op, uint64_t calls, uint64_t 
     io.res = err && !done ? err : (int64_t)done;
     count(&io, ns);
     return io.res;
+}
+
+int64_t pl_io_rewrite(struct pl_file *f, uint64_t calls, uint64_t len, uint64_t *longest,
+                      const char **failed)
+{
+    *longest = 0;
+    *failed = NULL;
+    int rc = pl_file_reserve(f, (size_t)len);
+    if (rc < 0)
+        return rc;
+    struct pl_file *files[1] = {f};
+    struct pl_engine e = {.ops = &pl_engine_psync, .files = files, .nfiles = 1, .qd = 1};
+    uint64_t done = 0;
+    int64_t err = 0;
+    for (uint64_t i = 0; i < calls && !err; i++) {
+        struct pl_io rd = {.op = PL_OP_READ, .len = len, .how = PL_AT_POS, .buf = f->buf};
+        struct pl_io wr = {.op = PL_OP_WRITE, .len = len, .how = PL_AT_POS, .buf = f->buf};
+        uint64_t t0 = pl_clock_ns();
+        pl_engine_psync.submit(&e, &rd);
+        uint64_t t1 = pl_clock_ns();
+        count(&rd, t1 - t0);
+        if (rd.res != (int64_t)len) {
+            err = rd.res < 0 ? rd.res : 0;
+            *failed = rd.res < 0 ? "read" : NULL;
+            break; /* an error, or the end of the file */
+        }
+        int64_t at = pl_file_seek(f, -(int64_t)len, SEEK_CUR);
+        if (at < 0) {
+            err = at;
+            *failed = "seek";
+            break;
+        }
+        uint64_t t2 = pl_clock_ns();
+        pl_engine_psync.submit(&e, &wr);
+        uint64_t t3 = pl_clock_ns();
+        count(&wr, t3 - t2);
+        if (wr.res < 0) {
+            err = wr.res;
+            *failed = "write";
+            break;
+        }
+        done += (uint64_t)wr.res;
+        if (t3 - t0 > *longest)
+            *longest = t3 - t0;
+        if ((uint64_t)wr.res < len || pl_interrupted)
+            break; /* a short write; Ctrl-C ends the run soon: a short count */
+    }
+    return err && !done ? err : (int64_t)done;
 }
 
 int pl_io_sync(struct pl_file *f, int data_only)

@@ -63,6 +63,17 @@ int64_t pl_io_rw(struct pl_file *f, enum pl_op op, enum pl_how how, uint64_t off
  * and soon after a Ctrl-C. Bytes moved, or -errno when the first call failed.
  */
 int64_t pl_io_repeat(struct pl_file *f, enum pl_op op, uint64_t count, uint64_t len);
+/*
+ * count rewrites of len bytes at the position (bonnie++'s Rewriting): each
+ * reads len bytes into f's buffer, seeks back len bytes and writes them again.
+ * Every read and write is timed and counted as its own operation, as f:read
+ * and f:write count them; *longest is the longest rewrite (read to end of
+ * write) in ns. Stops at a short read or write, an error or soon after a
+ * Ctrl-C. Returns the bytes rewritten, or -errno when the first rewrite
+ * failed, with *failed naming the call ("read", "seek" or "write").
+ */
+int64_t pl_io_rewrite(struct pl_file *f, uint64_t count, uint64_t len, uint64_t *longest,
+                      const char **failed);
 /* fsync or fdatasync, timed and counted (0 bytes). 0 or -errno. */
 int pl_io_sync(struct pl_file *f, int data_only);
 /*
