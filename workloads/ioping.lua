@@ -177,6 +177,9 @@ if kind == "dir" then
     local woff = 0
     while woff < wsize do
       local n = math.min(size, wsize - woff)
+      -- ioping.c 1.3 refills its buffer with random bytes before every
+      -- write after the first: each block of the working set differs
+      if woff > 0 then prep:fill("random", woff) end
       local w, wmsg = prep:pwrite(offset + woff, n)
       if not w or w <= 0 then die(2, "preparation write failed: " .. classic.strerror(wmsg)) end
       woff = woff + w
@@ -255,6 +258,7 @@ local function one_request()
   local write = write_test > 0
   if o.read_write then write = request % 2 == 1 end
 
+  if write then f:fill("random", request) end  -- fresh random bytes for each write, as ioping
   local t0 = p.now()
   local n, rmsg
   if write then
