@@ -154,6 +154,7 @@ static int l_file_rewrites(lua_State *L)
     uint64_t longest;
     const char *failed;
     int64_t r = pl_io_rewrite(f, count, n, &longest, &failed);
+    pl_checkintr(L); /* a run cut short by Ctrl-C raises "interrupted", as a step would */
     if (r < 0)
         return io_result(L, f, failed, r);
     pl_pushu64(L, (uint64_t)r);

@@ -170,3 +170,23 @@ worker's run stops at that instant and is sent back as a result.
   parallel\tparallel\tsome\tinterrupted\ttrue\tnil (esc)
   \t1\tw1\tsome\ttrue (esc)
   \t2\tw2\tsome\ttrue (esc)
+
+f:rewrites (bonnie++'s Rewriting, one call for the whole file) stops after
+the chunk in which Ctrl-C lands and raises "interrupted", as a step of a
+Lua loop would: the phase keeps every read and write it made, two per
+chunk, and the script goes no further.
+
+  $ cat > rw.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("s.dat"), { create = true, write = true, size = 4194304 }))
+  > f:seek(0)
+  > p.phase("rw", function() p.write(f:rewrites(512, 8192), "\n") end)
+  > p.write("not reached\n")
+  > LUA
+  $ PLATTER_SIM_SIGINT=0.35 platter --sim ata-5400-1999 rw.lua
+  platter: interrupted
+  platter: interrupted phase 'rw' after 0.0593 s: 174 ops, 1.43 MB (2935 IOPS, 24.0 MB/s), latency \xc2\xb5s: mean 340, p50 72.3, p99 3686, max 14251 (esc)
+  [130]
+  $ platter --sim ata-5400-1999 rw.lua
+  4194304
+  not reached
