@@ -5,8 +5,8 @@
 -- byte for byte. Masked, because fio's JSON does not hold them: the pid on
 -- each job's line, and that line's date (fio takes it a moment after the
 -- JSON's "time"; the two differ when a second boundary falls between), and
--- where fio's JSON stddev (6 decimals) lies exactly half-way between two
--- printed values, one unit in the last digit (see same_but_ties).
+-- where fio's JSON stddev or running mean (6 decimals) lies exactly half-way
+-- between two printed values, one unit in the last digit (see same_but_ties).
 -- Then fr.job on synthetic stats and on a real p.run.
 local T = ...
 local fr = require "platter.fio_report"
@@ -62,9 +62,12 @@ local function same(what, want, got)
   if want ~= got then error(what .. " differs from fio's at " .. first_diff(want, got), 2) end
 end
 
--- Every standard deviation in the model (latencies, bw, iops), and the means of
+-- Every standard deviation in the model (latencies, bw, iops), the means of
 -- the total latency (lat_ns: fio keeps no sum for it that would let its mean be
--- recovered exactly from the JSON's 6 decimals).
+-- recovered exactly from the JSON's 6 decimals), and the bw and iops means
+-- (running means of the per-interval samples, kept as doubles: an ASan CI
+-- run printed avg=30737.55 where bw_mean/1000 from the JSON gives 30737.545
+-- exactly, which %.2f rounds down).
 local function deviations(top)
   local devs = {}
   local function walk(t)
@@ -72,7 +75,8 @@ local function deviations(top)
       if type(v) == "table" then
         if k == "lat_ns" and type(v.mean) == "number" then devs[#devs + 1] = v.mean end
         walk(v)
-      elseif (k == "stddev" or k == "bw_dev" or k == "iops_stddev") and type(v) == "number" then
+      elseif (k == "stddev" or k == "bw_dev" or k == "iops_stddev" or k == "bw_mean"
+              or k == "iops_mean") and type(v) == "number" then
         devs[#devs + 1] = v
       end
     end
@@ -81,10 +85,10 @@ local function deviations(top)
   return devs
 end
 
--- A standard deviation (and the total latency's mean) are the figures of fio's
--- JSON (6 decimals) that can sit exactly half-way between two printed values
--- (their sums are not kept as whole numbers that could be recovered, as the
--- other means' are; a loaded CI run gave lat avg=1407.13 where the JSON said
+-- A standard deviation (and the total latency's, bw's and iops' means) are the
+-- figures of fio's JSON (6 decimals) that can sit exactly half-way between two
+-- printed values (their sums are not kept as whole numbers that could be
+-- recovered, as the other means' are; a loaded CI run gave lat avg=1407.13 where the JSON said
 -- 1407.125000). There, and only there, one unit in the last printed digit may differ: a number
 -- pair whose midpoint, times 1, 1000 or 1e6, is such a JSON value.
 local function same_but_ties(what, want, got, top)
@@ -414,13 +418,17 @@ T.test("fr.disk_util: deltas of two /proc/diskstats snapshots", function()
   T.eq(text, "\n\nDisk stats (read/write):\n  vda: ios=20/1, merge=0/2, ticks=4/10, in_queue=40, util=30.00%\n")
 end)
 
-T.test("the comparison's one tolerance: a stddev exactly half-way", function()
+T.test("the comparison's one tolerance: a stddev or running mean exactly half-way", function()
   local top = { jobs = { { read = { clat_ns = { stddev = 262444.6095, mean = 378852.643 } } } } }
   same_but_ties("t", "a;262.444609;b\n", "a;262.444610;b\n", top)
   T.raises(function() same_but_ties("t", "a;262.444608;b\n", "a;262.444610;b\n", top) end, "differs")
   T.raises(function() same_but_ties("t", "a;378.852642;b\n", "a;378.852643;b\n", top) end, "differs",
     "a mean is not a tie")
   T.raises(function() same_but_ties("t", "a;262.444609;b\n", "a;262.444610;c\n", top) end, "differs")
+  -- a bw mean of a whole number of KiB/s, printed /1000 with 2 decimals: a tie
+  local bw = { jobs = { { read = { bw_mean = 30737545.0, bw = 30737545 } } } }
+  same_but_ties("t", "avg=30737.55, x\n", "avg=30737.54, x\n", bw)
+  T.raises(function() same_but_ties("t", "avg=30737.56, x\n", "avg=30737.54, x\n", bw) end, "differs")
 end)
 
 T.test("a sandboxed script (workloads/fio.lua) may require platter.fio_report", function()
