@@ -502,9 +502,10 @@ static int l_file_fill(lua_State *L)
 {
     static const char *const names[] = {"zero", "random", NULL};
     struct pl_file *f = tofile_any(L);
-    if (!lua_isnoneornil(L, 3))
+    int random = luaL_checkoption(L, 2, NULL, names);
+    if (!lua_isnoneornil(L, 3)) /* checked before anything changes */
         f->seed = pl_checkoffset(L, 3, "seed");
-    pl_file_set_fill(f, luaL_checkoption(L, 2, NULL, names) ? PL_FILL_RANDOM : PL_FILL_ZERO);
+    pl_file_set_fill(f, random ? PL_FILL_RANDOM : PL_FILL_ZERO);
     lua_settop(L, 1);
     return 1;
 }
