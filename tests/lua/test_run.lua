@@ -396,6 +396,15 @@ T.test("run: gen reads the same stepped (psync) and in the C loop (io_uring at q
     { function() return "read", 4096.5, 4096 end,
       "^gen: I/O 1: offset and length must be non%-negative integers$" },
     { function() return "read", 0, 8192 end, "longer than bs %(4096 bytes%)" },
+    -- what the C loop reads back with one call per value still fails as before:
+    -- a number for the op, a numeric string or a value past 2^53 for the offset
+    { function() return 1, 0, 4096 end, '^gen: I/O 1: op must be "read", "write" or "fsync"$' },
+    { function() return "read", "4096", 4096 end,
+      "^gen: I/O 1: offset and length must be non%-negative integers$" },
+    { function() return "read", 2^60, 4096 end,
+      "^gen: I/O 1: offset and length must be non%-negative integers$" },
+    { function() return "read", 0, -4096 end,
+      "^gen: I/O 1: offset and length must be non%-negative integers$" },
   }
   for _, e in ipairs(engines) do
     local ok, err = pcall(p.run, { file = f, engine = e.engine, qd = e.qd, count = 1 })
@@ -403,7 +412,9 @@ T.test("run: gen reads the same stepped (psync) and in the C loop (io_uring at q
       break
     end
     for k, c in ipairs(cases) do
-      local ok2, msg = pcall(p.run, { file = f, engine = e.engine, qd = e.qd, bs = 4096, gen = c[1] })
+      -- (count: a case the loop wrongly took would end, and fail, rather than run on)
+      local ok2, msg = pcall(p.run, { file = f, engine = e.engine, qd = e.qd, bs = 4096, count = 8,
+                                      gen = c[1] })
       T.eq(ok2, false, e.engine .. " case " .. k .. " raises")
       T.ok(tostring(msg):find(c[2]), e.engine .. " case " .. k .. ": " .. tostring(msg))
     end
