@@ -44,17 +44,6 @@ uint64_t pl_checksize(lua_State *L, int arg)
     return pl_checkoffset(L, arg, "size");
 }
 
-PL_HOT void pl_pushu64(lua_State *L, uint64_t v)
-{
-#if LUA_VERSION_NUM >= 503
-    if (v <= (uint64_t)LUA_MAXINTEGER) {
-        lua_pushinteger(L, (lua_Integer)v);
-        return;
-    }
-#endif
-    lua_pushnumber(L, (lua_Number)v);
-}
-
 int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const char *extra)
 {
     lua_pushnil(L);

@@ -57,8 +57,18 @@ static inline uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uin
 }
 /* A size: a number, or a string such as "4k" / "1g". */
 uint64_t pl_checksize(lua_State *L, int arg);
-/* Push a count or byte total as an integer where the flavour has them. */
-void pl_pushu64(lua_State *L, uint64_t v);
+/* Push a count or byte total as an integer where the flavour has them. Inline: p.random
+   and the generator loop push one a step. */
+static inline void pl_pushu64(lua_State *L, uint64_t v)
+{
+#if LUA_VERSION_NUM >= 503
+    if (v <= (uint64_t)LUA_MAXINTEGER) {
+        lua_pushinteger(L, (lua_Integer)v);
+        return;
+    }
+#endif
+    lua_pushnumber(L, (lua_Number)v);
+}
 /* Return nil, "op path: strerror[ (extra)]", errno. Always returns 3. */
 int pl_pusherror(lua_State *L, const char *op, const char *path, int err, const char *extra);
 /* Raise "interrupted" if a signal asked us to stop. */
