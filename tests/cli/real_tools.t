@@ -3,12 +3,14 @@ Debian's ioping), when they are installed: the same lines in the same
 order, numbers and their units masked, with stderr merged (2>&1, as people
 paste) and on a pseudo-terminal (`script`, util-linux), less platter's own
 lines (the cache warning: in.dat was just written, so it is read from the
-page cache, and ioping rereads its small file). ioping's filesystem size
+page cache, and ioping rereads its small file). Every unit is masked, KiB
+as well as MiB: which one a rate is printed in depends on how fast the run
+was. ioping's filesystem size
 for a directory is compared exactly, and dd's decimal point under a
 LC_NUMERIC locale.
 
   $ command -v dd >/dev/null && command -v ioping >/dev/null && command -v script >/dev/null || exit 80
-  $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kMGT]?i?B(\/s)?|[kmun]?s|(k )?iops)\b/N U/g'; }
+  $ mask() { tr -d '\r' | sed -E 's/[0-9]+([.,][0-9]+)?(e-?[0-9]+)?/N/g; s/N ([kKMGT]?i?B(\/s)?|[kmun]?s|(k )?iops)\b/N U/g'; }
   $ head -c 1048576 /dev/zero > in.dat
   $ same() { "$@" 2>&1 | mask > real.out; platter "$@" 2>&1 | grep -v '^platter: ' | mask > ours.out; diff real.out ours.out && echo same; }
   $ pty() { script -qec "$*" /dev/null < /dev/null | mask > real.tty; script -qec "platter $*" /dev/null < /dev/null | tr -d '\r' | grep -v '^platter: ' | mask > ours.tty; diff real.tty ours.tty && echo same; }
@@ -28,7 +30,7 @@ LC_NUMERIC locale.
   $ pty ioping -c 3 -i 0 .
   same
   $ head -1 ours.tty
-  N KiB <<< \. \(extN /dev/\w+ N U\): request=N time=N U \(warmup\) (re)
+  N U <<< \. \(extN /dev/\w+ N U\): request=N time=N U \(warmup\) (re)
   $ fs() { sed -n 's/.*(ext[0-9] [^ ]* \([^)]*\)).*/\1/p' | head -1; }
   $ ioping -c 1 -i 0 . 2>&1 | fs > real.fs; platter ioping -c 1 -i 0 . 2>&1 | fs > ours.fs
   $ test -s real.fs && diff real.fs ours.fs && echo same
