@@ -13,14 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include <liburing.h>
 
 #include "device.h"
 #include "engine.h"
 #include "hot.h"
+#include "ringbroker.h"
 
 struct uring {
     struct io_uring ring;
@@ -120,6 +123,30 @@ static int check_iopoll(const struct pl_engine *e, const char **why)
  * thread submits and runs that work itself, so only SINGLE_ISSUER is asked
  * for (the kernel refuses the other two with it). IOPOLL goes with any set.
  */
+/* The ring from the broker of a sandboxed run (ringbroker.h): mapped, then enabled here,
+   so that a single-issuer ring's one task is this one. 0 or -errno. */
+static int ring_from_broker(struct uring *u, unsigned entries, struct io_uring_params *p)
+{
+    int fd = pl_ring_broker_get(entries, p);
+    if (fd < 0)
+        return fd;
+    int rc = io_uring_queue_mmap(fd, p, &u->ring);
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    for (unsigned i = 0; i < u->ring.sq.ring_entries; i++)
+        u->ring.sq.array[i] = i; /* what io_uring_queue_init_params does after the mmap */
+    u->ring.features = p->features;
+    /* (liburing 2.3 declares io_uring_enable_rings but does not export it) */
+    rc = syscall(__NR_io_uring_register, u->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0
+             ? -errno
+             : 0;
+    if (rc < 0)
+        io_uring_queue_exit(&u->ring);
+    return rc;
+}
+
 static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_opts *o)
 {
     static const unsigned plain[] = {
@@ -139,7 +166,8 @@ static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_op
         memset(&p, 0, sizeof p);
         p.flags = tries[i] | (o->iopoll ? IORING_SETUP_IOPOLL : 0);
         p.sq_thread_idle = o->sq_idle_ms;
-        rc = io_uring_queue_init_params(entries, &u->ring, &p);
+        rc = pl_ring_broker_on() ? ring_from_broker(u, entries, &p)
+                                 : io_uring_queue_init_params(entries, &u->ring, &p);
         if (rc == 0) {
             u->enter_to_look = (p.flags & IORING_SETUP_DEFER_TASKRUN) || o->iopoll;
             return 0;
@@ -183,6 +211,13 @@ static int uring_init(struct pl_engine *e, const char **why)
         fds[i] = e->files[i]->fd;
     u->fixed_files = io_uring_register_files(&u->ring, fds, e->nfiles) == 0;
     free(fds);
+    /* a broker's SQPOLL thread is the broker's: a plain descriptor number would name
+       one of its files, not ours, so the files must be the ring's own */
+    if (o->sqpoll && pl_ring_broker_on() && !u->fixed_files) {
+        *why = "sqpoll in the sandbox needs the files registered with the ring, and "
+               "registering them failed";
+        return -EPERM;
+    }
 
     struct iovec *iov = malloc(e->qd * sizeof *iov);
     if (!iov)

@@ -27,10 +27,14 @@
 #include <linux/landlock.h>
 #include <seccomp.h>
 
+#include "config.h"
 #include "device.h"
 #include "guard.h"
 #include "lazylib.h"
 #include "sandbox.h"
+#if PL_HAVE_URING
+#include "ringbroker.h"
+#endif
 
 /* Rights and fields newer than the kernel headers Debian 12 builds with. */
 #define LL_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
@@ -218,7 +222,7 @@ static int apply_landlock(const struct pl_sandbox_opts *o, char *why, size_t len
 
 #include "sandbox_calls.h"
 
-static int apply_seccomp(char *why, size_t len)
+static int apply_seccomp(char *why, size_t len, int no_rings)
 {
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     /* every thread, not just this one: an MPI run has Open MPI's (docs/sandbox.md) */
@@ -231,6 +235,13 @@ static int apply_seccomp(char *why, size_t len)
         return 0;
     }
     int rc = pl_refuse_calls(ctx);
+    /* Every ring comes from the broker, restricted (ringbroker.c): none set up here, and
+       pidfd_getfd is how a ring gets here from it. Landlock confines pidfd_getfd to the
+       processes of this domain (platter's workers and the broker); without the broker it
+       has no use, and is refused. */
+    if (rc == 0)
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+                              no_rings ? SCMP_SYS(io_uring_setup) : SCMP_SYS(pidfd_getfd), 0);
     if (rc == 0)
         rc = seccomp_load(ctx);
     seccomp_release(ctx);
@@ -255,7 +266,13 @@ int pl_sandbox_apply(const struct pl_sandbox_opts *o, char *why, size_t len)
     }
     char lw[256] = "", sw[256] = "";
     int ll = apply_landlock(o, lw, sizeof lw);
-    int sc = ll < 0 ? 0 : apply_seccomp(sw, sizeof sw);
+    /* the ring broker first, while the process may still fork an unfiltered helper; without
+       one (no io_uring in this build, or the fork failed) rings are set up here as before */
+    int no_rings = 0;
+#if PL_HAVE_URING
+    no_rings = ll == 1 && pl_ring_broker_start() == 0;
+#endif
+    int sc = ll < 0 ? 0 : apply_seccomp(sw, sizeof sw, no_rings);
     snprintf(why, len, "%s%s%s", lw, lw[0] && sw[0] ? "; " : "", sw);
     if (ll < 0)
         return ll;

@@ -64,7 +64,6 @@ static const char *const refused_calls[] = {
     "vhangup",
     "uselib",
     "socket",
-    "pidfd_getfd",
     "kcmp",
     "lookup_dcookie",
     "nfsservctl",

@@ -39,6 +39,9 @@
 #endif
 
 #include "guard.h"
+#if PL_HAVE_URING
+#include "ringbroker.h"
+#endif
 #include "sandbox.h"
 #include "sandbox_calls.h" /* the list the filter is made from */
 
@@ -233,43 +236,60 @@ static int uring_one(struct io_uring *ring)
     return res;
 }
 
-/* Under the kernel layer: io_uring's own open, mkdir, unlink and connect, which
-   reach the kernel without a system call of their own, meet Landlock as the
-   calls do. The number of failed checks, or -1 when no ring can be set up. */
+/* Under the kernel layer: the process sets up no ring of its own (the filter refuses
+   io_uring_setup); a ring from the broker (ringbroker.c) reads and writes, and every
+   other operation and registration is refused by its restrictions, even on a path
+   Landlock would allow. The number of failed checks. */
 static int uring_checks(void)
 {
     struct io_uring ring;
     char p[PATH_MAX];
     int bad = 0;
-    if (io_uring_queue_init(4, &ring, 0) < 0)
-        return -1;
-    path_of(p, "outside/secret");
-    io_uring_prep_openat(io_uring_get_sqe(&ring), AT_FDCWD, p, O_RDONLY, 0);
+    CHECK(io_uring_queue_init(4, &ring, 0) == -EPERM);
+    CHECK(pl_ring_broker_on());
+    struct io_uring_params par;
+    memset(&par, 0, sizeof par);
+    int fd = pl_ring_broker_get(4, &par);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return bad;
+    CHECK(io_uring_queue_mmap(fd, &par, &ring) == 0);
+    for (unsigned i = 0; i < ring.sq.ring_entries; i++)
+        ring.sq.array[i] = i;
+    CHECK(syscall(__NR_io_uring_register, fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) == 0);
+    /* what it is for */
+    int f = open("ring-data", O_RDWR | O_CREAT, 0644);
+    CHECK(f >= 0 && write(f, "abc", 3) == 3);
+    char buf[4] = "";
+    io_uring_prep_read(io_uring_get_sqe(&ring), f, buf, 3, 0);
+    CHECK(uring_one(&ring) == 3 && memcmp(buf, "abc", 3) == 0);
+    io_uring_prep_write(io_uring_get_sqe(&ring), f, "xyz", 3, 3);
+    CHECK(uring_one(&ring) == 3);
+    io_uring_prep_fsync(io_uring_get_sqe(&ring), f, 0);
+    CHECK(uring_one(&ring) == 0);
+    CHECK(io_uring_register_files(&ring, &f, 1) == 0);
+    /* nothing else, inside the roots or out */
+    io_uring_prep_openat(io_uring_get_sqe(&ring), AT_FDCWD, "ring-data", O_RDONLY, 0);
     int res = uring_one(&ring);
     CHECK(res == -EACCES);
     if (res >= 0)
         close(res);
-    path_of(p, "outside/new");
-    io_uring_prep_openat(io_uring_get_sqe(&ring), AT_FDCWD, p, O_WRONLY | O_CREAT, 0644);
-    CHECK(uring_one(&ring) == -EACCES);
-    io_uring_prep_mkdirat(io_uring_get_sqe(&ring), AT_FDCWD, p, 0700);
-    CHECK(uring_one(&ring) == -EACCES);
     path_of(p, "outside/secret");
-    io_uring_prep_unlinkat(io_uring_get_sqe(&ring), AT_FDCWD, p, 0);
+    io_uring_prep_openat(io_uring_get_sqe(&ring), AT_FDCWD, p, O_RDONLY, 0);
     CHECK(uring_one(&ring) == -EACCES);
-    /* the seccomp filter does not see IORING_OP_SOCKET (docs/sandbox.md); where it
-       makes one, Landlock still refuses a TCP connect (ABI 4 and later) */
-    io_uring_prep_socket(io_uring_get_sqe(&ring), AF_INET, SOCK_STREAM, 0, 0);
-    int sfd = uring_one(&ring);
-    if (sfd >= 0 && syscall(SYS_landlock_create_ruleset, NULL, 0, 1UL) >= 4) {
-        struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons(9)};
-        to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        io_uring_prep_connect(io_uring_get_sqe(&ring), sfd, (struct sockaddr *)&to, sizeof to);
-        CHECK(uring_one(&ring) == -EACCES);
-    }
-    if (sfd >= 0)
-        close(sfd);
+    io_uring_prep_mkdirat(io_uring_get_sqe(&ring), AT_FDCWD, "ring-dir", 0700);
+    CHECK(uring_one(&ring) == -EACCES);
+    io_uring_prep_unlinkat(io_uring_get_sqe(&ring), AT_FDCWD, "ring-data", 0);
+    CHECK(uring_one(&ring) == -EACCES);
+    io_uring_prep_socket(io_uring_get_sqe(&ring), AF_UNIX, SOCK_STREAM, 0, 0);
+    res = uring_one(&ring);
+    CHECK(res == -EACCES);
+    if (res >= 0)
+        close(res);
+    CHECK(io_uring_register_eventfd(&ring, 0) == -EACCES);
     io_uring_queue_exit(&ring);
+    close(f);
+    CHECK(unlink("ring-data") == 0);
     return bad;
 }
 #endif
@@ -278,10 +298,24 @@ static int kernel_checks(void)
 {
     char why[512], p[PATH_MAX];
     int bad = 0;
+    /* a process from before the kernel layer (as the result keeper is): outside the domain */
+    int hold[2];
+    if (pipe(hold) < 0)
+        return 91;
+    pid_t before = fork();
+    if (before == 0) {
+        char c;
+        close(hold[1]);
+        _exit(read(hold[0], &c, 1) < 0);
+    }
+    close(hold[0]);
     struct pl_sandbox_opts o = {0, 0, NULL};
     int rc = pl_sandbox_apply(&o, why, sizeof why);
-    if (rc == 0)
+    if (rc == 0) {
+        close(hold[1]);
+        waitpid(before, NULL, 0);
         return 77; /* no Landlock or seccomp here: nothing to test */
+    }
     CHECK(rc == 1);
     CHECK(strcmp(pl_sandbox_mode(), "kernel") == 0);
     /* the raw calls, bypassing platter's own checks */
@@ -321,10 +355,15 @@ static int kernel_checks(void)
     CHECK(execve("/bin/true", argv, NULL) < 0 && (errno == EPERM || errno == EACCES));
     CHECK(socket(AF_INET, SOCK_STREAM, 0) < 0 && errno == EPERM);
 #if PL_HAVE_URING
-    int ub = uring_checks();
-    if (ub > 0)
-        bad += ub;
+    bad += uring_checks();
 #endif
+    /* pidfd_getfd (the broker's rings come that way) reaches no process outside the domain */
+    int pidfd = (int)syscall(SYS_pidfd_open, before, 0);
+    CHECK(pidfd >= 0);
+    errno = 0;
+    CHECK(pidfd >= 0 && syscall(SYS_pidfd_getfd, pidfd, 0, 0) < 0 && errno == EPERM);
+    close(hold[1]); /* the process from before ends */
+    waitpid(before, NULL, 0);
     /* every call of the list, not only the first and the last few (pl_refuse_calls) */
     int made, eperm = refused_eperm(&made, 1);
     CHECK(made >= 40 && eperm == made);
