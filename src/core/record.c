@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "spawn.h"
 
 static char *given[PL_RECORD_KINDS];
 static char *absolute[PL_RECORD_KINDS];
@@ -171,28 +172,18 @@ static void keeper(int fd)
     }
 }
 
+static void keeper_body(int fd, void *arg)
+{
+    (void)arg;
+    keeper(fd);
+}
+
 int pl_record_start_keeper(void)
 {
-    int sv[2];
     if (!absolute[PL_RECORD_JSON] && !absolute[PL_RECORD_CSV])
         return 0;
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-        return -errno;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(sv[0]);
-        close(sv[1]);
-        return -err;
-    }
-    if (pid == 0) {
-        close(sv[0]);
-        keeper(sv[1]);
-    }
-    close(sv[1]);
-    keeper_fd = sv[0];
-    return 0;
+    pid_t pid;
+    return pl_spawn_helper(SOCK_STREAM, keeper_body, NULL, &keeper_fd, &pid);
 }
 
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len)

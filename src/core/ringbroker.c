@@ -42,6 +42,7 @@
 
 #include "ringbroker.h"
 #include "sandbox_calls.h"
+#include "spawn.h"
 
 struct request {
     uint32_t entries, flags, sq_thread_idle;
@@ -190,8 +191,9 @@ static void confine(void)
     seccomp_release(ctx);
 }
 
-static void broker(int sock, pid_t parent)
+static void broker(int sock, void *arg)
 {
+    pid_t parent = *(const pid_t *)arg;
     signal(SIGINT, SIG_IGN); /* a Ctrl-C is platter's to handle; the broker ends with it */
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_IGN);
@@ -231,30 +233,19 @@ int pl_ring_broker_start(void)
 {
     if (broker_fd >= 0)
         return 0;
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
-        return -errno;
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(sv[0]);
-        close(sv[1]);
-        return -err;
-    }
-    if (pid == 0) {
-        broker(sv[1], parent);
-        _exit(0);
-    }
-    close(sv[1]);
+    pid_t parent = getpid(), pid;
+    int fd;
+    int rc = pl_spawn_helper(SOCK_SEQPACKET, broker, &parent, &fd, &pid);
+    if (rc < 0)
+        return rc;
     int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
     if (pidfd < 0) { /* closing the socket ends the broker */
         int err = errno;
-        close(sv[0]);
+        close(fd);
         return -err;
     }
     fcntl(pidfd, F_SETFD, FD_CLOEXEC);
-    broker_fd = sv[0];
+    broker_fd = fd;
     broker_pidfd = pidfd;
     return 0;
 }
