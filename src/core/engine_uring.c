@@ -114,15 +114,6 @@ static int check_iopoll(const struct pl_engine *e, const char **why)
     return 0;
 }
 
-/*
- * The ring is set up as fio 3.33 sets up its own: one task submits
- * (SINGLE_ISSUER), and completion work runs when that task asks for
- * completions rather than by interrupting it (DEFER_TASKRUN, COOP_TASKRUN).
- * Worth a few per cent at QD 32 here (docs/performance.md). Kernels before
- * 6.1 refuse these flags: then fewer, then none. With SQPOLL the kernel's
- * thread submits and runs that work itself, so only SINGLE_ISSUER is asked
- * for (the kernel refuses the other two with it). IOPOLL goes with any set.
- */
 /* The ring from the broker of a sandboxed run (ringbroker.h): mapped, then enabled here,
    so that a single-issuer ring's one task is this one. 0 or -errno. */
 static int ring_from_broker(struct uring *u, unsigned entries, struct io_uring_params *p)
@@ -147,6 +138,16 @@ static int ring_from_broker(struct uring *u, unsigned entries, struct io_uring_p
     return rc;
 }
 
+/*
+ * The ring is set up as fio 3.33 sets up its own: one task submits
+ * (SINGLE_ISSUER), and completion work runs when that task asks for
+ * completions rather than by interrupting it (DEFER_TASKRUN, COOP_TASKRUN).
+ * Worth a few per cent at QD 32 here (docs/performance.md). Kernels before
+ * 6.1 refuse these flags: then fewer, then none. With SQPOLL the kernel's
+ * thread submits and runs that work itself, so only SINGLE_ISSUER is asked
+ * for (the kernel refuses the other two with it). IOPOLL goes with any set.
+ * In a sandboxed run the broker sets the ring up with the same flags.
+ */
 static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_opts *o)
 {
     static const unsigned plain[] = {
