@@ -1381,8 +1381,8 @@ static int l_run_loop(lua_State *L)
         lua_pushvalue(L, 2);
         pl_pushu64(L, i);
         lua_call(L, 1, 4);
-        /* one API call per value where it can be (Lua 5.4 pays ~2-4 ns a call): a number
-           in the op's place becomes a string here, which matches no name all the same */
+        /* the op with one API call (Lua 5.4 pays ~2-4 ns a call): a number in its place
+           becomes a string here, which matches no name all the same */
         const char *name = lua_tolstring(L, -4, NULL);
         if (!name && lua_isnil(L, -4)) {
             lua_pop(L, 4);
@@ -1393,7 +1393,7 @@ static int l_run_loop(lua_State *L)
             if (name == names[n])
                 op = n;
         double off = number_or(L, -3, -1), len = number_or(L, -2, -1);
-        double think = lua_isnil(L, -1) ? 0 : number_or(L, -1, 0);
+        double think = number_or(L, -1, 0);
         lua_pop(L, 4);
         rc = step_checked(j, op, off, len, think);
     }

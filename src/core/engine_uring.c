@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
-#include <unistd.h>
 
 #include <liburing.h>
 
@@ -114,30 +112,6 @@ static int check_iopoll(const struct pl_engine *e, const char **why)
     return 0;
 }
 
-/* The ring from the broker of a sandboxed run (ringbroker.h): mapped, then enabled here,
-   so that a single-issuer ring's one task is this one. 0 or -errno. */
-static int ring_from_broker(struct uring *u, unsigned entries, struct io_uring_params *p)
-{
-    int fd = pl_ring_broker_get(entries, p);
-    if (fd < 0)
-        return fd;
-    int rc = io_uring_queue_mmap(fd, p, &u->ring);
-    if (rc < 0) {
-        close(fd);
-        return rc;
-    }
-    for (unsigned i = 0; i < u->ring.sq.ring_entries; i++)
-        u->ring.sq.array[i] = i; /* what io_uring_queue_init_params does after the mmap */
-    u->ring.features = p->features;
-    /* (liburing 2.3 declares io_uring_enable_rings but does not export it) */
-    rc = syscall(__NR_io_uring_register, u->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0
-             ? -errno
-             : 0;
-    if (rc < 0)
-        io_uring_queue_exit(&u->ring);
-    return rc;
-}
-
 /*
  * The ring is set up as fio 3.33 sets up its own: one task submits
  * (SINGLE_ISSUER), and completion work runs when that task asks for
@@ -167,7 +141,7 @@ static int ring_init(struct uring *u, unsigned entries, const struct pl_uring_op
         memset(&p, 0, sizeof p);
         p.flags = tries[i] | (o->iopoll ? IORING_SETUP_IOPOLL : 0);
         p.sq_thread_idle = o->sq_idle_ms;
-        rc = pl_ring_broker_on() ? ring_from_broker(u, entries, &p)
+        rc = pl_ring_broker_on() ? pl_ring_broker_ring(entries, &p, &u->ring)
                                  : io_uring_queue_init_params(entries, &u->ring, &p);
         if (rc == 0) {
             u->enter_to_look = (p.flags & IORING_SETUP_DEFER_TASKRUN) || o->iopoll;

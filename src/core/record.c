@@ -182,8 +182,7 @@ int pl_record_start_keeper(void)
 {
     if (!absolute[PL_RECORD_JSON] && !absolute[PL_RECORD_CSV])
         return 0;
-    pid_t pid;
-    return pl_spawn_helper(SOCK_STREAM, keeper_body, NULL, &keeper_fd, &pid);
+    return pl_spawn_helper(SOCK_STREAM, keeper_body, NULL, &keeper_fd, NULL);
 }
 
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len)

@@ -209,13 +209,13 @@ static void broker(int sock, void *arg)
         struct request rq;
         int reply;
         int rc = recv_fd(sock, &rq, sizeof rq, &reply);
-        if (rc == -EPIPE || (rc < 0 && rc != -EPROTO))
-            _exit(0);
+        if (rc < 0 && rc != -EPROTO)
+            _exit(0); /* the end of the stream, or the socket failed */
         if (reply < 0)
-            continue; /* nowhere to answer */
+            continue; /* a malformed request (recv_fd closed its socket), or no socket */
         struct answer a;
         memset(&a, 0, sizeof a);
-        int ring = rc < 0 ? rc : make_ring(&rq, &a.p);
+        int ring = make_ring(&rq, &a.p);
         a.err = ring < 0 ? -ring : 0;
         a.fd = ring;
         if (send_fd(reply, &a, sizeof a, -1) == 0 && ring >= 0) {
@@ -282,4 +282,25 @@ int pl_ring_broker_get(unsigned entries, struct io_uring_params *p)
         return rc;
     *p = a.p;
     return ring;
+}
+
+int pl_ring_broker_ring(unsigned entries, struct io_uring_params *p, struct io_uring *ring)
+{
+    int fd = pl_ring_broker_get(entries, p);
+    if (fd < 0)
+        return fd;
+    int rc = io_uring_queue_mmap(fd, p, ring);
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    for (unsigned i = 0; i < ring->sq.ring_entries; i++)
+        ring->sq.array[i] = i; /* what io_uring_queue_init_params does after the mmap */
+    ring->features = p->features;
+    /* (liburing 2.3 declares io_uring_enable_rings but does not export it) */
+    if (syscall(__NR_io_uring_register, fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0) < 0) {
+        rc = -errno;
+        io_uring_queue_exit(ring);
+    }
+    return rc;
 }

@@ -10,6 +10,7 @@
 #ifndef PLATTER_CORE_RINGBROKER_H
 #define PLATTER_CORE_RINGBROKER_H
 
+struct io_uring;
 struct io_uring_params;
 
 /* Fork the broker. 0, or -errno (no broker: rings are set up directly). */
@@ -23,5 +24,11 @@ int pl_ring_broker_on(void);
  * ring still disabled. -errno on failure (the kernel's, from the broker).
  */
 int pl_ring_broker_get(unsigned entries, struct io_uring_params *p);
+/*
+ * The same ring made ready to use: mapped into *ring as io_uring_queue_init_params
+ * would leave it, then enabled by this process (so a single-issuer ring's one
+ * task is this one). 0 or -errno; *p as above.
+ */
+int pl_ring_broker_ring(unsigned entries, struct io_uring_params *p, struct io_uring *ring);
 
 #endif

@@ -26,6 +26,7 @@ int pl_spawn_helper(int type, void (*body)(int fd, void *arg), void *arg, int *f
     }
     close(sv[1]);
     *fd = sv[0];
-    *pid = child;
+    if (pid)
+        *pid = child;
     return 0;
 }

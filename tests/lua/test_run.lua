@@ -396,7 +396,7 @@ T.test("run: gen reads the same stepped (psync) and in the C loop (io_uring at q
     { function() return "read", 4096.5, 4096 end,
       "^gen: I/O 1: offset and length must be non%-negative integers$" },
     { function() return "read", 0, 8192 end, "longer than bs %(4096 bytes%)" },
-    -- what the C loop reads back with one call per value still fails as before:
+    -- what the C loop reads back (the op as a string, numbers by type) still fails as before:
     -- a number for the op, a numeric string or a value past 2^53 for the offset
     { function() return 1, 0, 4096 end, '^gen: I/O 1: op must be "read", "write" or "fsync"$' },
     { function() return "read", "4096", 4096 end,
