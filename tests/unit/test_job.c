@@ -287,15 +287,21 @@ static void test_samples(void **state)
     assert_int_equal(r->nsamples, 10);
     assert_int_equal(r->samples_dropped, 0);
     uint64_t ops = 0, bytes = 0;
+    size_t busy = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
         const struct pl_sample *w = &r->samples[i];
         assert_true(w->t_ns == (i + 1) * (SEC / 50));
-        assert_true(w->ops[0] > 0 && w->ops[1] == 0 && w->bytes[0] == w->ops[0] * 4 * KIB);
+        /* a window may hold no I/O when a loaded machine (ctest -j) takes the CPU from
+           the job for longer than 20 ms; what it holds is reads of 4 KiB only */
+        busy += w->ops[0] > 0;
+        assert_true(w->ops[1] == 0 && w->bytes[0] == w->ops[0] * 4 * KIB);
         assert_true(w->lat_min[1] == 0 && w->lat_max[1] == 0);
         assert_true(w->lat_min[0] <= w->lat_max[0]);
         ops += w->ops[0];
         bytes += w->bytes[0];
     }
+    if (busy < r->nsamples / 2)
+        fail_msg("only %zu of %zu windows of a null-engine job hold an I/O", busy, r->nsamples);
     assert_true(ops <= r->all.ops && r->all.ops - ops <= 1); /* qd 1: one past the deadline */
     assert_true(bytes <= r->all.bytes);
     pl_job_result_free(r);
