@@ -139,8 +139,9 @@ struct request {
     uint64_t len;
 };
 
-static void keeper(int fd)
+static void keeper(int fd, void *arg)
 {
+    (void)arg;
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
@@ -172,17 +173,11 @@ static void keeper(int fd)
     }
 }
 
-static void keeper_body(int fd, void *arg)
-{
-    (void)arg;
-    keeper(fd);
-}
-
 int pl_record_start_keeper(void)
 {
     if (!absolute[PL_RECORD_JSON] && !absolute[PL_RECORD_CSV])
         return 0;
-    return pl_spawn_helper(SOCK_STREAM, keeper_body, NULL, &keeper_fd, NULL);
+    return pl_spawn_helper(SOCK_STREAM, keeper, NULL, &keeper_fd, NULL);
 }
 
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len)

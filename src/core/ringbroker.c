@@ -255,7 +255,9 @@ int pl_ring_broker_on(void)
     return broker_fd >= 0;
 }
 
-int pl_ring_broker_get(unsigned entries, struct io_uring_params *p)
+/* A disabled ring from the broker (IORING_SETUP_R_DISABLED is added to p->flags):
+   its descriptor, with *p as the kernel filled it in, or -errno. */
+static int ring_from_broker(unsigned entries, struct io_uring_params *p)
 {
     if (broker_fd < 0)
         return -ENOSYS;
@@ -286,7 +288,7 @@ int pl_ring_broker_get(unsigned entries, struct io_uring_params *p)
 
 int pl_ring_broker_ring(unsigned entries, struct io_uring_params *p, struct io_uring *ring)
 {
-    int fd = pl_ring_broker_get(entries, p);
+    int fd = ring_from_broker(entries, p);
     if (fd < 0)
         return fd;
     int rc = io_uring_queue_mmap(fd, p, ring);

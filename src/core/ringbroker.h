@@ -18,16 +18,11 @@ int pl_ring_broker_start(void);
 /* 1 when rings come from the broker. */
 int pl_ring_broker_on(void);
 /*
- * A ring of entries from the broker: p->flags and p->sq_thread_idle are what
- * io_uring_setup would be given (IORING_SETUP_R_DISABLED is added); on success
- * *p is what the kernel filled in and the ring's descriptor is returned, the
- * ring still disabled. -errno on failure (the kernel's, from the broker).
- */
-int pl_ring_broker_get(unsigned entries, struct io_uring_params *p);
-/*
- * The same ring made ready to use: mapped into *ring as io_uring_queue_init_params
- * would leave it, then enabled by this process (so a single-issuer ring's one
- * task is this one). 0 or -errno; *p as above.
+ * A ring of entries from the broker, ready to use. p->flags and p->sq_thread_idle
+ * are what io_uring_setup would be given; on success *p is what the kernel filled
+ * in, and the ring is mapped into *ring as io_uring_queue_init_params would leave
+ * it, then enabled by this process (so a single-issuer ring's one task is this
+ * one). 0, or -errno (the kernel's, from the broker, or this process's).
  */
 int pl_ring_broker_ring(unsigned entries, struct io_uring_params *p, struct io_uring *ring);
 
