@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,6 +20,7 @@
 #include "l_stats.h"
 #include "progress.h"
 #include "rng.h"
+#include "units.h"
 #include "hot.h"
 
 static const char *const run_keys[] = {
@@ -127,16 +129,54 @@ static uint64_t getint(lua_State *L, int t, const char *k, uint64_t def)
     return (uint64_t)v;
 }
 
+/*
+ * The size at stack index idx, a number or a string like "4k", from the field
+ * named what ("'bs'", "range[2]"): errors name the field, not a stack slot.
+ */
+static uint64_t fieldsize(lua_State *L, int idx, const char *what)
+{
+    if (lua_type(L, idx) == LUA_TSTRING) {
+        uint64_t v;
+        const char *why;
+        const char *str = lua_tostring(L, idx);
+        if (pl_units_parse_size(str, &v, &why) < 0)
+            luaL_error(L, "run: %s: bad size '%s': %s", what, str, why);
+        return v;
+    }
+    if (lua_type(L, idx) != LUA_TNUMBER)
+        luaL_error(L, "run: %s must be a size (a number or a string like \"4k\"), not %s", what,
+                   luaL_typename(L, idx));
+    lua_Number n = lua_tonumber(L, idx);
+    if (n < 0)
+        luaL_error(L, "run: %s must not be negative", what);
+    if (!pl_isexact(n))
+        luaL_error(L, "run: %s must be an integer (below 2^53)", what);
+    return (uint64_t)n;
+}
+
+/* An integer field that C keeps in an unsigned int: within lo..hi, or an error
+ * (a value past 2^32 must not wrap around to a small one). */
+static unsigned getuint(lua_State *L, int t, const char *k, unsigned def, unsigned lo,
+                        unsigned hi)
+{
+    uint64_t v = getint(L, t, k, def);
+    if (v < lo || v > hi) {
+        char msg[96]; /* (lua_pushfstring has no %u) */
+        snprintf(msg, sizeof msg, "run: '%s' must be within %u..%u", k, lo, hi);
+        luaL_error(L, "%s", msg);
+    }
+    return (unsigned)v;
+}
+
 /* A size field: a number or a string like "4k". */
 static uint64_t getsize(lua_State *L, int t, const char *k, uint64_t def)
 {
     lua_getfield(L, t, k);
     uint64_t v = def;
-    if (lua_type(L, -1) == LUA_TSTRING) {
-        v = pl_checksize(L, lua_gettop(L));
-    } else if (!lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        return getint(L, t, k, def);
+    if (!lua_isnil(L, -1)) {
+        char what[48];
+        snprintf(what, sizeof what, "'%s'", k);
+        v = fieldsize(L, lua_gettop(L), what);
     }
     lua_pop(L, 1);
     return v;
@@ -160,7 +200,9 @@ static uint64_t *getlist(lua_State *L, int t, const char *k, size_t *n)
     for (size_t i = 0; i < *n; i++) {
         lua_rawgeti(L, list + 1, (int)i + 1);
         if (lua_type(L, -1) == LUA_TSTRING) {
-            out[i] = pl_checksize(L, lua_gettop(L));
+            char what[64];
+            snprintf(what, sizeof what, "%s[%d]", k, (int)i + 1);
+            out[i] = fieldsize(L, lua_gettop(L), what);
         } else {
             lua_Number v = lua_tonumber(L, -1);
             if (!lua_isnumber(L, -1) || !pl_isexact(v))
@@ -531,7 +573,7 @@ static int64_t get_skip(lua_State *L)
         const char *str = lua_tostring(L, -1);
         int neg = str[0] == '-';
         lua_pushstring(L, str + neg);
-        uint64_t u = pl_checksize(L, lua_gettop(L));
+        uint64_t u = fieldsize(L, lua_gettop(L), "'skip'");
         lua_pop(L, 1);
         if (u > (uint64_t)INT64_MAX)
             luaL_error(L, "run: 'skip' is too large");
@@ -577,7 +619,9 @@ static struct pl_zone *get_zones(lua_State *L, size_t *n)
         z[i].access = (unsigned)a;
         if (lua_isnil(L, e + 2))
             luaL_error(L, "run: zones[%d]: a size is missing", (int)i + 1);
-        z[i].size = pl_checksize(L, e + 2);
+        char what[48];
+        snprintf(what, sizeof what, "zones[%d]", (int)i + 1);
+        z[i].size = fieldsize(L, e + 2, what);
         lua_pop(L, 3);
     }
     lua_pop(L, 1);
@@ -700,9 +744,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     s.files = getfiles(L, 1, &s.nfiles);
 
     s.op = (enum pl_job_op)getoption(L, 1, "op", "read", ops);
-    s.read_pct = (unsigned)getint(L, 1, "read_pct", 50);
-    if (s.read_pct > 100)
-        luaL_error(L, "run: 'read_pct' must be within 0..100");
+    s.read_pct = getuint(L, 1, "read_pct", 50, 0, 100);
     s.bs = getsize(L, 1, "bs", 0);
     size_t nbs = 0, nw = 0;
     s.bs_list = getlist(L, 1, "bs_list", &nbs);
@@ -759,7 +801,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     s.pat.nzones = nzones;
     if ((s.pat.kind == PL_PAT_ZONED || s.pat.kind == PL_PAT_ZONED_ABS) && !s.pat.zones)
         luaL_error(L, "run: pattern '%s' needs 'zones'", pat);
-    s.pat.seq_nr = (unsigned)getint(L, 1, "seq_nr", 1);
+    s.pat.seq_nr = getuint(L, 1, "seq_nr", 1, 0, UINT_MAX);
     uint64_t rpct = getint(L, 1, "random_pct", 100);
     if (rpct > 100)
         luaL_error(L, "run: 'random_pct' must be within 0..100");
@@ -777,8 +819,8 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         int r = lua_gettop(L);
         lua_rawgeti(L, r, 1);
         lua_rawgeti(L, r, 2);
-        s.pat.lo = pl_checksize(L, r + 1);
-        s.pat.hi = pl_checksize(L, r + 2);
+        s.pat.lo = fieldsize(L, r + 1, "range[1]");
+        s.pat.hi = fieldsize(L, r + 2, "range[2]");
         if (s.pat.hi <= s.pat.lo)
             luaL_error(L, "run: 'range' must be {lo, hi} with lo < hi");
         lua_pop(L, 2);
@@ -809,9 +851,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     }
     s.log = get_log(L);
     s.refill = getbool(L, 1, "refill", 0);
-    s.compress_pct = (unsigned)getint(L, 1, "compress_pct", 0);
-    if (s.compress_pct > 100)
-        luaL_error(L, "run: 'compress_pct' must be within 0..100");
+    s.compress_pct = getuint(L, 1, "compress_pct", 0, 0, 100);
     s.compress_chunk = getsize(L, 1, "compress_chunk", 0);
     s.fsync_every = getint(L, 1, "fsync_every", 0);
     s.invalidate_every = getsize(L, 1, "invalidate_every", 0);
@@ -827,10 +867,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     }
     if (getnum(L, 1, "think_us", &v))
         s.think_ns = pl_scale_u64(v, 1000.0);
-    s.qd = (unsigned)getint(L, 1, "qd", 1);
-    s.batch_submit = (unsigned)getint(L, 1, "batch", 0);
-    s.reap_min = (unsigned)getint(L, 1, "reap_min", 0);
-    s.reap_max = (unsigned)getint(L, 1, "reap_max", 0);
+    s.qd = getuint(L, 1, "qd", 1, 1, PL_MAX_QD);
+    /* above qd they mean qd (as in fio), so any size is taken, but none wraps */
+    s.batch_submit = getuint(L, 1, "batch", 0, 0, UINT_MAX);
+    s.reap_min = getuint(L, 1, "reap_min", 0, 0, UINT_MAX);
+    s.reap_max = getuint(L, 1, "reap_max", 0, 0, UINT_MAX);
     get_steady(L, &s);
     get_live(L, &s);
     get_per_dir(L, "rate_min_bps", s.rate_min_bps);

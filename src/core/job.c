@@ -21,7 +21,6 @@
 #include "io.h"
 #include "hot.h"
 
-#define MAX_QD 4096
 #define SPIN_NS 200000 /* the last 200 µs before a due I/O are spun, not slept */
 
 struct loop {
@@ -884,7 +883,7 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         *why = "the engine breaks the engine contract";
         return -EINVAL;
     }
-    if (s->qd < 1 || s->qd > MAX_QD) {
+    if (s->qd < 1 || s->qd > PL_MAX_QD) {
         *why = "qd must be within 1..4096";
         return -EINVAL;
     }

@@ -33,6 +33,9 @@ enum pl_job_stop {
     PL_STOP_STEADY, /* fio's steady state was reached (ss_dur) */
 };
 
+/* The deepest queue a job may keep. */
+#define PL_MAX_QD 4096
+
 struct pl_job_spec {
     struct pl_file **files; /* round-robin over nfiles */
     unsigned nfiles;
@@ -63,7 +66,7 @@ struct pl_job_spec {
                                           rate_process=poisson), drawn from the seed; else even */
     uint64_t think_ns;                 /* pause after each I/O (closed loop) */
     const struct pl_engine_ops *engine;
-    unsigned qd;
+    unsigned qd; /* 1..PL_MAX_QD */
     unsigned batch_submit; /* 0 = engine default */
     /*
      * Reaping at depth (fio's iodepth_batch_complete_min/max): a full queue waits

@@ -149,6 +149,39 @@ T.test("run: validation errors are clear", function()
   T.raises(function() p.run() end)
 end)
 
+T.test("run: a bad size names its field, and no count wraps past 2^32", function()
+  local f = scratch("1m")
+  -- a size string is parsed where it stands: the message names the field, not a stack slot
+  local cases = {
+    { { bs = "4q" }, "run: 'bs': bad size '4q': unknown unit 'q'" },
+    { { bs = true }, "run: 'bs' must be a size (a number or a string like \"4k\"), not boolean" },
+    { { bytes = "lots" }, "run: 'bytes': bad size 'lots': not a number" },
+    { { range = { 0, "1q" }, count = 1 }, "run: range[2]: bad size '1q': unknown unit 'q'" },
+    { { range = { -1, 4096 }, count = 1 }, "run: range[1] must not be negative" },
+    { { pattern = "zoned", zones = { { 50, "1q" } }, count = 1 }, "run: zones[1]: bad size '1q'" },
+    { { skip = "-4q", count = 1 }, "run: 'skip': bad size '4q'" },
+    { { bs_list = { 4096, "8q" }, count = 1 }, "run: bs_list[2]: bad size '8q'" },
+    -- C keeps these in 32 bits: 2^32 + 50 must not pass as 50, 2^40 as 0
+    { { op = "mix", read_pct = 2 ^ 32 + 50, count = 1 }, "run: 'read_pct' must be within 0..100" },
+    { { compress_pct = 2 ^ 32 + 1, count = 1 }, "run: 'compress_pct' must be within 0..100" },
+    { { qd = 0, count = 1 }, "run: 'qd' must be within 1..4096" },
+    { { qd = 2 ^ 40, count = 1 }, "run: 'qd' must be within 1..4096" },
+    { { qd = 4097, engine = "null", count = 1 }, "run: 'qd' must be within 1..4096" },
+    { { qd = 2, batch = 2 ^ 32 + 1, count = 1 }, "run: 'batch' must be within 0..4294967295" },
+    { { qd = 2, reap_min = 2 ^ 33, count = 1 }, "run: 'reap_min' must be within 0..4294967295" },
+    { { seq_nr = 2 ^ 32, pattern = "random", count = 1 }, "run: 'seq_nr' must be within 0..4294967295" },
+  }
+  for _, c in ipairs(cases) do
+    c[1].file = f
+    local e = T.raises(function() p.run(c[1]) end, c[2], c[2])
+    T.ok(not e:find("bad argument", 1, true), "no stack slot in: " .. e)
+  end
+  -- what fio clamps stays clamped: a batch above qd means qd
+  T.eq(p.run { file = f, engine = "null", qd = 4, batch = 64, reap_max = 100, count = 8 }.ops, 8,
+    "batch and reap_max above qd")
+  f:close()
+end)
+
 T.test("run: bad op, on_error and gen types name the field", function()
   local f = scratch("64k")
   local e = T.raises(function() p.run { file = f, op = "erase" } end, "run: ")
