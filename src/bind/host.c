@@ -880,6 +880,17 @@ static void note_error(lua_State *L, const char *text)
     lua_setfield(L, LUA_REGISTRYINDEX, "platter.error");
 }
 
+/*
+ * The status of p.exit's request at idx, or of a table a script made to look
+ * like one: a number that is not an integer 0..255 is 1, never 0 (256, 2^32
+ * and 0.5 would otherwise come out as success).
+ */
+static int exit_status(lua_State *L, int idx)
+{
+    lua_Number st = lua_tonumber(L, idx);
+    return st >= 0 && st <= 255 && st == (lua_Number)(int)st ? (int)st : 1;
+}
+
 static void report_error(lua_State *L, struct job *j)
 {
     if (lua_istable(L, -1)) {
@@ -887,7 +898,7 @@ static void report_error(lua_State *L, struct job *j)
         lua_pushliteral(L, "platter_exit");
         lua_rawget(L, -2);
         if (lua_isnumber(L, -1)) {
-            j->status = (int)lua_tointeger(L, -1);
+            j->status = exit_status(L, -1);
             return;
         }
         lua_pop(L, 1);
@@ -1092,10 +1103,10 @@ int pl_host_workload(lua_State *L)
         lua_pushliteral(L, "platter_exit");
         lua_rawget(L, -2);
         if (lua_isnumber(L, -1)) {
-            lua_Integer code = lua_tointeger(L, -1);
+            int code = exit_status(L, -1);
             if (code == 0)
                 return 0;
-            lua_pushfstring(L, "%s: exited with status %d", name, (int)code);
+            lua_pushfstring(L, "%s: exited with status %d", name, code);
             return lua_error(L);
         }
         lua_pop(L, 1);

@@ -240,10 +240,12 @@ static int l_flush(lua_State *L)
 /* p.exit([code]) ends the script with this exit status (after cleanup) */
 static int l_exit(lua_State *L)
 {
-    lua_Integer code = luaL_optinteger(L, 1, 0);
-    luaL_argcheck(L, code >= 0 && code <= 255, 1, "exit status must be within 0..255");
+    /* a number, not luaL_optinteger: LuaJIT's would take 2.5 as 2 */
+    lua_Number code = luaL_optnumber(L, 1, 0);
+    luaL_argcheck(L, code >= 0 && code <= 255 && code == (lua_Number)(int)code, 1,
+                  "exit status must be within 0..255");
     lua_newtable(L);
-    lua_pushinteger(L, code);
+    lua_pushinteger(L, (lua_Integer)code);
     lua_setfield(L, -2, "platter_exit");
     return lua_error(L);
 }

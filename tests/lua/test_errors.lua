@@ -179,6 +179,19 @@ T.test("p.exit(3) exits with status 3 after flushing output", function()
   T.has(err2, "exit status must be within 0..255", "message")
 end)
 
+T.test("no exit status outside 0..255 comes out as success", function()
+  -- p.exit(2.5) was 2 on LuaJIT; a raised {platter_exit = 256} (what a rethrown exit
+  -- request looks like) was status 256, which the shell sees as 0
+  for _, c in ipairs({ "require('platter').exit(2.5)", "require('platter').exit(-0.5)",
+                       "error({platter_exit = 256})", "error({platter_exit = 2^32})",
+                       "error({platter_exit = 0.5})", "error({platter_exit = -1})" }) do
+    local _, _, rc = T.platter({ "-e", c })
+    T.eq(rc, 1, c)
+  end
+  local _, _, rc = T.platter({ "-e", "error({platter_exit = 9})" })
+  T.eq(rc, 9, "a rethrown exit request keeps its status")
+end)
+
 T.test("p.exit inside pcall still exits (it is not swallowed as an error)", function()
   local out, _, rc = T.platter({ "-e", "local p = require 'platter'; "
     .. "local ok, e = pcall(p.exit, 4); print(ok, type(e)); error(e)" })
