@@ -258,9 +258,13 @@ static struct desc *begin(lua_State *L, const char *fn, enum kind kind, const ch
 
 static int checkroot(lua_State *L, int arg, const char *fn)
 {
-    lua_Integer r = luaL_optinteger(L, arg, 0);
-    if (r < 0 || r >= T->size)
-        luaL_error(L, "p.mpi.%s: root %d is not a rank (0..%d)", fn, (int)r, T->size - 1);
+    /* a number, not luaL_optinteger: LuaJIT's would take 1.5 as rank 1 */
+    lua_Number r = luaL_optnumber(L, arg, 0);
+    if (!(r >= 0 && r < T->size && r == (lua_Number)(int)r)) {
+        char num[32];
+        snprintf(num, sizeof num, "%.14g", (double)r);
+        luaL_error(L, "p.mpi.%s: root %s is not a rank (0..%d)", fn, num, T->size - 1);
+    }
     return (int)r;
 }
 

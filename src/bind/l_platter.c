@@ -439,19 +439,20 @@ static int l_statfs(lua_State *L)
 static int l_read_text(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
-    lua_Integer max = luaL_optinteger(L, 2, 1 << 20);
+    uint64_t max = pl_optoffset(L, 2, "max", 1 << 20);
     char why[1024];
-    luaL_argcheck(L, max >= 0 && max <= (1 << 30), 2, "max must be 0 to 1 GiB");
+    luaL_argcheck(L, max <= (1 << 30), 2, "max must be 0 to 1 GiB");
     int fd = pl_fs_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, why, sizeof why);
     if (fd < 0)
         return fs_fail(L, "read_text", path, fd, why);
     struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    int st_rc = fstat(fd, &st);
+    if (st_rc < 0 || !S_ISREG(st.st_mode)) {
+        int err = st_rc < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         close(fd);
         return pl_pusherror(L, "read_text", path, err, NULL);
     }
-    if (st.st_size > max) {
+    if ((uint64_t)st.st_size > max) {
         close(fd);
         lua_pushnil(L);
         lua_pushfstring(L, "read_text %s: larger than %d bytes", path, (int)max);

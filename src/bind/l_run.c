@@ -156,8 +156,7 @@ static uint64_t fieldsize(lua_State *L, int idx, const char *what)
 
 /* An integer field that C keeps in an unsigned int: within lo..hi, or an error
  * (a value past 2^32 must not wrap around to a small one). */
-static unsigned getuint(lua_State *L, int t, const char *k, unsigned def, unsigned lo,
-                        unsigned hi)
+static unsigned getuint(lua_State *L, int t, const char *k, unsigned def, unsigned lo, unsigned hi)
 {
     uint64_t v = getint(L, t, k, def);
     if (v < lo || v > hi) {
@@ -406,7 +405,7 @@ static void steady_criteria(lua_State *L, int t, const char *what, unsigned *fla
 /* p.steady_group(n, steady) -> a group of n p.run jobs judged as one (steady.h) */
 static int l_steady_group(lua_State *L)
 {
-    lua_Integer n = luaL_checkinteger(L, 1);
+    uint64_t n = pl_checkoffset(L, 1, "member count"); /* (LuaJIT's checkinteger takes 1.5 as 1) */
     luaL_argcheck(L, n >= 1 && n <= 1024, 1, "member count must be within 1..1024");
     luaL_checktype(L, 2, LUA_TTABLE);
     unsigned flags, dur;
@@ -441,7 +440,7 @@ struct live {
 /* p.live(n) -> n slots of running counts in memory shared with forked workers */
 static int l_live(lua_State *L)
 {
-    lua_Integer n = luaL_checkinteger(L, 1);
+    uint64_t n = pl_checkoffset(L, 1, "slot count");
     luaL_argcheck(L, n >= 1 && n <= 1024, 1, "slot count must be within 1..1024");
     struct live *u = lua_newuserdata(L, sizeof *u);
     u->slot = NULL;
@@ -460,9 +459,12 @@ static int l_live(lua_State *L)
 static struct pl_live_slot *live_slot(lua_State *L, int idx, int arg)
 {
     struct live *u = luaL_checkudata(L, idx, PL_LIVE_MT);
-    lua_Integer i = luaL_checkinteger(L, arg);
-    if (!u->slot || i < 1 || i > (lua_Integer)u->n)
-        luaL_error(L, "live: slot %d is not within 1..%d", (int)i, (int)u->n);
+    uint64_t i = pl_checkoffset(L, arg, "slot");
+    if (!u->slot || i < 1 || i > (uint64_t)u->n) {
+        char num[24]; /* (%f would print 2.0 on Lua 5.4) */
+        snprintf(num, sizeof num, "%llu", (unsigned long long)i);
+        luaL_error(L, "live: slot %s is not within 1..%d", num, (int)u->n);
+    }
     return &u->slot[i - 1];
 }
 

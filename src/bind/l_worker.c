@@ -249,7 +249,7 @@ static void wait_ticking(lua_State *L, const struct pl_workers *ws, int fn, doub
 
 static int l_parallel(lua_State *L)
 {
-    lua_Integer n = luaL_checkinteger(L, 1);
+    uint64_t n = pl_checkoffset(L, 1, "worker count"); /* (LuaJIT's checkinteger takes 1.5 as 1) */
     luaL_argcheck(L, n >= 1 && n <= 1024, 1, "worker count must be within 1..1024");
     luaL_checktype(L, 2, LUA_TFUNCTION);
     check_handoff(L);

@@ -66,7 +66,7 @@ struct pl_job_spec {
                                           rate_process=poisson), drawn from the seed; else even */
     uint64_t think_ns;                 /* pause after each I/O (closed loop) */
     const struct pl_engine_ops *engine;
-    unsigned qd; /* 1..PL_MAX_QD */
+    unsigned qd;           /* 1..PL_MAX_QD */
     unsigned batch_submit; /* 0 = engine default */
     /*
      * Reaping at depth (fio's iodepth_batch_complete_min/max): a full queue waits

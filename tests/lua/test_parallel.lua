@@ -220,3 +220,16 @@ T.test("parallel: tick runs in the caller while workers run, and reads their liv
   T.raises(function() p.parallel(1, function() end, { tick = function() end }) end, "needs 'tick_ms'", "no ms")
   f:close()
 end)
+
+T.test("parallel, live, steady_group: a count that is not a whole number is refused on both flavours", function()
+  -- LuaJIT's luaL_checkinteger took 1.5 as 1; Lua 5.4 refused it: both refuse now
+  T.raises(function() p.parallel(1.5, function() end) end, "worker count must be a non-negative integer")
+  T.raises(function() p.parallel(2 ^ 40, function() end) end, "worker count must be within 1..1024")
+  T.raises(function() p.live(2.5) end, "slot count must be a non-negative integer")
+  local live = p.live(2)
+  T.raises(function() live:get(1.5) end, "slot must be a non-negative integer")
+  T.raises(function() live:get(2 ^ 32 + 1) end, "live: slot 4294967297 is not within 1..2")
+  T.raises(function() p.steady_group(1.5, { kind = "iops", limit = 1, duration_s = 1 }) end,
+    "member count must be a non-negative integer")
+  T.raises(function() p.read_text("x", 0.5) end, "max must be a non-negative integer")
+end)
