@@ -172,6 +172,9 @@ end
 local function finish_phase(R, s, kind, extra)
   if in_worker(R) then return end
   local r
+  -- cut short by Ctrl-C: a line on stderr too. (A p.phase that an error or p.exit
+  -- ended, stopped = "error" or "exit", is recorded as any phase: the error is
+  -- reported on its own, as the script or workload gives it.)
   local cut = s.stopped == "interrupted"
   if R.record or cut then
     r = resultfile.snapshot(s)

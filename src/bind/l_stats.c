@@ -589,6 +589,40 @@ static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
         lua_pop(L, 1);
 }
 
+/*
+ * The phase at idx, ended by the error value at err (not a Ctrl-C): what it did
+ * until then is a result too. stopped = "error" with the message (r.failed), or
+ * "exit" for p.exit's request; the caller's error goes on unchanged.
+ */
+static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph)
+{
+    const char *msg = NULL;
+    int is_exit = 0;
+    if (lua_type(L, err) == LUA_TSTRING || lua_type(L, err) == LUA_TNUMBER) {
+        msg = lua_tostring(L, err);
+    } else if (lua_istable(L, err)) { /* platter's own: p.exit's request, a usage error */
+        lua_pushliteral(L, "platter_exit");
+        lua_rawget(L, err);
+        is_exit = !lua_isnil(L, -1);
+        lua_pop(L, 1);
+        lua_pushliteral(L, "platter_usage");
+        lua_rawget(L, err);
+        if (lua_type(L, -1) == LUA_TSTRING)
+            msg = lua_tostring(L, -1); /* (the table keeps it alive) */
+        lua_pop(L, 1);
+    }
+    snprintf(ph->stopped, sizeof ph->stopped, "%s", is_exit ? "exit" : "error");
+    if (!is_exit && msg)
+        snprintf(ph->error, sizeof ph->error, "%s", msg);
+    else if (!is_exit)
+        snprintf(ph->error, sizeof ph->error, "(error object is a %s value)",
+                 luaL_typename(L, err));
+    lua_pushcfunction(L, hook_phase_protected);
+    lua_pushvalue(L, idx);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
+}
+
 void pl_phase_close_interrupted(lua_State *L)
 {
     while (n_open > 0) {
@@ -658,6 +692,8 @@ static int l_phase(lua_State *L)
        p.run cut short), recorded before the error goes on */
     if (rc != LUA_OK && pl_interrupted)
         record_interrupted(L, s, ph);
+    else if (rc != LUA_OK) /* an error: as far as it got, too, with the error's message */
+        record_error(L, s, lua_gettop(L), ph);
     if (rc != LUA_OK)
         return lua_error(L); /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);
