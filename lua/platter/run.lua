@@ -43,10 +43,10 @@ function M.install(core, ffi_step)
     local begun, job = pcall(begin, t)
     if not begun then raise(job) end
     -- one protected call per job: an error in gen (or Ctrl-C) closes the job
-    -- at once, then goes on up unchanged
+    -- at once (recording what it did until then), then goes on up unchanged
     local done, msg = pcall(step and loop or core._run_loop, job, t.gen)
     if not done then
-      abort(job)
+      abort(job, msg)
       error(msg, 0)
     end
     local finished, r = pcall(finish, job)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <sys/time.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,13 @@ const char *pl_host_lua_release(void)
 ** platter's own Lua code (lua/platter/, workloads/), which finishes its
 ** bookkeeping (recording a phase, printing dd's statistics) and then returns
 ** to the script, where the hook raises again. The second signal exits at once
-** (a loop that LuaJIT compiled never sees the hook).
+** (a loop that LuaJIT compiled never sees the hook), unless it comes within
+** SIGNAL_ECHO_NS of the first: that is one stop sent twice (coreutils' timeout
+** signals the command and then its own process group, which holds the command),
+** not a person pressing Ctrl-C again, and it must not lose what was measured.
 ** ===================================================================== */
+
+#define SIGNAL_ECHO_NS 100000000LL /* 0.1 s: a person takes longer to press again */
 
 #define STOP_MASK (LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT)
 
@@ -90,12 +96,25 @@ static volatile sig_atomic_t signals_seen;
    per thread; LuaJIT has one for all). */
 static lua_State *volatile running_co;
 
+static volatile long long first_signal_ns; /* CLOCK_MONOTONIC at the first signal */
+
+static long long signal_clock_ns(void)
+{
+    struct timespec ts; /* clock_gettime is async-signal-safe */
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void on_signal(int sig)
 {
-    if (signals_seen++ || pl_interrupted) {
+    if (signals_seen || pl_interrupted) {
+        if (signals_seen && signal_clock_ns() - first_signal_ns < SIGNAL_ECHO_NS)
+            return; /* the same stop, sent twice */
         pl_scratch_cleanup();
         _exit(sig == SIGINT ? PL_EXIT_INTR : 128 + sig);
     }
+    first_signal_ns = signal_clock_ns(); /* before the flag a second handler reads */
+    signals_seen = 1;
     pl_interrupted = sig;
     if (global_L)
         lua_sethook(global_L, stop_hook, STOP_MASK, 1);
@@ -210,6 +229,17 @@ static void heap_headroom(lua_State *L)
         uint64_t more = heap.limit / 4;
         heap.limit += more < (32u << 20) ? (32u << 20) : more;
         heap.room_given = 1;
+    }
+}
+
+void pl_host_heap_unbound(int on)
+{
+    static uint64_t kept;
+    if (on) {
+        kept = heap.limit;
+        heap.limit = 0;
+    } else {
+        heap.limit = kept;
     }
 }
 

@@ -67,6 +67,9 @@ struct lua_State *pl_host_new_state(void);
 void pl_host_preload(struct lua_State *L);
 /* The default --max-memory: a quarter of the machine's RAM (not --sim's). */
 uint64_t pl_host_default_max_memory(void);
+/* Lift the --max-memory bound while platter records what a phase did when the
+   script hit it (on = 1), and put it back (on = 0). */
+void pl_host_heap_unbound(int on);
 /* "64 MiB", "1.5 GiB": a --max-memory value as messages show it. */
 const char *pl_host_format_size(uint64_t bytes, char *buf, unsigned len);
 /*

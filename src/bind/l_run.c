@@ -21,6 +21,7 @@
 #include "progress.h"
 #include "rng.h"
 #include "units.h"
+#include "host.h"
 #include "hot.h"
 
 static const char *const run_keys[] = {
@@ -1450,13 +1451,55 @@ PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double thin
     return step_checked(ud, op, off, len, think_us);
 }
 
-/* p._run_abort(job): close a job whose generator raised */
+static int hook_run_protected(lua_State *L)
+{
+    pl_hook_phase(L, 1, "run", 0);
+    return 0;
+}
+
+/*
+ * p._run_abort(job, err): close a job whose generator raised err (or that a
+ * Ctrl-C stopped there). What it did until then is a result too: counted into
+ * the phases around it and recorded, with stopped = "interrupted", or "error"
+ * and err's message. Raises nothing: the driver raises err next, unchanged.
+ */
 static int l_run_abort(lua_State *L)
 {
     struct run_job *j = luaL_checkudata(L, 1, PL_JOB_MT);
-    close_job(j);
+    lua_settop(L, 2);
+    struct pl_job_result *r = NULL;
+    if (j->job) {
+        const char *why = NULL;
+        int rc = pl_job_close(j->job, 0, &why);
+        j->job = NULL;
+        if (rc == 0) {
+            r = j->r;
+            j->r = NULL;
+        }
+    }
+    close_job(j); /* the rest: the progress line, a result not taken */
     luaL_unref(L, LUA_REGISTRYINDEX, j->anchor);
     j->anchor = LUA_NOREF;
+    if (!r)
+        return 0;
+    if (pl_interrupted)
+        r->stopped = PL_STOP_INTERRUPT;
+    /* after --max-memory's error the record gets room beyond the bound meanwhile */
+    int memerr =
+        lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "not enough memory") == 0;
+    if (memerr)
+        pl_host_heap_unbound(1);
+    push_job_stats(L, j->name, &j->s, r); /* counts it into the phases around it */
+    pl_job_result_free(r);
+    free(r);
+    if (!pl_interrupted)
+        pl_phase_set_ended(L, 2, luaL_checkudata(L, 3, PL_STATS_MT));
+    lua_pushcfunction(L, hook_run_protected);
+    lua_pushvalue(L, 3);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
+    if (memerr)
+        pl_host_heap_unbound(0);
     return 0;
 }
 

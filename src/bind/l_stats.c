@@ -589,12 +589,7 @@ static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
         lua_pop(L, 1);
 }
 
-/*
- * The phase at idx, ended by the error value at err (not a Ctrl-C): what it did
- * until then is a result too. stopped = "error" with the message (r.failed), or
- * "exit" for p.exit's request; the caller's error goes on unchanged.
- */
-static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph)
+void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph)
 {
     const char *msg = NULL;
     int is_exit = 0;
@@ -612,15 +607,28 @@ static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph)
         lua_pop(L, 1);
     }
     snprintf(ph->stopped, sizeof ph->stopped, "%s", is_exit ? "exit" : "error");
+    ph->error[0] = 0;
     if (!is_exit && msg)
         snprintf(ph->error, sizeof ph->error, "%s", msg);
     else if (!is_exit)
         snprintf(ph->error, sizeof ph->error, "(error object is a %s value)",
                  luaL_typename(L, err));
+}
+
+/* The phase at idx, ended by the error value at err (not a Ctrl-C): recorded as
+   far as it got, whatever the hook raises (the caller's error goes on unchanged).
+   After --max-memory's error the record gets room beyond the bound meanwhile. */
+static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph, int memerr)
+{
+    pl_phase_set_ended(L, err, ph);
+    if (memerr)
+        pl_host_heap_unbound(1);
     lua_pushcfunction(L, hook_phase_protected);
     lua_pushvalue(L, idx);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK)
         lua_pop(L, 1);
+    if (memerr)
+        pl_host_heap_unbound(0);
 }
 
 void pl_phase_close_interrupted(lua_State *L)
@@ -693,7 +701,9 @@ static int l_phase(lua_State *L)
     if (rc != LUA_OK && pl_interrupted)
         record_interrupted(L, s, ph);
     else if (rc != LUA_OK) /* an error: as far as it got, too, with the error's message */
-        record_error(L, s, lua_gettop(L), ph);
+        record_error(L, s, lua_gettop(L), ph,
+                     rc == LUA_ERRMEM || (lua_type(L, -1) == LUA_TSTRING && /* passed on */
+                                          strcmp(lua_tostring(L, -1), "not enough memory") == 0));
     if (rc != LUA_OK)
         return lua_error(L); /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);

@@ -81,5 +81,11 @@ void pl_phase_close_interrupted(lua_State *L);
 const char *pl_phase_cut_name(void);
 /* A p.run that a Ctrl-C stopped is the phase cut too (its name, for a worker's result). */
 void pl_phase_set_cut_name(const char *name);
+/*
+ * A phase or run that the error value at err ended: stopped = "error" and error =
+ * its message (r.failed), or stopped = "exit" for p.exit's request. What it did
+ * until then is then recorded as any result is (docs/api.md, p.phase).
+ */
+void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph);
 
 #endif

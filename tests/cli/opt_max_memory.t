@@ -19,8 +19,10 @@ error can go on (the memory it held is freed).
   false\tnot enough memory (esc)
   1048576
 
-Phases that finished before the bound was reached are still saved: the
-result writer gets some room back at exit.
+Phases that finished before the bound was reached are still saved, and so
+is the phase the bound ended, as far as it got (stopped by the error): the
+result writer gets some room back at exit, and the record of that phase
+room beyond the bound while it is made.
 
   $ cat > hog.lua <<'LUA'
   > local p = require "platter"
@@ -34,11 +36,36 @@ result writer gets some room back at exit.
   [1]
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("r.json")):read("*a"))
-  > print(string.format("%d", doc.status.exit), #doc.phases, doc.phases[1].name)'
-  1\t1\tfirst (esc)
+  > print(string.format("%d", doc.status.exit), #doc.phases, doc.phases[1].name, doc.phases[2].name,
+  >   doc.phases[2].stopped, doc.phases[2].error)'
+  1\t2\tfirst\thog\terror\tnot enough memory (esc)
   $ ls
   hog.lua
   r.json
+
+The same when the bound is reached in a p.run's generator: the reads the
+run did until then count, in the run and in the phase around it.
+
+  $ cat > genhog.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("s.dat"), { create = true, write = true, size = 65536, direct = true }))
+  > local t = {}
+  > p.phase("hog", function()
+  >   p.run { file = f, count = 1e9, gen = function(i)
+  >     if i > 100 then t[#t + 1] = ("x"):rep(1000) .. #t end
+  >     return "read", 0, 4096
+  >   end }
+  > end)
+  > LUA
+  $ timeout 60 platter --max-memory 32m --json g.json genhog.lua
+  platter: the Lua heap reached --max-memory (32 MiB)
+  [1]
+  $ platter --trust -e '
+  > local doc = require("cjson").decode(assert(io.open("g.json")):read("*a"))
+  > local run, ph = doc.phases[1], doc.phases[2]
+  > print(#doc.phases, run.kind, run.stopped, run.error, run.ops > 100, ph.name, ph.ops == run.ops)'
+  2\trun\terror\tnot enough memory\ttrue\thog\ttrue (esc)
+  $ rm genhog.lua g.json
 
 Bad values are usage errors; 0 lifts the bound.
 

@@ -354,6 +354,62 @@ p.phase("ended", function() f:pread(0, 4096); p.exit(0) end)
   T.eq(err:find("warning", 1, true) and "" or err, "", "no stderr but the cache warning")
 end)
 
+T.test("a p.run whose gen raised: what it did until then is counted and recorded", function()
+  local d = T.tmpdir()
+  write(d .. "/g.lua", [[
+local p = require "platter"
+local f = assert(p.open("g.dat", { create = true, write = true, size = "64k" }))
+p.phase("outer", function()
+  p.run { file = f, count = 100000, gen = function(i)
+    if i > 300 then error("gen broke at " .. i) end
+    return "read", 0, 4096
+  end }
+end)
+]])
+  local _, err, rc = T.platter({ "--json", "g.json", "g.lua" }, { cwd = d })
+  T.eq(rc, 1, "status")
+  T.has(err, "platter: g.lua:5: gen broke at 301\n", "the error at the script's line")
+  local doc = decode(d .. "/g.json")
+  T.eq(#doc.phases, 2, "the run and its phase")
+  local run, outer = doc.phases[1], doc.phases[2]
+  T.eq(run.kind, "run", "the run first")
+  T.eq(run.ops, 300, "the run's 300 reads before the error")
+  T.eq(run.stopped, "error", "run: stopped")
+  T.eq(run.failed, true, "run: failed")
+  T.eq(run.error, "g.lua:5: gen broke at 301", "run: the message")
+  T.eq(outer.ops, 300, "the phase around it counted them")
+  T.eq(outer.stopped, "error", "the phase: stopped")
+end)
+
+T.test("a p.run that Ctrl-C stops inside its gen is a partial run, not lost", function()
+  -- gen spends ~all of the time in Lua, so the signal lands there (not in an I/O)
+  -- nearly always; either way the run must be kept (it was lost on Lua 5.4 before)
+  local d = T.tmpdir()
+  write(d .. "/c.lua", [[
+local p = require "platter"
+local f = assert(p.open("c.dat", { create = true, write = true, size = "64k" }))
+p.phase("outer", function()
+  p.run { file = f, seconds = 60, gen = function()
+    local x = 0
+    for k = 1, 20000 do x = x + k end
+    return "read", 0, 4096
+  end }
+end)
+]])
+  -- coreutils' timeout signals the command and then its own process group, which
+  -- holds the command: two SIGINTs microseconds apart, one stop (not "press twice")
+  local _, err, rc = T.sh("cd " .. T.q(d) .. " && timeout --preserve-status -s INT 1 "
+    .. T.q(T.bin) .. " --json c.json c.lua")
+  T.eq(rc, 130, "status 130")
+  T.has(err, "platter: interrupted run 'run' after ", "the run's line on stderr")
+  local doc = decode(d .. "/c.json")
+  T.eq(#doc.phases, 2, "the run and its phase")
+  T.eq(doc.phases[1].kind, "run", "the run")
+  T.eq(doc.phases[1].stopped, "interrupted", "stopped")
+  T.ok(doc.phases[1].ops > 0, "its reads")
+  T.eq(doc.phases[2].ops, doc.phases[1].ops, "counted in the phase around it")
+end)
+
 T.test("an unwritable --json is a usage error before the run", function()
   local d = T.tmpdir()
   local out, err, rc = T.platter({ "--json", d .. "/no/such/dir/r.json", "-e", "print('hi')" })
