@@ -280,7 +280,151 @@ function M.decode(text, name)
     return nil, format("%s has schema_version %s; this platter reads up to %d", name,
       type(v) == "number" and format("%g", v) or tostring(v), M.SCHEMA_VERSION)
   end
+  local bad = M.shape_error(doc)
+  if bad then return nil, format("%s is not a well-formed platter result file: %s", name, bad) end
   return doc
+end
+
+-- The types of the record's fields that readers (compare, plot, rerun) rely on:
+-- "list" and "object" are tables (cjson writes an empty list as {}), "list:T" a list
+-- whose items are T. Fields absent are fine; fields not named here are not checked.
+-- (command_line, args, args_abs and seed are checked by rerun itself, which refuses
+-- a record with its own words; compare shows them as text)
+local TOP_SHAPE = {
+  platter = "object", params = "object", cwd = "string", pid = "number",
+  options = "object", script = "object", start_time = "string",
+  end_time = "string", start_unix = "number", end_unix = "number", status = "object",
+  environment = "object", files = "list:object", repetitions = "object", phases = "list:object",
+  summary = "list:object", warnings = "list:string", reports = "list:object",
+  verdict = "object", verdicts = "list:object", rerun_of = "object",
+}
+local PHASE_SHAPE = {
+  kind = "string", name = "string", rep = "number", seq = "number",
+  occurrence = "number", params = "object", files = "list", ops = "number", bytes = "number",
+  errors = "number", shorts = "number", seconds = "number", user = "number", sys = "number",
+  cpu_pct = "number", iops = "number", bw = "number", mbps = "number", errno = "object",
+  stopped = "string", error = "string", failed = "boolean", interrupted = "boolean",
+  lat_ns = "object", hist = "list:object", series = "object",
+}
+
+local SUMMARY_SHAPE = {
+  kind = "string", name = "string", occurrence = "number", main = "string",
+  samples = "number", lat_min = "number", lat_max = "number", cache_tainted = "boolean",
+  hist = "list:object", figures = "object",
+}
+local FILE_SHAPE = {
+  id = "number", path = "string", abs_path = "string", kind = "string", size = "number",
+  fs_size = "number", direct = "boolean", fs_type = "string", mount_point = "string",
+  mount_options = "string", device = "string", model = "string", rotational = "boolean",
+  scheduler = "string", read_ahead_kb = "number", write_cache = "string",
+  logical_block = "number", physical_block = "number", dio_align = "number",
+  dio_mem_align = "number", zoned = "string",
+}
+local SUB_SHAPES = {  -- objects inside the top level, each field's type
+  repetitions = { requested = "number", done = "number", ci_target_pct = "number",
+    ci_met = "boolean" },
+  status = { exit = "number", message = "string", interrupted = "boolean", complete = "boolean" },
+  environment = { kernel = "string", kernel_version = "string", os = "string", arch = "string",
+    hostname = "string", cpu = "object", ram = "number", clock = "object", mpi = "object",
+    sandbox = "string" },
+  script = { name = "string", kind = "string", sha256 = "string", text = "string",
+    pack = "object", workloads = "list:object" },
+  options = { repeats = "number", ci = "number", sim = "string", target = "string" },
+}
+
+local function article(t)  -- "a number", "an object"
+  return (t:find("^[aeiou]") and "an " or "a ") .. t
+end
+
+local function type_error(where, want, v)
+  local alts = {}
+  for alt in want:gsub("^list:.*", "list"):gmatch("[^|]+") do alts[#alts + 1] = article(alt) end
+  return format("%s must be %s, not %s", where, table.concat(alts, " or "), type(v))
+end
+
+local function check_value(where, want, v)
+  local base, item = want:match("^(list):(.+)$")
+  base = base or want
+  local t = type(v)
+  if base == "list" or base == "object" then
+    if t ~= "table" then return type_error(where, want, v) end
+    if item then
+      for i, x in ipairs(v) do
+        if type(x) ~= (item == "object" and "table" or item) then
+          return format("%s[%d] must be %s, not %s", where, i, article(item), type(x))
+        end
+      end
+    end
+    return nil
+  end
+  for alt in want:gmatch("[^|]+") do
+    if t == alt then return nil end
+  end
+  return type_error(where, want, v)
+end
+
+local function check_fields(where, t, shape)
+  for k, want in pairs(shape) do
+    if t[k] ~= nil then
+      local e = check_value(where .. k, want, t[k])
+      if e then return e end
+    end
+  end
+end
+
+local function check_hist(where, hist)
+  for j, b in ipairs(type(hist) == "table" and hist or {}) do
+    if type(b[1]) ~= "number" or type(b[2]) ~= "number" or type(b[3]) ~= "number" then
+      return format("%s[%d] must be [lo, hi, count]", where, j)
+    end
+  end
+end
+
+--- shape_error(doc) -> nil, or what is wrong with the types of a decoded record
+function M.shape_error(doc)
+  local e = check_fields("", doc, TOP_SHAPE)
+  if e then return e end
+  for k, shape in pairs(SUB_SHAPES) do
+    if type(doc[k]) == "table" then
+      e = check_fields(k .. ".", doc[k], shape)
+      if e then return e end
+    end
+  end
+  local env = type(doc.environment) == "table" and doc.environment or {}
+  e = type(env.clock) == "table" and check_fields("environment.clock.", env.clock,
+      { source = "string", overhead_ns = "number" })
+    or type(env.cpu) == "table" and check_fields("environment.cpu.", env.cpu,
+      { model = "string", count = "number" })
+  if e then return e end
+  for i, f in ipairs(type(doc.files) == "table" and doc.files or {}) do
+    e = check_fields(format("files[%d].", i), f, FILE_SHAPE)
+    if e then return e end
+  end
+  for i, ph in ipairs(type(doc.phases) == "table" and doc.phases or {}) do
+    local at = format("phases[%d].", i)
+    e = check_fields(at, ph, PHASE_SHAPE) or check_hist(at .. "hist", ph.hist)
+    if e then return e end
+    for q, v in pairs(type(ph.lat_ns) == "table" and ph.lat_ns or {}) do
+      if type(v) ~= "number" then
+        return format("%slat_ns.%s must be a number, not %s", at, tostring(q), type(v))
+      end
+    end
+  end
+  for i, sm in ipairs(type(doc.summary) == "table" and doc.summary or {}) do
+    local at = format("summary[%d].", i)
+    e = check_fields(at, sm, SUMMARY_SHAPE) or check_hist(at .. "hist", sm.hist)
+    if e then return e end
+    for fig, f in pairs(type(sm.figures) == "table" and sm.figures or {}) do
+      if type(f) ~= "table" then
+        return format("%sfigures.%s must be an object, not %s", at, tostring(fig), type(f))
+      end
+      e = check_fields(format("%sfigures.%s.", at, tostring(fig)), f, { n = "number",
+        mean = "number", min = "number", max = "number", ci = "number", sd = "number",
+        ci_pct = "number", lo = "number", hi = "number", values = "list:number" })
+      if e then return e end
+    end
+  end
+  return nil
 end
 
 M.CSV_COLUMNS = { "rep", "seq", "kind", "name", "occurrence", "ops", "bytes", "seconds", "iops",

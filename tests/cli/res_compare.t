@@ -93,6 +93,29 @@ Bad input is a usage error naming the file.
   Try 'platter compare --help'.
   [2]
 
+A record whose fields have the wrong types (edited by hand, or made by
+another program) is refused by name, as plot and rerun refuse it, never
+with an error from inside platter:
+
+  $ echo '{"schema_version": 3, "phases": "x"}' > typed.json; platter compare res_a.json typed.json
+  platter: compare: typed.json is not a well-formed platter result file: phases must be a list, not string
+  Try 'platter compare --help'.
+  [2]
+  $ echo '{"schema_version": 3, "summary": [{"name": "a", "hist": [[1, 2]]}]}' > typed.json
+  $ platter plot typed.json -o t.svg
+  platter: plot: typed.json is not a well-formed platter result file: summary[1].hist[1] must be [lo, hi, count]
+  Try 'platter plot --help'.
+  [2]
+  $ echo '{"schema_version": 3, "files": [{"size": "big"}]}' > typed.json; platter rerun typed.json
+  platter: rerun: typed.json is not a well-formed platter result file: files[1].size must be a number, not string
+  Try 'platter rerun --help'.
+  [2]
+  $ echo '{"schema_version": 3, "repetitions": {"done": true}}' > typed.json; platter compare typed.json typed.json
+  platter: compare: typed.json is not a well-formed platter result file: repetitions.done must be a number, not boolean
+  Try 'platter compare --help'.
+  [2]
+  $ rm typed.json
+
 Real runs (each writes a file it just made, so the cache warning, which is
 not looked at here, goes to /dev/null). Files are matched by what the run
 used them as (a file or a device, buffered or direct) and by path, not
