@@ -403,7 +403,7 @@ static int l_closed_files(lua_State *L)
    the look only) */
 static int l_resident_path(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     struct pl_open_opts o = {0};
     struct pl_file f;
     struct pl_error e = {0};
@@ -793,7 +793,7 @@ static uint64_t opt_u64(lua_State *L, const char *k, int size)
 /* p.open(path [, opts]) -> file | nil, msg, errno */
 static int l_open(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     struct pl_open_opts o;
     memset(&o, 0, sizeof o);
     o.seed = 1;

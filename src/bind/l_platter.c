@@ -265,7 +265,7 @@ static int fs_fail(lua_State *L, const char *fn, const char *path, int rc, const
 /* p.scratch(path) -> path: remove the file (or empty directory) at exit, whatever the exit path */
 static int l_scratch(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     int rc;
     if ((rc = pl_target->scratch(path, why, sizeof why)) < 0) {
@@ -281,7 +281,7 @@ static int l_scratch(lua_State *L)
 /* p.remove(path) -> true | nil, msg, errno */
 static int l_remove(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     int rc = pl_target->remove(path, why, sizeof why);
     if (rc < 0)
@@ -300,7 +300,7 @@ static void check_dirs(lua_State *L, const char *fn)
 /* p.mkdir(path) -> true | nil, msg, errno (mode 0700, as bonnie++ makes its directory) */
 static int l_mkdir(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     check_dirs(L, "mkdir");
     int rc = pl_target->mkdir(path, 0700, why, sizeof why);
@@ -313,7 +313,7 @@ static int l_mkdir(lua_State *L)
 /* p.rmdir(path) -> true | nil, msg, errno (an empty directory) */
 static int l_rmdir(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     check_dirs(L, "rmdir");
     int rc = pl_target->rmdir(path, why, sizeof why);
@@ -350,7 +350,7 @@ static int add_name(void *ud, const char *name)
 /* p.readdir(path) -> { names in the order readdir(3) gives, without . and .. } | nil, msg, errno */
 static int l_readdir(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     check_dirs(L, "readdir");
     struct names ns = {NULL, 0, 0};
@@ -373,7 +373,7 @@ static int l_readdir(lua_State *L)
 /* p.stat(path) -> { kind, size, mode, mtime } | nil, msg, errno: stat(2), following links */
 static int l_stat(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     check_dirs(L, "stat");
     struct stat st;
@@ -401,7 +401,7 @@ static int l_stat(lua_State *L)
    statfs(2) of the filesystem that holds path, with path resolved (what IOR shows) */
 static int l_statfs(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     check_dirs(L, "statfs");
     int fd = pl_fs_open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK, 0, why, sizeof why);
@@ -438,7 +438,7 @@ static int l_statfs(lua_State *L)
    (a job file), at most max bytes (1 MiB by default); through the path rules */
 static int l_read_text(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     uint64_t max = pl_optoffset(L, 2, "max", 1 << 20);
     char why[1024];
     luaL_argcheck(L, max <= (1 << 30), 2, "max must be 0 to 1 GiB");
@@ -519,7 +519,7 @@ int pl_output_fd(lua_State *L, int idx)
 /* p.output_file(path) -> writer | nil, msg, errno */
 static int l_output_file(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    const char *path = pl_checkpath(L, 1);
     char why[1024];
     int fd = pl_fs_open_output(path, why, sizeof why);
     if (fd < 0)

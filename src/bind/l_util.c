@@ -29,6 +29,15 @@ uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
     return (uint64_t)n;
 }
 
+const char *pl_checkpath(lua_State *L, int arg)
+{
+    size_t len;
+    const char *path = luaL_checklstring(L, arg, &len);
+    if (strlen(path) != len) /* C would see only the part before the NUL: another path */
+        luaL_argerror(L, arg, "the path holds a NUL byte");
+    return path;
+}
+
 uint64_t pl_checksize(lua_State *L, int arg)
 {
     if (lua_type(L, arg) == LUA_TSTRING) {

@@ -57,6 +57,8 @@ static inline uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uin
 }
 /* A size: a number, or a string such as "4k" / "1g". */
 uint64_t pl_checksize(lua_State *L, int arg);
+/* The path at arg: a string without a NUL byte inside (else an argument error). */
+const char *pl_checkpath(lua_State *L, int arg);
 /* Push a count or byte total as an integer where the flavour has them. Inline: p.random
    and the generator loop push one a step. */
 static inline void pl_pushu64(lua_State *L, uint64_t v)

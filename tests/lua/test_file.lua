@@ -142,6 +142,18 @@ T.test("open: direct=true opens O_DIRECT and aligned I/O works", function()
   f:close()
 end)
 
+T.test("a path with a NUL byte inside is refused, never cut short at the NUL", function()
+  -- C sees "x.dat" in "x.dat\0y": before, p.open opened (and p.remove removed) x.dat
+  local d = T.tmpdir()
+  local f = assert(p.open(d .. "/x.dat", { create = true, write = true, size = 4096 }))
+  f:close()
+  for _, fn in ipairs { "open", "scratch", "remove", "mkdir", "rmdir", "readdir", "stat", "statfs",
+                        "read_text", "output_file" } do
+    T.raises(function() p[fn](d .. "/x.dat\0y") end, "the path holds a NUL byte", fn)
+  end
+  T.ok(p.stat(d .. "/x.dat"), "x.dat is still there")
+end)
+
 T.test("open: unknown and mistyped options are errors naming them", function()
   local d = T.tmpdir()
   T.raises(function() p.open(d .. "/x", { create = true, sise = 4 }) end, "unknown option 'sise'")
