@@ -380,6 +380,28 @@ local function check_hist(where, hist)
   end
 end
 
+local function check_numbers(where, t)  -- phases[i].lat_ns: every value a number
+  for k, v in pairs(type(t) == "table" and t or {}) do
+    if type(v) ~= "number" then
+      return format("%s%s must be a number, not %s", where, tostring(k), type(v))
+    end
+  end
+end
+
+local FIGURE_SHAPE = { n = "number", mean = "number", min = "number", max = "number",
+  ci = "number", sd = "number", ci_pct = "number", lo = "number", hi = "number",
+  values = "list:number" }
+
+local function check_figures(where, figs)  -- summary[i].figures: name -> statistics
+  for name, f in pairs(type(figs) == "table" and figs or {}) do
+    if type(f) ~= "table" then
+      return format("%s%s must be an object, not %s", where, tostring(name), type(f))
+    end
+    local e = check_fields(where .. tostring(name) .. ".", f, FIGURE_SHAPE)
+    if e then return e end
+  end
+end
+
 --- shape_error(doc) -> nil, or what is wrong with the types of a decoded record
 function M.shape_error(doc)
   local e = check_fields("", doc, TOP_SHAPE)
@@ -400,27 +422,12 @@ function M.shape_error(doc)
     e = check_fields(format("files[%d].", i), f, FILE_SHAPE)
     if e then return e end
   end
-  for i, ph in ipairs(type(doc.phases) == "table" and doc.phases or {}) do
-    local at = format("phases[%d].", i)
-    e = check_fields(at, ph, PHASE_SHAPE) or check_hist(at .. "hist", ph.hist)
-    if e then return e end
-    for q, v in pairs(type(ph.lat_ns) == "table" and ph.lat_ns or {}) do
-      if type(v) ~= "number" then
-        return format("%slat_ns.%s must be a number, not %s", at, tostring(q), type(v))
-      end
-    end
-  end
-  for i, sm in ipairs(type(doc.summary) == "table" and doc.summary or {}) do
-    local at = format("summary[%d].", i)
-    e = check_fields(at, sm, SUMMARY_SHAPE) or check_hist(at .. "hist", sm.hist)
-    if e then return e end
-    for fig, f in pairs(type(sm.figures) == "table" and sm.figures or {}) do
-      if type(f) ~= "table" then
-        return format("%sfigures.%s must be an object, not %s", at, tostring(fig), type(f))
-      end
-      e = check_fields(format("%sfigures.%s.", at, tostring(fig)), f, { n = "number",
-        mean = "number", min = "number", max = "number", ci = "number", sd = "number",
-        ci_pct = "number", lo = "number", hi = "number", values = "list:number" })
+  for _, part in ipairs { { "phases", PHASE_SHAPE }, { "summary", SUMMARY_SHAPE } } do
+    local list = type(doc[part[1]]) == "table" and doc[part[1]] or {}
+    for i, x in ipairs(list) do
+      local at = format("%s[%d].", part[1], i)
+      e = check_fields(at, x, part[2]) or check_hist(at .. "hist", x.hist)
+        or check_numbers(at .. "lat_ns.", x.lat_ns) or check_figures(at .. "figures.", x.figures)
       if e then return e end
     end
   end
