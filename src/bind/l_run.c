@@ -573,11 +573,11 @@ static int64_t get_skip(lua_State *L)
     lua_getfield(L, 1, "skip");
     int64_t v = 0;
     if (lua_type(L, -1) == LUA_TSTRING) {
-        const char *str = lua_tostring(L, -1);
+        const char *str = lua_tostring(L, -1), *why;
         int neg = str[0] == '-';
-        lua_pushstring(L, str + neg);
-        uint64_t u = fieldsize(L, lua_gettop(L), "'skip'");
-        lua_pop(L, 1);
+        uint64_t u;
+        if (pl_units_parse_size(str + neg, &u, &why) < 0) /* (the message shows the sign) */
+            luaL_error(L, "run: 'skip': bad size '%s': %s", str, why);
         if (u > (uint64_t)INT64_MAX)
             luaL_error(L, "run: 'skip' is too large");
         v = neg ? -(int64_t)u : (int64_t)u;

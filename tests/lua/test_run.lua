@@ -159,7 +159,7 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
     { { range = { 0, "1q" }, count = 1 }, "run: range[2]: bad size '1q': unknown unit 'q'" },
     { { range = { -1, 4096 }, count = 1 }, "run: range[1] must not be negative" },
     { { pattern = "zoned", zones = { { 50, "1q" } }, count = 1 }, "run: zones[1]: bad size '1q'" },
-    { { skip = "-4q", count = 1 }, "run: 'skip': bad size '4q'" },
+    { { skip = "-4q", count = 1 }, "run: 'skip': bad size '-4q': unknown unit 'q'" },
     { { bs_list = { 4096, "8q" }, count = 1 }, "run: bs_list[2]: bad size '8q'" },
     -- C keeps these in 32 bits: 2^32 + 50 must not pass as 50, 2^40 as 0
     { { op = "mix", read_pct = 2 ^ 32 + 50, count = 1 }, "run: 'read_pct' must be within 0..100" },
