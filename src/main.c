@@ -2,6 +2,7 @@
  * platter's command line: global options, subcommands and exit statuses.
  * Everything Lua happens behind the verbs of bind/host.h.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ static const char usage_text[] =
     "                   and the paths named after it: a named directory grants its\n"
     "                   tree, a named file that file; see docs/sandbox.md)\n"
     "  --destroy        allow writing to block devices\n"
+    "  --env NAME       a sandboxed script may read the environment variable NAME\n"
+    "                   (p.getenv; fio job files' ${NAME}); repeat for more\n"
     "  --quiet          no progress or informational messages\n"
     "  --seed N         seed of the random number generator (default 1)\n"
     "  --interval T     every phase and run keeps a time series in intervals of T (e.g. 100ms)\n"
@@ -246,6 +249,21 @@ int main(int argc, char **argv)
                              v);
             pl_cfg.max_memory = n;
             max_memory_given = 1;
+        } else if (matches(a, "--env")) {
+            const char *v = optval(argc, argv, &i, "--env");
+            if (!v)
+                return usage("option '--env' needs the name of an environment variable", "");
+            size_t k = 0;
+            while (v[k] == '_' || isalpha((unsigned char)v[k]) ||
+                   (k && isdigit((unsigned char)v[k])))
+                k++;
+            if (k == 0 || v[k])
+                return usage("bad --env '%s': expected the name of an environment variable, such "
+                             "as SIZE",
+                             v);
+            if (pl_cfg.nenv == (int)(sizeof pl_cfg.env / sizeof pl_cfg.env[0]))
+                return usage("too many --env options (at most 64): '%s'", v);
+            pl_cfg.env[pl_cfg.nenv++] = v;
         } else if (matches(a, "--lua-dir")) {
             const char *v = optval(argc, argv, &i, "--lua-dir");
             if (!v)

@@ -1024,7 +1024,12 @@ local KEYWORDS = { "pagesize", "mb_memory", "ncpus" }
 
 local function expand(line, env)
   local out = line:gsub("%${([^}]+)}", function(name)
-    return (env.getenv and env.getenv(name)) or ""
+    if not env.getenv then return "" end
+    -- sandboxed, p.getenv refuses a variable not named with --env: say so, as fio's
+    -- own errors are said (without this file's line)
+    local ok, v = pcall(env.getenv, name)
+    if not ok then fail("fio: ${" .. name .. "}: " .. tostring(v):gsub("^[^\n]-:%d+: ", "")) end
+    return v or ""
   end)
   local replaced = false
   for _, kw in ipairs(KEYWORDS) do

@@ -28,7 +28,9 @@ struct pl_config {
     uint64_t interval_ns;  /* --interval T: every phase and run keeps a time series (0 = off) */
     const char *mode;      /* "describe", "describe-json" or "plan": platter describe|plan */
     uint64_t
-        plan_budget_ns; /* platter plan --budget T: stop the run after T of real time (0 = none) */
+        plan_budget_ns;  /* platter plan --budget T: stop the run after T of real time (0 = none) */
+    const char *env[64]; /* --env NAME: environment variables a sandboxed script may read */
+    int nenv;
     const char *argv0;
     int argc; /* the whole command line, for the record */
     char **argv;

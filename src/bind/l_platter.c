@@ -484,7 +484,21 @@ static int l_read_text(lua_State *L)
 /* p.getenv(name) -> string | nil: an environment variable (fio job files expand them) */
 static int l_getenv(lua_State *L)
 {
-    const char *v = getenv(luaL_checkstring(L, 1));
+    /* the environment holds secrets (tokens, keys) a script could put in a record
+       someone posts: sandboxed, only the variables named with --env, and TMPDIR (the
+       sandbox's own: a script may use that directory, so knowing it tells nothing) */
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    luaL_argcheck(L, strlen(name) == len, 1, "the name holds a NUL byte");
+    int granted = pl_cfg.trust || strcmp(name, "TMPDIR") == 0;
+    for (int i = 0; i < pl_cfg.nenv && !granted; i++)
+        granted = strcmp(pl_cfg.env[i], name) == 0;
+    if (!granted)
+        return luaL_error(L,
+                          "getenv: $%s is not granted to a sandboxed script: name it with --env %s "
+                          "(or run with --trust)",
+                          name, name);
+    const char *v = getenv(name);
     if (v)
         lua_pushstring(L, v);
     else

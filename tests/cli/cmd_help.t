@@ -22,6 +22,8 @@ platter --help (or -h) prints the usage on stdout and exits 0.
                      and the paths named after it: a named directory grants its
                      tree, a named file that file; see docs/sandbox.md)
     --destroy        allow writing to block devices
+    --env NAME       a sandboxed script may read the environment variable NAME
+                     (p.getenv; fio job files' ${NAME}); repeat for more
     --quiet          no progress or informational messages
     --seed N         seed of the random number generator (default 1)
     --interval T     every phase and run keeps a time series in intervals of T (e.g. 100ms)

@@ -99,7 +99,23 @@ with the errno text.
   platter: \(command line\):1: read_text: /etc/passwd is outside the current directory, \$TMPDIR and the paths named on the command line \(run with --trust to lift the sandbox\) (re)
   [1]
 
-p.getenv reads the environment (fio job files expand $VAR).
+p.getenv reads the environment (fio job files expand $VAR): sandboxed, only
+the variables named with --env, since the environment holds secrets (tokens,
+keys) that a script could otherwise put in what it prints or records.
 
-  $ FOO=bar platter -e 'print(platter.getenv("FOO"), platter.getenv("PLATTER_NOT_SET"))'
+  $ FOO=bar platter --env FOO --env PLATTER_NOT_SET -e 'print(platter.getenv("FOO"), platter.getenv("PLATTER_NOT_SET"))'
   bar\tnil (esc)
+  $ FOO=bar SECRET_TOKEN=s3cr3t platter --env FOO -e 'print(platter.getenv("SECRET_TOKEN"))'
+  platter: (command line):1: getenv: $SECRET_TOKEN is not granted to a sandboxed script: name it with --env SECRET_TOKEN (or run with --trust)
+  [1]
+  $ SECRET_TOKEN=s3cr3t platter -e 'print(pcall(platter.getenv, "SECRET_TOKEN"))' | grep -c s3cr3t
+  0
+  [1]
+  $ SECRET_TOKEN=s3cr3t platter --trust -e 'print(require("platter").getenv("SECRET_TOKEN"))'
+  s3cr3t
+  $ TMPDIR=/var/tmp platter -e 'print(platter.getenv("TMPDIR"))'
+  /var/tmp
+  $ platter --env 'A B' -e 1
+  platter: bad --env 'A B': expected the name of an environment variable, such as SIZE
+  Try 'platter --help'.
+  [2]

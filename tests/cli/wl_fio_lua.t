@@ -9,9 +9,9 @@ way in both).
   $ cp "$TESTDIR_SRC"/fio/jobs/* .
   $ n=0; for f in *.fio; do
   >   j=${f%.fio}
-  >   platter fio --lua $f > $j.lua || echo "no script for $j"
-  >   platter --sim ata-5400-1999 fio $f > $j.a 2>&1; a=$?
-  >   platter --sim ata-5400-1999 $j.lua > $j.b 2>&1; b=$?
+  >   platter --env FIO_TEST_BS fio --lua $f > $j.lua || echo "no script for $j"
+  >   platter --env FIO_TEST_BS --sim ata-5400-1999 fio $f > $j.a 2>&1; a=$?
+  >   platter --env FIO_TEST_BS --sim ata-5400-1999 $j.lua > $j.b 2>&1; b=$?
   >   if [ $a = $b ] && cmp -s $j.a $j.b; then n=$((n + 1)); else echo "differs: $j"; diff $j.a $j.b | head -5; fi
   > done; echo "$n the same"; ls *.fio | wc -l
   56 the same

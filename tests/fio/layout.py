@@ -160,7 +160,7 @@ def examples(platter, fio, src):
                 else "[global]\nsize=8m\n" + text
         with open(os.path.join(d, f), "w") as out:
             out.write(text)
-        if run([platter, "fio", "--parse-only", f], d)[0] == 0:
+        if run([platter, "--env", "FIO_TEST_BS", "fio", "--parse-only", f], d)[0] == 0:
             kept.append(f)
         else:
             os.unlink(os.path.join(d, f))
@@ -192,7 +192,8 @@ def main():
         if only and name not in only and job not in only:
             continue
         results = {}
-        for tool, cmd in (("platter", [platter, "fio"]), ("fio", [fio])):
+        # the job files read $FIO_TEST_BS: a sandboxed run may read only what --env names
+        for tool, cmd in (("platter", [platter, "--env", "FIO_TEST_BS", "fio"]), ("fio", [fio])):
             d = tempfile.mkdtemp(prefix="fio-layout-")
             try:
                 for f in os.listdir(jobdir):
