@@ -593,8 +593,10 @@ void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph)
 {
     const char *msg = NULL;
     int is_exit = 0;
+    lua_pushvalue(L, err); /* a copy: lua_tostring turns a number into a string where it is,
+                              and the error goes on unchanged */
     if (lua_type(L, err) == LUA_TSTRING || lua_type(L, err) == LUA_TNUMBER) {
-        msg = lua_tostring(L, err);
+        msg = lua_tostring(L, -1);
     } else if (lua_istable(L, err)) { /* platter's own: p.exit's request, a usage error */
         lua_pushliteral(L, "platter_exit");
         lua_rawget(L, err);
@@ -613,6 +615,7 @@ void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph)
     else if (!is_exit)
         snprintf(ph->error, sizeof ph->error, "(error object is a %s value)",
                  luaL_typename(L, err));
+    lua_pop(L, 1);
 }
 
 /* The phase at idx, ended by the error value at err (not a Ctrl-C): recorded as
