@@ -567,7 +567,7 @@ static int hook_phase_protected(lua_State *L)
 
 /* The phase at idx, stopped by a Ctrl-C: recorded as interrupted, whatever the
    hook raises (the caller's own error goes on). */
-static char cut_name[64]; /* the last phase recorded as interrupted */
+static char cut_name[64]; /* the last phase a Ctrl-C or an error cut */
 
 const char *pl_phase_cut_name(void)
 {
@@ -624,6 +624,7 @@ void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph)
 static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph, int memerr)
 {
     pl_phase_set_ended(L, err, ph);
+    snprintf(cut_name, sizeof cut_name, "%s", ph->name); /* a worker's result is named so */
     if (memerr)
         pl_host_heap_unbound(1);
     lua_pushcfunction(L, hook_phase_protected);

@@ -76,8 +76,8 @@ void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
  * "interrupted". A phase given a function was closed by p.phase already.
  */
 void pl_phase_close_interrupted(lua_State *L);
-/* The name of the last phase recorded as interrupted ("" if none): the
-   outermost one a Ctrl-C cut, once the error has left them all. */
+/* The name of the last phase recorded as interrupted or ended by an error ("" if
+   none): the outermost one cut, once the error has left them all. */
 const char *pl_phase_cut_name(void);
 /* A p.run that a Ctrl-C stopped is the phase cut too (its name, for a worker's result). */
 void pl_phase_set_cut_name(const char *name);

@@ -64,7 +64,9 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         lua_pop(L, 1); /* the values: the stats are on top, as before */
     if (counting)
         pl_io_phase_remove(all);
-    if (rc != 0 && pl_interrupted) {
+    if (rc != 0) {
+        /* a Ctrl-C or an error stopped fn part-way: what it did is the result, and
+           the error (the worker fails: exit status 1) */
         all->t_end = pl_clock_ns();
         double u, sy;
         pl_clock_cpu(&u, &sy);
@@ -73,10 +75,11 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         b->r.has_stats = 1;
         b->r.st = *all;
         snprintf(b->r.name, sizeof b->r.name, "%s", pl_phase_cut_name()); /* fn's phase */
-        snprintf(b->r.stopped, sizeof b->r.stopped, "interrupted");
-    } else if (rc != 0) {
-        const char *m = lua_tostring(L, -1);
-        snprintf(b->r.error, sizeof b->r.error, "%s", m ? m : "(error object is not a string)");
+        snprintf(b->r.stopped, sizeof b->r.stopped, "%s", pl_interrupted ? "interrupted" : "error");
+        if (!pl_interrupted) {
+            const char *m = lua_tostring(L, -1);
+            snprintf(b->r.error, sizeof b->r.error, "%s", m ? m : "(error object is not a string)");
+        }
     } else if (values.err) {
         snprintf(b->r.error, sizeof b->r.error,
                  "worker %d: the second value of fn must be a plain table (numbers, strings, "
@@ -98,7 +101,7 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         }
     }
     int sent = pl_worker_send(ws, b, len);
-    pl_worker_exit(sent < 0 || (!b->r.has_stats && b->r.error[0]) ? 1 : 0);
+    pl_worker_exit(sent < 0 || b->r.error[0] ? 1 : 0);
 }
 
 /* What worker w sent, if it is a whole blob (with its values), else NULL. */

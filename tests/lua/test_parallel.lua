@@ -63,16 +63,21 @@ end)
 T.test("parallel: an error in fn is reported with its message", function()
   local f = scratch("1m")
   local res = p.parallel(2, function(i)
-    if i == 1 then error("worker-one-broke") end
+    if i == 1 then
+      for k = 0, 49 do f:pread(k * 4096, 4096) end  -- measured before the error: not lost
+      error("worker-one-broke")
+    end
     return p.run { file = f, count = 100 }
   end)
   T.eq(#res.failed, 1, "one failure")
   T.eq(res.failed[1].worker, 1, "worker")
   T.has(res.failed[1].error, "worker-one-broke", "message")
   T.eq(res.failed[1].status, 1, "exit status")
-  T.eq(res[1], false, "res[1]")
+  T.eq(res[1].ops, 50, "res[1]: its reads until the error")
+  T.eq(res[1].stopped, "error", "res[1].stopped")
+  T.has(res[1].error, "worker-one-broke", "res[1].error")
   T.eq(res[2].ops, 100, "worker 2 kept")
-  T.eq(res.merged.ops, 100, "merged")
+  T.eq(res.merged.ops, 150, "merged: both workers' reads")
   -- p.run's own validation error, raised inside a worker
   res = p.parallel(1, function() return p.run { file = f, pattern = "nope" } end)
   T.has(res.failed[1].error, "unknown pattern 'nope'", "run error from a worker")
