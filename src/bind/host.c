@@ -243,6 +243,12 @@ void pl_host_heap_unbound(int on)
     }
 }
 
+int pl_host_heap_error(lua_State *L, int idx)
+{
+    return heap.reached && lua_type(L, idx) == LUA_TSTRING &&
+           strcmp(lua_tostring(L, idx), "not enough memory") == 0;
+}
+
 static void bound_heap(lua_State *L)
 {
     heap.real = lua_getallocf(L, &heap.real_ud);
@@ -917,8 +923,8 @@ static void note_error(lua_State *L, const char *text)
  */
 static int exit_status(lua_State *L, int idx)
 {
-    lua_Number st = lua_tonumber(L, idx);
-    return st >= 0 && st <= 255 && st == (lua_Number)(int)st ? (int)st : 1;
+    int st = pl_exit_code(lua_tonumber(L, idx));
+    return st < 0 ? 1 : st;
 }
 
 static void report_error(lua_State *L, struct job *j)
@@ -949,14 +955,14 @@ static void report_error(lua_State *L, struct job *j)
         j->status = pl_interrupted == SIGINT ? PL_EXIT_INTR : 128 + pl_interrupted;
         return;
     }
-    const char *msg = lua_tostring(L, -1);
-    if (heap.reached && msg && strcmp(msg, "not enough memory") == 0) {
+    if (pl_host_heap_error(L, -1)) {
         char size[32];
         fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
                 pl_host_format_size(pl_cfg.max_memory, size, sizeof size));
         j->status = PL_EXIT_ERROR;
         return;
     }
+    const char *msg = lua_tostring(L, -1);
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, -1));
     note_error(L, user_message(L, msg, job_name(j)));

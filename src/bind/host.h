@@ -72,6 +72,9 @@ uint64_t pl_host_default_max_memory(void);
 /* Lift the --max-memory bound while platter records what a phase did when the
    script hit it (on = 1), and put it back (on = 0). */
 void pl_host_heap_unbound(int on);
+/* The value at idx is the error of the --max-memory bound: the script reached it
+   and Lua raised its "not enough memory" (1), or not (0). */
+int pl_host_heap_error(struct lua_State *L, int idx);
 /* "64 MiB", "1.5 GiB": a --max-memory value as messages show it. */
 const char *pl_host_format_size(uint64_t bytes, char *buf, unsigned len);
 /*

@@ -774,7 +774,7 @@ static uint64_t opt_u64(lua_State *L, const char *k, int size)
     if (size && lua_type(L, -1) == LUA_TSTRING) {
         uint64_t v;
         const char *why, *s = lua_tostring(L, -1);
-        if (pl_units_parse_size(s, &v, &why) < 0)
+        if (pl_nul_inside(L, -1, &why) || pl_units_parse_size(s, &v, &why) < 0)
             opt_error(L, k, lua_pushfstring(L, "bad size '%s': %s", s, why));
         return v;
     }

@@ -119,7 +119,7 @@ static int l_parse_size(lua_State *L)
     const char *s = luaL_checkstring(L, 1);
     uint64_t v;
     const char *why;
-    if (pl_units_parse_size(s, &v, &why) < 0) {
+    if (pl_nul_inside(L, 1, &why) || pl_units_parse_size(s, &v, &why) < 0) {
         lua_pushnil(L);
         lua_pushfstring(L, "bad size '%s': %s", s, why);
         return 2;
@@ -134,7 +134,7 @@ static int l_parse_time(lua_State *L)
     const char *s = luaL_checkstring(L, 1);
     uint64_t v;
     const char *why;
-    if (pl_units_parse_time(s, &v, &why) < 0) {
+    if (pl_nul_inside(L, 1, &why) || pl_units_parse_time(s, &v, &why) < 0) {
         lua_pushnil(L);
         lua_pushfstring(L, "bad duration '%s': %s", s, why);
         return 2;
@@ -241,11 +241,10 @@ static int l_flush(lua_State *L)
 static int l_exit(lua_State *L)
 {
     /* a number, not luaL_optinteger: LuaJIT's would take 2.5 as 2 */
-    lua_Number code = luaL_optnumber(L, 1, 0);
-    luaL_argcheck(L, code >= 0 && code <= 255 && code == (lua_Number)(int)code, 1,
-                  "exit status must be within 0..255");
+    int code = pl_exit_code(luaL_optnumber(L, 1, 0));
+    luaL_argcheck(L, code >= 0, 1, "exit status must be within 0..255");
     lua_newtable(L);
-    lua_pushinteger(L, (lua_Integer)code);
+    lua_pushinteger(L, code);
     lua_setfield(L, -2, "platter_exit");
     return lua_error(L);
 }

@@ -140,7 +140,7 @@ static uint64_t fieldsize(lua_State *L, int idx, const char *what)
         uint64_t v;
         const char *why;
         const char *str = lua_tostring(L, idx);
-        if (pl_units_parse_size(str, &v, &why) < 0)
+        if (pl_nul_inside(L, idx, &why) || pl_units_parse_size(str, &v, &why) < 0)
             luaL_error(L, "run: %s: bad size '%s': %s", what, str, why);
         return v;
     }
@@ -153,6 +153,17 @@ static uint64_t fieldsize(lua_State *L, int idx, const char *what)
     if (!pl_isexact(n))
         luaL_error(L, "run: %s must be an integer (below 2^53)", what);
     return (uint64_t)n;
+}
+
+/* The name in field k of the table at 1 (def when nil), pushed: one with a NUL byte
+ * inside is refused, since C would look up only the part before it. */
+static const char *optname(lua_State *L, const char *k, const char *def)
+{
+    lua_getfield(L, 1, k);
+    const char *s = luaL_optstring(L, -1, def), *why;
+    if (pl_nul_inside(L, -1, &why))
+        luaL_error(L, "run: '%s' holds a NUL byte", k);
+    return s;
 }
 
 /* An integer field that C keeps in an unsigned int: within lo..hi, or an error
@@ -222,6 +233,9 @@ static int getoption(lua_State *L, int t, const char *k, const char *def, const 
     const char *v = lua_isnil(L, -1)                 ? def
                     : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
                                                      : NULL;
+    const char *why;
+    if (v && !lua_isnil(L, -1) && pl_nul_inside(L, -1, &why))
+        luaL_error(L, "run: '%s' holds a NUL byte", k);
     for (int i = 0; v && list[i]; i++)
         if (strcmp(v, list[i]) == 0) {
             lua_pop(L, 1);
@@ -576,7 +590,8 @@ static int64_t get_skip(lua_State *L)
         const char *str = lua_tostring(L, -1), *why;
         int neg = str[0] == '-';
         uint64_t u;
-        if (pl_units_parse_size(str + neg, &u, &why) < 0) /* (the message shows the sign) */
+        if (pl_nul_inside(L, -1, &why) || /* (the message shows the sign) */
+            pl_units_parse_size(str + neg, &u, &why) < 0)
             luaL_error(L, "run: 'skip': bad size '%s': %s", str, why);
         if (u > (uint64_t)INT64_MAX)
             luaL_error(L, "run: 'skip' is too large");
@@ -764,8 +779,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     if (s.bs && s.nbs)
         luaL_error(L, "run: give 'bs' or 'bs_list', not both");
 
-    lua_getfield(L, 1, "pattern");
-    const char *pat = luaL_optstring(L, -1, "seq");
+    const char *pat = optname(L, "pattern", "seq");
     int kind = pl_pattern_kind_of(pat);
     if (kind < 0)
         luaL_error(L,
@@ -885,8 +899,7 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
             luaL_error(L, "run: 'rate_cycle_ms' must be at least 1");
     }
 
-    lua_getfield(L, 1, "engine");
-    const char *eng = luaL_optstring(L, -1, s.qd > 1 ? "io_uring" : "psync");
+    const char *eng = optname(L, "engine", s.qd > 1 ? "io_uring" : "psync");
     s.engine = pl_engine_find(eng);
     if (!s.engine) {
         if (strcmp(eng, "io_uring") == 0)
@@ -1451,12 +1464,6 @@ PL_HOT int pl_ffi_job_step(void *ud, int op, double off, double len, double thin
     return step_checked(ud, op, off, len, think_us);
 }
 
-static int hook_run_protected(lua_State *L)
-{
-    pl_hook_phase(L, 1, "run", 0);
-    return 0;
-}
-
 /*
  * p._run_abort(job, err): close a job whose generator raised err (or that a
  * Ctrl-C stopped there). What it did until then is a result too: counted into
@@ -1485,8 +1492,7 @@ static int l_run_abort(lua_State *L)
     if (pl_interrupted)
         r->stopped = PL_STOP_INTERRUPT;
     /* after --max-memory's error the record gets room beyond the bound meanwhile */
-    int memerr =
-        lua_type(L, 2) == LUA_TSTRING && strcmp(lua_tostring(L, 2), "not enough memory") == 0;
+    int memerr = pl_host_heap_error(L, 2);
     if (memerr)
         pl_host_heap_unbound(1);
     push_job_stats(L, j->name, &j->s, r); /* counts it into the phases around it */
@@ -1494,10 +1500,7 @@ static int l_run_abort(lua_State *L)
     free(r);
     if (!pl_interrupted)
         pl_phase_set_ended(L, 2, luaL_checkudata(L, 3, PL_STATS_MT));
-    lua_pushcfunction(L, hook_run_protected);
-    lua_pushvalue(L, 3);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
-        lua_pop(L, 1);
+    pl_hook_phase_protected(L, 3, "run");
     if (memerr)
         pl_host_heap_unbound(0);
     return 0;

@@ -51,7 +51,7 @@ uint64_t pl_interval_arg(lua_State *L, int idx, const char *who)
         ns = v > 0 ? pl_scale_u64(v, 1e9) : 0;
     } else if (lua_type(L, idx) == LUA_TSTRING) {
         const char *why;
-        if (pl_units_parse_time(lua_tostring(L, idx), &ns, &why) < 0)
+        if (pl_nul_inside(L, idx, &why) || pl_units_parse_time(lua_tostring(L, idx), &ns, &why) < 0)
             luaL_error(L, "%s: bad 'interval' '%s': %s", who, lua_tostring(L, idx), why);
     } else {
         luaL_error(L, "%s: 'interval' must be a duration such as \"100ms\" or seconds, not %s", who,
@@ -557,12 +557,23 @@ static int l_stats__gc(lua_State *L)
     return 0;
 }
 
-/* pl_hook_phase under a pcall (the phase at 1): an interrupted phase is recorded
-   on the way out of p.phase, whose own error must go on unchanged. */
-static int hook_phase_protected(lua_State *L)
+/* pl_hook_phase of the stats at 1, the kind a light userdata at 2 (pushing it
+   allocates nothing, so it works at the --max-memory bound) */
+static int hook_protected(lua_State *L)
 {
-    pl_hook_phase(L, 1, "phase", 0);
+    pl_hook_phase(L, 1, (const char *)lua_touserdata(L, 2), 0);
     return 0;
+}
+
+void pl_hook_phase_protected(lua_State *L, int idx, const char *kind)
+{
+    if (idx < 0)
+        idx = lua_gettop(L) + idx + 1;
+    lua_pushcfunction(L, hook_protected);
+    lua_pushvalue(L, idx);
+    lua_pushlightuserdata(L, (void *)kind);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK)
+        lua_pop(L, 1);
 }
 
 /* The phase at idx, stopped by a Ctrl-C: recorded as interrupted, whatever the
@@ -583,10 +594,7 @@ static void record_interrupted(lua_State *L, int idx, struct pl_phase *ph)
 {
     snprintf(ph->stopped, sizeof ph->stopped, "interrupted");
     snprintf(cut_name, sizeof cut_name, "%s", ph->name);
-    lua_pushcfunction(L, hook_phase_protected);
-    lua_pushvalue(L, idx);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
-        lua_pop(L, 1);
+    pl_hook_phase_protected(L, idx, "phase");
 }
 
 void pl_phase_set_ended(lua_State *L, int err, struct pl_phase *ph)
@@ -627,10 +635,7 @@ static void record_error(lua_State *L, int idx, int err, struct pl_phase *ph, in
     snprintf(cut_name, sizeof cut_name, "%s", ph->name); /* a worker's result is named so */
     if (memerr)
         pl_host_heap_unbound(1);
-    lua_pushcfunction(L, hook_phase_protected);
-    lua_pushvalue(L, idx);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK)
-        lua_pop(L, 1);
+    pl_hook_phase_protected(L, idx, "phase");
     if (memerr)
         pl_host_heap_unbound(0);
 }
@@ -705,9 +710,7 @@ static int l_phase(lua_State *L)
     if (rc != LUA_OK && pl_interrupted)
         record_interrupted(L, s, ph);
     else if (rc != LUA_OK) /* an error: as far as it got, too, with the error's message */
-        record_error(L, s, lua_gettop(L), ph,
-                     rc == LUA_ERRMEM || (lua_type(L, -1) == LUA_TSTRING && /* passed on */
-                                          strcmp(lua_tostring(L, -1), "not enough memory") == 0));
+        record_error(L, s, lua_gettop(L), ph, pl_host_heap_error(L, -1));
     if (rc != LUA_OK)
         return lua_error(L); /* the phase is closed; pass the error on untouched */
     lua_settop(L, s);

@@ -70,6 +70,9 @@ void pl_phase_stop(lua_State *L, struct pl_phase *ph);
  * a stack index passed along (p.parallel's result table).
  */
 void pl_hook_phase(lua_State *L, int idx, const char *kind, int extra);
+/* The same under a pcall, for a phase or run an error or a Ctrl-C cut: whatever
+   the hook raises is dropped, so the caller's own error goes on unchanged. */
+void pl_hook_phase_protected(lua_State *L, int idx, const char *kind);
 /*
  * After a Ctrl-C: stop every p.phase still recording (one started without a
  * function), innermost first, and tell the hook of each, as stopped =

@@ -38,13 +38,23 @@ const char *pl_checkpath(lua_State *L, int arg)
     return path;
 }
 
+int pl_nul_inside(lua_State *L, int idx, const char **why)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, idx, &len);
+    if (!s || strlen(s) == len)
+        return 0;
+    *why = "a NUL byte follows it";
+    return 1;
+}
+
 uint64_t pl_checksize(lua_State *L, int arg)
 {
     if (lua_type(L, arg) == LUA_TSTRING) {
         uint64_t v;
         const char *why;
         const char *s = lua_tostring(L, arg);
-        if (pl_units_parse_size(s, &v, &why) < 0)
+        if (pl_nul_inside(L, arg, &why) || pl_units_parse_size(s, &v, &why) < 0)
             luaL_argerror(L, arg, lua_pushfstring(L, "bad size '%s': %s", s, why));
         return v;
     }

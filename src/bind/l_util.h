@@ -19,6 +19,13 @@ static inline int pl_isexact(lua_Number v)
     return v >= 0 && v < PL_MAX_EXACT && v == (lua_Number)(int64_t)v;
 }
 
+/* v as a process exit status if it is an integer within 0..255, else -1 (p.exit
+   refuses the rest; a forged request in an error exits 1) */
+static inline int pl_exit_code(lua_Number v)
+{
+    return v >= 0 && v <= 255 && v == (lua_Number)(int)v ? (int)v : -1;
+}
+
 /* The value at arg if it is an integer in [0, 2^53) (a numeric string too), with
    one C API call: 1 and *out, else 0. Inline, because a Lua 5.4 loop of f:pread
    converts five arguments per step. LuaJIT's lua_tointegerx truncates 4096.5,
@@ -55,6 +62,10 @@ static inline uint64_t pl_optoffset(lua_State *L, int arg, const char *what, uin
         return v;
     return lua_isnoneornil(L, arg) ? def : pl_checkoffset_slow(L, arg, what);
 }
+/* The string at idx holds a NUL byte before its end, which C would not see: 1 and
+   *why = "a NUL byte follows it" (for a message that quotes the part before), else 0.
+   For the strings platter parses (sizes, durations); paths refuse one themselves. */
+int pl_nul_inside(lua_State *L, int idx, const char **why);
 /* A size: a number, or a string such as "4k" / "1g". */
 uint64_t pl_checksize(lua_State *L, int arg);
 /* The path at arg: a string without a NUL byte inside (else an argument error). */

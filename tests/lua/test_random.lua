@@ -185,6 +185,12 @@ T.test("p.parse_size: bad values give nil and a reason", function()
     T.has(msg, "bad size '" .. s .. "': " .. why, "reason for '" .. s .. "'")
   end
   T.raises(function() p.parse_size(nil) end, "string expected")
+  -- C reads up to the first NUL: "4k\0x" must not pass as 4k
+  local v, msg = p.parse_size("4k\0x")
+  T.eq(v, nil, "parse_size with a NUL inside")
+  T.has(msg, "bad size '4k': a NUL byte follows it", "its reason")
+  T.raises(function() p.open(T.tmpdir() .. "/x", { create = true, size = "4k\0" }) end,
+    "option 'size': bad size '4k': a NUL byte follows it", "p.open's size")
 end)
 
 T.test("p.parse_time: good values in seconds", function()
@@ -207,4 +213,9 @@ T.test("p.parse_time: bad values give nil and a reason", function()
     T.eq(v, nil, "parse_time('" .. s .. "')")
     T.has(msg, "bad duration '" .. s .. "': " .. why, "reason for '" .. s .. "'")
   end
+  local v, msg = p.parse_time("1s\0x")
+  T.eq(v, nil, "parse_time with a NUL inside")
+  T.has(msg, "bad duration '1s': a NUL byte follows it", "its reason")
+  T.raises(function() p.phase("x", function() end, { interval = "1s\0" }) end,
+    "phase: bad 'interval' '1s': a NUL byte follows it", "a phase's interval")
 end)

@@ -170,6 +170,12 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
     { { qd = 2, batch = 2 ^ 32 + 1, count = 1 }, "run: 'batch' must be within 0..4294967295" },
     { { qd = 2, reap_min = 2 ^ 33, count = 1 }, "run: 'reap_min' must be within 0..4294967295" },
     { { seq_nr = 2 ^ 32, pattern = "random", count = 1 }, "run: 'seq_nr' must be within 0..4294967295" },
+    -- C reads a string up to its first NUL: "4k\0x" must not pass as 4k, "null\0x" as null
+    { { bs = "4k\0x", count = 1 }, "run: 'bs': bad size '4k': a NUL byte follows it" },
+    { { skip = "-4k\0x", count = 1 }, "run: 'skip': bad size '-4k': a NUL byte follows it" },
+    { { engine = "null\0x", count = 1 }, "run: 'engine' holds a NUL byte" },
+    { { pattern = "seq\0x", count = 1 }, "run: 'pattern' holds a NUL byte" },
+    { { op = "read\0x", count = 1 }, "run: 'op' holds a NUL byte" },
   }
   for _, c in ipairs(cases) do
     c[1].file = f
