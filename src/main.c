@@ -27,7 +27,7 @@ static const char usage_text[] =
     "       platter verify [--json] [--sha256 HEX] NAME.platter\n"
     "       platter selftest\n"
     "       platter describe [--json] SCRIPT\n"
-    "       platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...]\n"
+    "       platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...]\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -137,6 +137,23 @@ static const char *optval(int argc, char **argv, int *i, const char *name)
     if (*i + 1 >= argc)
         return NULL;
     return argv[++*i];
+}
+
+/* --env NAME: the variable p.getenv may read in the sandbox; 0 or usage()'s status */
+static int grant_env(const char *v)
+{
+    if (!v)
+        return usage("option '--env' needs the name of an environment variable", "");
+    size_t k = 0;
+    while (v[k] == '_' || isalpha((unsigned char)v[k]) || (k && isdigit((unsigned char)v[k])))
+        k++;
+    if (k == 0 || v[k])
+        return usage("bad --env '%s': expected the name of an environment variable, such as SIZE",
+                     v);
+    if (pl_cfg.nenv == (int)(sizeof pl_cfg.env / sizeof pl_cfg.env[0]))
+        return usage("too many --env options (at most 64): '%s'", v);
+    pl_cfg.env[pl_cfg.nenv++] = v;
+    return 0;
 }
 
 static int matches(const char *arg, const char *name)
@@ -250,20 +267,9 @@ int main(int argc, char **argv)
             pl_cfg.max_memory = n;
             max_memory_given = 1;
         } else if (matches(a, "--env")) {
-            const char *v = optval(argc, argv, &i, "--env");
-            if (!v)
-                return usage("option '--env' needs the name of an environment variable", "");
-            size_t k = 0;
-            while (v[k] == '_' || isalpha((unsigned char)v[k]) ||
-                   (k && isdigit((unsigned char)v[k])))
-                k++;
-            if (k == 0 || v[k])
-                return usage("bad --env '%s': expected the name of an environment variable, such "
-                             "as SIZE",
-                             v);
-            if (pl_cfg.nenv == (int)(sizeof pl_cfg.env / sizeof pl_cfg.env[0]))
-                return usage("too many --env options (at most 64): '%s'", v);
-            pl_cfg.env[pl_cfg.nenv++] = v;
+            int rc = grant_env(optval(argc, argv, &i, "--env"));
+            if (rc)
+                return rc;
         } else if (matches(a, "--lua-dir")) {
             const char *v = optval(argc, argv, &i, "--lua-dir");
             if (!v)
@@ -335,6 +341,10 @@ int main(int argc, char **argv)
             } else if (matches(argv[k], "--sim")) {
                 if (!(preset = optval(argc, argv, &k, "--sim")) || !*preset)
                     return usage("option '%s' needs a value", "--sim");
+            } else if (matches(argv[k], "--env")) {
+                int rc = grant_env(optval(argc, argv, &k, "--env"));
+                if (rc)
+                    return rc;
             } else if (matches(argv[k], "--budget")) {
                 const char *v = optval(argc, argv, &k, "--budget"), *why = NULL;
                 uint64_t ns = 0;
@@ -347,12 +357,13 @@ int main(int argc, char **argv)
                 pl_cfg.plan_budget_ns = ns;
             } else {
                 return usage("plan: unknown option '%s' (usage: platter plan [--json] [--sim "
-                             "PRESET] [--budget T] SCRIPT [args...])",
+                             "PRESET] [--budget T] [--env NAME] SCRIPT [args...])",
                              argv[k]);
             }
         }
         if (k >= argc)
-            return usage("plan: usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT "
+            return usage("plan: usage: platter plan [--json] [--sim PRESET] [--budget T] [--env "
+                         "NAME] SCRIPT "
                          "[args...]",
                          "");
         if (pl_cfg.trust) /* the full Lua libraries reach files past the chokepoint */

@@ -98,6 +98,11 @@ function M.build(status, output, budget)
     end
   end
   plan.blocked = blocked
+  -- the variables p.getenv asked for: what the script read of the environment
+  plan.env = {}
+  for _, v in ipairs(notes.env or {}) do
+    plan.env[#plan.env + 1] = { name = v.name, read = v.read, refused = v.refused }
+  end
   plan.stopped = status ~= 0 and reason(output) or nil
   if budget then
     plan.stopped = string.format("the plan's budget of %g s ran out: what it touched so far; the whole "
@@ -148,6 +153,15 @@ local function text(plan)
   end
   if plan.unlisted then add("  ... and more paths, past the 4096 a plan notes (their bytes are counted)") end
   add("written: %s", plan.written > 0 and bytes(plan.written) or "nothing")
+  local read, refused = {}, {}
+  for _, v in ipairs(plan.env) do
+    if v.read then read[#read + 1] = v.name end
+    if v.refused then refused[#refused + 1] = v.name end
+  end
+  if #read > 0 then add("environment read: %s", table.concat(read, ", ")) end
+  if #refused > 0 then
+    add("environment refused: %s (grant one with --env NAME)", table.concat(refused, ", "))
+  end
   local n = plan.needs
   add("needs --destroy: %s", n.destroy and ("yes (" .. table.concat(n.destroy_paths, ", ")
     .. (n.destroy_given and ", given" or ": refused without it") .. ")") or "no")
@@ -168,6 +182,7 @@ function M.report(status, output, json, budget)
     if #plan.paths == 0 then plan.paths = nil end
     if #plan.underdeclared == 0 then plan.underdeclared = nil end
     if #plan.blocked == 0 then plan.blocked = nil end
+    if #plan.env == 0 then plan.env = nil end
     if #plan.needs.destroy_paths == 0 then plan.needs.destroy_paths = nil end
     if #plan.needs.root_why == 0 then plan.needs.root_why = nil end
     core.write(cjson.encode(plan), "\n")

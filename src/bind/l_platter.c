@@ -492,6 +492,7 @@ static int l_getenv(lua_State *L)
     int granted = pl_cfg.trust || strcmp(name, "TMPDIR") == 0;
     for (int i = 0; i < pl_cfg.nenv && !granted; i++)
         granted = strcmp(pl_cfg.env[i], name) == 0;
+    pl_plan_note_env(name, granted); /* platter plan lists what a script reads */
     if (!granted)
         return luaL_error(L,
                           "getenv: $%s is not granted to a sandboxed script: name it with --env %s "
@@ -1056,6 +1057,20 @@ static int l_plan(lua_State *L)
     lua_setfield(L, -2, "written");
     lua_pushstring(L, pl_plan_root());
     lua_setfield(L, -2, "root");
+    unsigned nenv;
+    const struct pl_plan_env *env = pl_plan_env(&nenv);
+    lua_createtable(L, (int)nenv, 0);
+    for (unsigned i = 0; i < nenv; i++) {
+        lua_createtable(L, 0, 3);
+        lua_pushstring(L, env[i].name);
+        lua_setfield(L, -2, "name");
+        lua_pushboolean(L, (env[i].what & PL_PLAN_ENV_READ) != 0);
+        lua_setfield(L, -2, "read");
+        lua_pushboolean(L, (env[i].what & PL_PLAN_ENV_REFUSED) != 0);
+        lua_setfield(L, -2, "refused");
+        lua_rawseti(L, -2, (int)i + 1);
+    }
+    lua_setfield(L, -2, "env");
     return 1;
 }
 

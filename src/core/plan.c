@@ -27,12 +27,15 @@
 #define MDIR (1u << 29) /* a directory of the model */
 #define GONE (PL_PLAN_REMOVE | PL_PLAN_RMDIR)
 #define ROOT_WHY 512
+#define MAX_ENV 64
 
 struct shared {
     int lock;
     unsigned n, dropped; /* dropped: 1 once a name found the table full */
     uint64_t written;
     char root[ROOT_WHY];
+    unsigned nenv;
+    struct pl_plan_env env[MAX_ENV];
     struct pl_plan_entry e[MAX_ENTRIES];
     int outfd[MAX_ENTRIES]; /* the parent's duplicate of a text output's memory file */
 };
@@ -642,6 +645,29 @@ uint64_t pl_plan_written(void)
 const char *pl_plan_root(void)
 {
     return S ? S->root : "";
+}
+
+void pl_plan_note_env(const char *name, int granted)
+{
+    if (!S)
+        return;
+    lock();
+    unsigned i = 0;
+    while (i < S->nenv && strncmp(S->env[i].name, name, sizeof S->env[i].name) != 0)
+        i++;
+    if (i == S->nenv && i < MAX_ENV) {
+        snprintf(S->env[i].name, sizeof S->env[i].name, "%s", name);
+        S->nenv++;
+    }
+    if (i < S->nenv)
+        S->env[i].what |= granted ? PL_PLAN_ENV_READ : PL_PLAN_ENV_REFUSED;
+    unlock();
+}
+
+const struct pl_plan_env *pl_plan_env(unsigned *n)
+{
+    *n = S ? S->nenv : 0;
+    return S ? S->env : NULL;
 }
 
 /* ---- the run's output ---- */

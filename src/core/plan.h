@@ -65,6 +65,18 @@ uint64_t pl_plan_written(void);
 /* Why root would be needed ("" if not). */
 const char *pl_plan_root(void);
 
+/* A variable the script asked for with p.getenv (bits of pl_plan_env.what). */
+enum { PL_PLAN_ENV_READ = 1, PL_PLAN_ENV_REFUSED = 2 };
+struct pl_plan_env {
+    char name[64]; /* a longer name is cut here */
+    unsigned what; /* PL_PLAN_ENV_READ: granted and read; _REFUSED: the sandbox refused it */
+};
+/* Note that the script asked for the variable name, and whether it got it (the
+   first 64 names; each once). */
+void pl_plan_note_env(const char *name, int granted);
+/* The variables noted so far (count in *n), in the order first asked for. */
+const struct pl_plan_env *pl_plan_env(unsigned *n);
+
 /* Send stdout and stderr into a memory file until pl_plan_capture_end. 0 or -errno. */
 int pl_plan_capture_begin(void);
 /* Put stdout and stderr back; *text (malloc'd, caller frees) and *len get

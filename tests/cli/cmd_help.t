@@ -12,7 +12,7 @@ platter --help (or -h) prints the usage on stdout and exits 0.
          platter verify [--json] [--sha256 HEX] NAME.platter
          platter selftest
          platter describe [--json] SCRIPT
-         platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...]
+         platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...]
          platter --version [-v]
   
   Runs a storage benchmark written in Lua: a shipped workload by name

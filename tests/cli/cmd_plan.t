@@ -53,11 +53,11 @@ A usage error is the run's, with its exit status; the manifest is still shown:
 The command's own mistakes:
 
   $ platter plan
-  platter: plan: usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...]
+  platter: plan: usage: platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...]
   Try 'platter --help'.
   [2]
   $ platter plan --bogus w.lua
-  platter: plan: unknown option '--bogus' (usage: platter plan [--json] [--sim PRESET] [--budget T] SCRIPT [args...])
+  platter: plan: unknown option '--bogus' (usage: platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...])
   Try 'platter --help'.
   [2]
   $ platter plan --sim nosuch w.lua
@@ -66,4 +66,31 @@ The command's own mistakes:
   [2]
   $ platter plan nosuch
   platter: no workload named 'nosuch' (see 'platter list'; a script file needs a '/' or a .lua ending)
+  [2]
+
+What the script read of the environment: the variables p.getenv got, and those
+the sandbox refused; --env grants one, before or after plan:
+
+  $ cat > env.lua <<'LUA'
+  > local p = require "platter"
+  > print(p.getenv("PL_SIZE"))
+  > print(select(2, pcall(p.getenv, "HOME")))
+  > LUA
+  $ PL_SIZE=8k platter plan --env PL_SIZE env.lua | grep -E '^(written|environment|8k|getenv)'
+  written: nothing
+  environment read: PL_SIZE
+  environment refused: HOME (grant one with --env NAME)
+  8k
+  getenv: $HOME is not granted to a sandboxed script: name it with --env HOME (or run with --trust)
+  $ PL_SIZE=8k platter --env PL_SIZE plan --json env.lua > plan.json
+  $ python3 -c '
+  > import json; e = json.load(open("plan.json"))["env"]
+  > print([(v["name"], v["read"], v["refused"]) for v in e])'
+  [('PL_SIZE', True, False), ('HOME', False, True)]
+  $ platter plan env.lua | grep -E '^(run|environment)'
+  run: stopped with an error (exit status 1): env.lua:2: getenv: $PL_SIZE is not granted to a sandboxed script: name it with --env PL_SIZE (or run with --trust)
+  environment refused: PL_SIZE (grant one with --env NAME)
+  $ platter plan --env 9X env.lua
+  platter: bad --env '9X': expected the name of an environment variable, such as SIZE
+  Try 'platter --help'.
   [2]
