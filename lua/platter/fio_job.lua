@@ -315,7 +315,7 @@ local OPTIONS = {
   { "fdatasync", "int", "fdatasync after every N writes", def = "0" },
   { "end_fsync", "bool", "fsync when the job's writes are done", def = "0" },
   { "fsync_on_close", "bool", "fsync when a file is closed", def = "0" },
-  { "numjobs", "int", "copies of the job to run", def = "1" },
+  { "numjobs", "int", "copies of the job to run", def = "1", min = 1 },
   { "group_reporting", "set", "report a group's jobs as one" },
   { "runtime", "time", "run for at most this long (s by default)", alias = "timeout", unit_s = true,
     def = "0" },
@@ -1466,6 +1466,25 @@ function M.fio_has(name) return fio_canonical(name) ~= nil end
 
 -- Parsers of fio's units, for the workload's own use (fio's rules).
 function M.size(s, kb_base) return parse_size(s, kb_base or 1024) end
+
+--- bs_dirs(v, kb_base, range) -> { read = {lo, hi}, write = ..., trim = ... } | nil:
+-- the block sizes a bs value (range false: "4k", "4k,8k", and fio's ':' and '-'
+-- that split it into directions too) or a bsrange value (range true: "4k-8k")
+-- gives each direction, read as a job's own option is (4 KiB where none is given);
+-- nil when it gives none. For the report's header (fio_report), which works from
+-- the options' text.
+function M.bs_dirs(v, kb_base, range)
+  local o = { bs = { read = 4096, write = 4096, trim = 4096 } }
+  local st = { kb_base = function() return kb_base or 1024 end }
+  local spec = { name = "bs", store = "bs", dirs = true, min = 1 }
+  if not pcall(KIND[range and "range" or "int"], spec, o, v, st) then return nil end
+  local out = {}
+  for _, d in ipairs(DIRS) do
+    local x = o.bs[d]
+    out[d] = type(x) == "table" and { x.min, x.max } or { x, x }
+  end
+  return out
+end
 function M.time(s, unit_s)
   local us = parse_time_us(s, unit_s)
   return us and seconds(us)

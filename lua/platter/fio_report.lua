@@ -832,37 +832,14 @@ local DDIR_STR = { read = "read", write = "write", rw = "rw", readwrite = "rw", 
   randwrite = "randwrite", randrw = "randrw", trim = "trim", randtrim = "randtrim",
   trimwrite = "trimwrite", randtrimwrite = "randtrimwrite" }
 
--- fio's size strings (k = kb_base unless "ki"/"kib" style, which is always 1024)
-function M.size(s, kb)
-  kb = kb or 1024
-  s = tostring(s):lower()
-  local num, suf = s:match("^%s*([%d.]+)%s*(%a*)%s*$")
-  if not num then return nil end
-  local n = tonumber(num)
-  local pw = { [""] = 0, b = 0, k = 1, m = 2, g = 3, t = 4, p = 5, e = 6 }
-  local letter, rest = suf:sub(1, 1), suf:sub(2)
-  local p = pw[letter]
-  if not p then return nil end
-  local base = kb
-  if rest == "i" or rest == "ib" then base = 1024 end
-  -- fio: "kb"/"kib" are 1024 with kb_base=1024; with kb_base=1000 "kib" is 1024, "kb" 1000
-  return floor(n * base ^ p)
-end
-
--- bs option text -> { r = {lo, hi}, w = {lo, hi}, t = {lo, hi} }
-local function bs_ranges(text, kb)
-  local out = {}
-  local parts = {}
-  for w in tostring(text):gmatch("[^,]+") do parts[#parts + 1] = w end
-  local last
-  for i, key in ipairs { "r", "w", "t" } do
-    local w = parts[i] or last
-    last = w
-    local lo, hi = w:match("^(.-)%-(.+)$")
-    lo, hi = M.size(lo or w, kb), M.size(hi or w, kb)
-    out[key] = { lo, hi }
-  end
-  return out
+-- bs (or bsrange, range = true) option text -> { r = {lo, hi}, w = {lo, hi}, t = {lo, hi} },
+-- read as fio reads it (platter.fio_job: ',' and for bs also ':' and '-' split it into
+-- directions, and a suffix fio does not know counts as 1, so bs=4q is 4 bytes)
+local function bs_ranges(text, kb, range)
+  local d = require("platter.fio_job").bs_dirs(tostring(text), kb, range)
+  -- (fio_job has checked a job's own options before; a hand-made JSON may not be)
+  if not d then error(sformat("fio: bs '%s' is not a size", tostring(text)), 0) end
+  return { r = d.read, w = d.write, t = d.trim }
 end
 
 --- fr.defs(top) -> the job sections, as far as the JSON tells them: one per
@@ -896,20 +873,21 @@ function M.defs(top)
     if split then
       -- bssplit=4k/50:64k/50[,...]: each direction's smallest and largest size
       local parts = {}
-      for part in tostring(split):gmatch("[^,]+") do
+      for part in (tostring(split) .. ","):gmatch("([^,]*),") do  -- "a,,c": write keeps 4 KiB
         local lo, hi
-        for size in part:gmatch("([^/:]+)/[^:]*") do
-          local v = M.size(size, 1024)
+        for piece in part:gmatch("[^:]+") do  -- "4k/50", or "16k" alone (all of them)
+          local size = piece:match("^[^/]*")
+          local v = require("platter.fio_job").size(size, 1024)
           if v then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
         end
-        parts[#parts + 1] = lo and (lo .. "-" .. hi) or "4096"
+        parts[#parts + 1] = lo and (lo .. "-" .. hi) or part == "" and "" or "4096"
       end
       br = table.concat(parts, ",")
     end
     local d = {
       name = job.jobname, groupid = job.groupid,
       rw = DDIR_STR[(tostring(o("rw") or o("readwrite") or "read"):match("^[^:]+"))] or "read",
-      bs = bs_ranges(br or bs, size_kb), ioengine = o("ioengine") or "psync",
+      bs = bs_ranges(br or bs, size_kb, br ~= nil), ioengine = o("ioengine") or "psync",
       iodepth = tonumber(o("iodepth")) or 1, numjobs = nj,
       thread = o("thread") ~= nil and not truthy0(o("thread")),
       kb_base = kb, sig_figs = tonumber(o("significant_figures")) or 4,

@@ -76,6 +76,12 @@ function M.run(cfg, given)
         in_group = in_group + 1
       end
     end
+    for _, seg in ipairs(segments) do  -- they run side by side as p.parallel's workers
+      if #seg > p.max_workers then
+        fail(string.format("fio: platter fio runs at most %d job copies side by side (numjobs, "
+          .. "and the jobs between two stonewalls), not %d", p.max_workers, #seg))
+      end
+    end
   end
 
   local ENGINES = { sync = "sync", psync = "psync", pvsync = "psync", libaio = "libaio",

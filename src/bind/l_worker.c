@@ -250,10 +250,13 @@ static void wait_ticking(lua_State *L, const struct pl_workers *ws, int fn, doub
     free(ready);
 }
 
+#define MAX_WORKERS 1024 /* p.max_workers */
+
 static int l_parallel(lua_State *L)
 {
     uint64_t n = pl_checkoffset(L, 1, "worker count"); /* (LuaJIT's checkinteger takes 1.5 as 1) */
-    luaL_argcheck(L, n >= 1 && n <= 1024, 1, "worker count must be within 1..1024");
+    if (n < 1 || n > MAX_WORKERS)
+        luaL_argerror(L, 1, lua_pushfstring(L, "worker count must be within 1..%d", MAX_WORKERS));
     luaL_checktype(L, 2, LUA_TFUNCTION);
     check_handoff(L);
     lua_settop(L, 3);
@@ -436,5 +439,7 @@ static const luaL_Reg worker_funcs[] = {
 int luaopen_platter_worker(lua_State *L)
 {
     luaL_newlib(L, worker_funcs);
+    lua_pushinteger(L, MAX_WORKERS);
+    lua_setfield(L, -2, "max_workers");
     return 1;
 }

@@ -217,3 +217,45 @@ On the command line:
   $ cat ours.err
   fio: unrecognized option '--bsx'
   Did you mean bs?
+
+The report's first line, a job's block sizes per direction, read from the
+options' text as fio reads them: a suffix fio does not know counts as 1
+(bs=1x is 1 byte), ':' and '-' split bs into directions as ',' does, and
+bssplit's sizes give each direction's range. Compared with fio's own line:
+
+  $ head -c 65536 /dev/zero > h.dat
+  $ head1() { fio --name=x --filename=h.dat --size=64k "$@" 2>&1 | head -1 > real.out; platter fio --name=x --filename=h.dat --size=64k "$@" 2>&1 | head -1 > ours.out; diff real.out ours.out && echo same; }
+  $ head1 --bs=1x
+  same
+  $ head1 --bs=4q
+  same
+  $ head1 --bs=1.5k
+  same
+  $ head1 --bs=4k-8k
+  same
+  $ head1 --bs=4k:8k,16k
+  same
+  $ head1 --bs=4k,,16k
+  same
+  $ head1 --bsrange=8k-4k,1k-2k
+  same
+  $ head1 --bs=4kib --kb_base=1000
+  same
+  $ head1 --bssplit=4k/50:8k/50,,1k
+  same
+  $ head1 --bssplit=4k/50:8k/50,16k
+  same
+  $ cat ours.out
+  x: (g=0): rw=read, bs=(R) 4096B-8192B, (W) 16.0KiB-16.0KiB, (T) 16.0KiB-16.0KiB, ioengine=psync, iodepth=1
+
+numjobs=0 is refused as it is parsed (fio 3.33 accepts it and then fails with
+"error: maximum number of jobs reached"), and more job copies side by side
+than p.parallel forks are refused before anything runs:
+
+  $ platter fio --name=x --filename=h.dat --size=4k --numjobs=0
+  numjobs: min value out of range: 0 (1 min)
+  fio: failed parsing numjobs=0
+  [1]
+  $ platter fio --name=x --filename=h.dat --size=4k --numjobs=600 --name=y --filename=h.dat --size=4k --numjobs=600
+  fio: platter fio runs at most 1024 job copies side by side (numjobs, and the jobs between two stonewalls), not 1200
+  [1]

@@ -230,6 +230,8 @@ T.test("parallel, live, steady_group: a count that is not a whole number is refu
   -- LuaJIT's luaL_checkinteger took 1.5 as 1; Lua 5.4 refused it: both refuse now
   T.raises(function() p.parallel(1.5, function() end) end, "worker count must be a non-negative integer")
   T.raises(function() p.parallel(2 ^ 40, function() end) end, "worker count must be within 1..1024")
+  T.eq(p.max_workers, 1024, "p.max_workers")
+  T.raises(function() p.parallel(p.max_workers + 1, function() end) end, "worker count must be within 1..1024")
   T.raises(function() p.live(2.5) end, "slot count must be a non-negative integer")
   local live = p.live(2)
   T.raises(function() live:get(1.5) end, "slot must be a non-negative integer")
