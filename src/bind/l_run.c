@@ -155,15 +155,19 @@ static uint64_t fieldsize(lua_State *L, int idx, const char *what)
     return (uint64_t)n;
 }
 
-/* The name in field k of the table at 1 (def when nil), pushed: one with a NUL byte
- * inside is refused, since C would look up only the part before it. */
+/* The name in field k of the table at 1 (def when nil), pushed: a string, and one
+ * with a NUL byte inside is refused, since C would look up only the part before it. */
 static const char *optname(lua_State *L, const char *k, const char *def)
 {
     lua_getfield(L, 1, k);
-    const char *s = luaL_optstring(L, -1, def), *why;
+    if (lua_isnil(L, -1))
+        return def;
+    const char *why;
+    if (lua_type(L, -1) != LUA_TSTRING)
+        luaL_error(L, "run: '%s' must be a string, not %s", k, luaL_typename(L, -1));
     if (pl_nul_inside(L, -1, &why))
         luaL_error(L, "run: '%s' holds a NUL byte", k);
-    return s;
+    return lua_tostring(L, -1);
 }
 
 /* An integer field that C keeps in an unsigned int: within lo..hi, or an error

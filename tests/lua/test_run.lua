@@ -176,6 +176,9 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
     { { engine = "null\0x", count = 1 }, "run: 'engine' holds a NUL byte" },
     { { pattern = "seq\0x", count = 1 }, "run: 'pattern' holds a NUL byte" },
     { { op = "read\0x", count = 1 }, "run: 'op' holds a NUL byte" },
+    -- a name of another type: was "bad argument #4 to '?' (string expected, got boolean)"
+    { { engine = true, count = 1 }, "run: 'engine' must be a string, not boolean" },
+    { { pattern = 5, count = 1 }, "run: 'pattern' must be a string, not number" },
   }
   for _, c in ipairs(cases) do
     c[1].file = f
