@@ -1257,8 +1257,7 @@ static int l_run(lua_State *L)
     parse_spec(L, &s);
     if (s.external)
         return luaL_error(L, "run: a 'gen' job is driven by platter.run (p.run)");
-    lua_getfield(L, 1, "name");
-    const char *name = luaL_optstring(L, -1, "run");
+    const char *name = optname(L, "name", "run");
     int verify_pass = getbool(L, 1, "verify_pass", 0);
     if (verify_pass && (!s.verify || s.op == PL_JOB_READ))
         return luaL_error(L, "run: 'verify_pass' needs 'verify' and op = \"write\" or \"mix\"");
@@ -1345,6 +1344,9 @@ static int l_run_begin(lua_State *L)
     parse_spec(L, &s);
     if (!s.external)
         return luaL_error(L, "run: _run_begin needs 'gen'");
+    char name[sizeof((struct run_job *)0)->name]; /* checked before the run is announced */
+    snprintf(name, sizeof name, "%s", optname(L, "name", "run"));
+    lua_pop(L, 1);
     hook_run_start(L);
     int top = lua_gettop(L);
     lua_createtable(L, top, 0); /* anchor the spec table and every array parse_spec made */
@@ -1359,9 +1361,7 @@ static int l_run_begin(lua_State *L)
     luaL_getmetatable(L, PL_JOB_MT);
     lua_setmetatable(L, -2);
     j->s = s;
-    lua_getfield(L, 1, "name");
-    snprintf(j->name, sizeof j->name, "%s", luaL_optstring(L, -1, "run"));
-    lua_pop(L, 1);
+    memcpy(j->name, name, sizeof j->name);
     j->r = malloc(sizeof *j->r);
     if (!j->r)
         return luaL_error(L, "run: not enough memory");

@@ -179,6 +179,8 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
     -- a name of another type: was "bad argument #4 to '?' (string expected, got boolean)"
     { { engine = true, count = 1 }, "run: 'engine' must be a string, not boolean" },
     { { pattern = 5, count = 1 }, "run: 'pattern' must be a string, not number" },
+    { { name = true, count = 1 }, "run: 'name' must be a string, not boolean" },
+    { { name = {}, count = 1, gen = function() end }, "run: 'name' must be a string, not table" },
   }
   for _, c in ipairs(cases) do
     c[1].file = f
