@@ -920,13 +920,11 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
     get_uring_opts(L, &s);
 
     lua_getfield(L, 1, "seed");
-    if (lua_isnil(L, -1)) {
-        /* a fresh seed from p.random's generator: a script's runs differ, yet --seed repeats them */
-        s.seed = pl_rng_next(&pl_rng_process);
-    } else {
-        s.seed = pl_checkoffset(L, lua_gettop(L), "seed");
-    }
+    int fresh = lua_isnil(L, -1);
     lua_pop(L, 1);
+    /* none: a fresh seed from p.random's generator (a script's runs differ, yet --seed
+       repeats them) */
+    s.seed = fresh ? pl_rng_next(&pl_rng_process) : getint(L, 1, "seed", 0);
     s.stop_on_error = getoption(L, 1, "on_error", "stop", on_err) == 0;
     get_verify(L, &s);
 

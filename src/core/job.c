@@ -496,6 +496,17 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
  * is read twice per I/O, around the submit, and the latency does not include
  * choosing the I/O (a pattern, or a Lua generator).
  */
+/* The think time after an I/O: never past the run's time limit, where the run
+   ends anyway (a think time of hours would hold it there). */
+static void think_for(const struct loop *l, uint64_t think)
+{
+    if (l->deadline) {
+        uint64_t now = pl_clock_ns();
+        think = now >= l->deadline ? 0 : think < l->deadline - now ? think : l->deadline - now;
+    }
+    pl_clock_sleep_ns(think, (volatile int *)l->s->stop);
+}
+
 PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t start)
 {
     const struct pl_job_spec *s = l->s;
@@ -544,7 +555,7 @@ PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t thi
     if (io->op == PL_OP_WRITE && s->fsync_every && ++l->writes % s->fsync_every == 0)
         t = sync_fsync(l, io);
     if (think) {
-        pl_clock_sleep_ns(think, (volatile int *)s->stop);
+        think_for(l, think);
         t = pl_clock_ns();
     }
     return t;
@@ -736,7 +747,7 @@ PL_HOT static uint64_t issue_async(struct loop *l, const struct pl_io *req, uint
     if (l->inflight >= s->qd)
         reap_some(l, l->reap_min);
     if (think)
-        pl_clock_sleep_ns(think, (volatile int *)s->stop);
+        think_for(l, think);
     return pl_clock_ns();
 }
 

@@ -180,6 +180,9 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
     { { engine = true, count = 1 }, "run: 'engine' must be a string, not boolean" },
     { { pattern = 5, count = 1 }, "run: 'pattern' must be a string, not number" },
     { { name = true, count = 1 }, "run: 'name' must be a string, not boolean" },
+    { { seed = -1, count = 1 }, "run: 'seed' must not be negative" },
+    { { seed = 1.5, count = 1 }, "run: 'seed' must be an integer (below 2^53)" },
+    { { seed = "x", count = 1 }, "run: 'seed' must be a number, not string" },
     { { name = {}, count = 1, gen = function() end }, "run: 'name' must be a string, not table" },
   }
   for _, c in ipairs(cases) do
@@ -319,6 +322,14 @@ T.test("run: think_us pauses between I/Os without counting in latency", function
   T.eq(r.ops, 10, "ops")
   T.ok(wall >= 0.2, "10 x 20 ms of think time took " .. wall .. " s")
   T.ok(r:max() < 5e6, "latency excludes the think time: max " .. r:max() .. " ns")
+  -- a think time never holds a run past its time limit (it slept all 3 s before)
+  for _, qd in ipairs { 1, 4 } do
+    t0 = p.now()
+    r = p.run { file = f, engine = "null", qd = qd, think_us = 3e6, seconds = 0.2 }
+    wall = (p.now() - t0) / 1e9
+    T.eq(r.stopped, "time", "qd " .. qd .. ": ended by its time limit")
+    T.ok(wall < 1.5, "qd " .. qd .. ": a 0.2 s run with 3 s think times took " .. wall .. " s")
+  end
   f:close()
 end)
 
