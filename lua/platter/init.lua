@@ -46,6 +46,10 @@ end
 
 --- p.size_string(bytes) -> "64 MiB" style text for messages
 function M.size_string(n)
+  if type(n) ~= "number" or not (n >= 0 and n < math.huge) then  -- (NaN fails both)
+    error(string.format("bad argument #1 to 'size_string' (a number of bytes expected, got %s)",
+      type(n) == "number" and tostring(n) or type(n)), 2)
+  end
   local units = { "B", "KiB", "MiB", "GiB", "TiB" }
   local i = 1
   while n >= 1024 and i < #units and n % 1024 == 0 do

@@ -219,3 +219,15 @@ T.test("p.parse_time: bad values give nil and a reason", function()
   T.raises(function() p.phase("x", function() end, { interval = "1s\0" }) end,
     "phase: bad 'interval' '1s': a NUL byte follows it", "a phase's interval")
 end)
+
+T.test("p.size_string: the largest binary unit that divides the number; a non-number is named", function()
+  T.eq(p.size_string(1048576), "1 MiB", "1 MiB")
+  T.eq(p.size_string(1536), "1536 B", "not a whole KiB")
+  T.eq(p.size_string(0), "0 B", "zero")
+  -- these stopped inside platter's init.lua ("attempt to compare number with boolean")
+  for _, v in ipairs { true, {}, "4k", -1, 0 / 0, math.huge } do
+    local e = T.raises(function() p.size_string(v) end, "bad argument #1 to 'size_string' (a number of bytes expected",
+      tostring(v))
+    T.ok(not e:find("init.lua", 1, true), "the script's line, not platter's: " .. e)
+  end
+end)
