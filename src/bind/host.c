@@ -1397,10 +1397,11 @@ static int pmain(lua_State *L)
     /* a result that cannot be written is a usage error, found before anything runs */
     const char *opt[] = {"--json", "--csv"}, *path[] = {pl_cfg.json_path, pl_cfg.csv_path};
     for (int k = 0; k < 2; k++) {
-        int err = path[k] ? pl_record_writable(path[k]) : 0;
+        const char *why = NULL;
+        int err = path[k] ? pl_record_writable(path[k], &why) : 0;
         if (err < 0)
             return usage_error(j, lua_pushfstring(L, "%s %s: cannot write the result there: %s",
-                                                  opt[k], path[k], strerror(-err)));
+                                                  opt[k], path[k], why ? why : strerror(-err)));
     }
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);

@@ -641,6 +641,7 @@ static int l_record_write(lua_State *L)
     const char *path = pl_record_path((enum pl_record_kind)k);
     if (!path)
         return luaL_error(L, "no --%s file was given", kinds[k]);
+    pl_out_boundary(); /* what platter printed comes first, should the result go there too */
     int rc = pl_record_write((enum pl_record_kind)k, text, len);
     if (rc < 0) {
         lua_pushnil(L);

@@ -53,26 +53,95 @@ int pl_record_paths(const char *json, const char *csv)
     return 0;
 }
 
-int pl_record_writable(const char *path)
+/* A descriptor of the process by name: written to where it points, not replaced. */
+static int fd_name(const char *path)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return strcmp(path, "/dev/stdout") == 0 || strcmp(path, "/dev/stderr") == 0 ||
+           strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/self/fd/", 14) == 0 ||
+           strncmp(path, "/proc/thread-self/fd/", 21) == 0;
+}
+
+/* 1 or 2 when path names platter's stdout or stderr, which the keeper shares: a
+   write there goes on from where platter's output ended (a new open of a file
+   behind them would start at its beginning, over that output); else -1. */
+static int std_fd(const char *path)
+{
+    static const char *const names[2][3] = {{"/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"},
+                                            {"/dev/stderr", "/dev/fd/2", "/proc/self/fd/2"}};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 3; i++)
+            if (strcmp(path, names[k][i]) == 0)
+                return k + 1;
+    return -1;
+}
+
+enum { REPLACE, STREAM };
+
+/*
+ * Where a result at path goes. A regular file, or a name not there yet, is
+ * replaced through a temporary file beside it; through a symlink, beside the
+ * file the link names, so the link stays. A character device or a FIFO
+ * (/dev/null, a named pipe) and a descriptor (/dev/stdout, /dev/fd/N) are
+ * written to in place, appending. Anything else is refused, a block device
+ * above all. (The rename once replaced /dev/stdout or /dev/null itself with a
+ * regular file.) REPLACE (real: the file to replace, PATH_MAX bytes) or
+ * STREAM; or -errno, with *why when strerror would not say it.
+ */
+static int destination(const char *path, char *real, const char **why)
+{
+    struct stat st, lst;
+    *why = NULL;
+    if (fd_name(path))
+        return STREAM;
+    if (lstat(path, &lst) < 0) {
+        if (errno != ENOENT || strlen(path) >= PATH_MAX)
+            return errno == ENOENT ? -ENAMETOOLONG : -errno;
+        strcpy(real, path);
+        return REPLACE;
+    }
+    if (stat(path, &st) < 0)
+        return -errno; /* a symlink that leads nowhere: ENOENT */
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+        return STREAM;
+    if (S_ISDIR(st.st_mode))
         return -EISDIR;
+    if (!S_ISREG(st.st_mode)) {
+        *why = S_ISBLK(st.st_mode) ? "it is a block device (a result goes to a file, a character "
+                                     "device or a pipe)"
+                                   : "it is not a file, a character device or a pipe";
+        return -EINVAL;
+    }
+    if (!S_ISLNK(lst.st_mode)) {
+        if (strlen(path) >= PATH_MAX)
+            return -ENAMETOOLONG;
+        strcpy(real, path);
+    } else if (!realpath(path, real)) {
+        return -errno;
+    }
+    return REPLACE;
+}
+
+int pl_record_writable(const char *path, const char **why)
+{
+    char real[PATH_MAX];
+    int how = destination(path, real, why);
+    if (how < 0)
+        return how;
+    if (how == STREAM) /* access() answers for the real uid, which is the one platter runs as */
+        return access(path, W_OK) < 0 ? -errno : 0;
+    struct stat st;
     char dir[PATH_MAX];
-    const char *slash = strrchr(path, '/');
+    const char *slash = strrchr(real, '/');
     if (!slash)
         snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
+    else if (slash == real)
         snprintf(dir, sizeof dir, "/");
-    else if ((size_t)(slash - path) < sizeof dir)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     else
-        return -ENAMETOOLONG;
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - real), real);
     if (stat(dir, &st) < 0)
         return -errno;
     if (!S_ISDIR(st.st_mode))
         return -ENOTDIR;
-    /* access() answers for the real uid, which is the one platter runs as */
     if (access(dir, W_OK | X_OK) < 0)
         return -errno;
     return 0;
@@ -114,19 +183,36 @@ static int read_all(int fd, void *buf, size_t len)
     return 0;
 }
 
-/* A temporary file beside the target, then a rename: a reader never sees half. */
+/* The text to path, as destination() says: a temporary file beside the file, then
+   a rename (a reader never sees half), or in place to a device, pipe or descriptor. */
 static int write_file(const char *path, const char *text, size_t len)
 {
-    size_t n = strlen(path) + 32;
+    char real[PATH_MAX];
+    const char *why;
+    int how = destination(path, real, &why);
+    if (how < 0)
+        return how;
+    if (how == STREAM && std_fd(path) > 0)
+        return write_all(std_fd(path), text, len, 0);
+    if (how == STREAM) {
+        int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+            return -errno;
+        int rc = write_all(fd, text, len, 0);
+        if (close(fd) < 0 && rc == 0 && errno != EINTR)
+            rc = -errno;
+        return rc;
+    }
+    size_t n = strlen(real) + 32;
     char *tmp = malloc(n);
     if (!tmp)
         return -ENOMEM;
-    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    snprintf(tmp, n, "%s.tmp%ld", real, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     int rc = fd < 0 ? -errno : write_all(fd, text, len, 0);
     if (fd >= 0 && close(fd) < 0 && rc == 0)
         rc = -errno;
-    if (rc == 0 && rename(tmp, path) < 0)
+    if (rc == 0 && rename(tmp, real) < 0)
         rc = -errno;
     if (rc && fd >= 0)
         unlink(tmp);

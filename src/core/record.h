@@ -16,18 +16,21 @@ enum pl_record_kind { PL_RECORD_JSON, PL_RECORD_CSV, PL_RECORD_KINDS };
 /* Set the paths (NULL: not written). Made absolute now: the keeper and the
    writer agree on them whatever happens later. 0 or -errno. */
 int pl_record_paths(const char *json, const char *csv);
-/* Can a result file be written at path? The file is replaced through a
-   temporary file beside it, so its directory must exist and be writable and
-   the path must not be a directory. 0 or -errno (checked before a run). */
-int pl_record_writable(const char *path);
+/* Can a result file be written at path? A file is replaced through a
+   temporary file beside it (beside the file a symlink names), so its directory
+   must exist and be writable; a character device, a pipe or a descriptor
+   (/dev/stdout) is written to in place; a directory, a block device or a
+   socket is refused. 0 or -errno, with *why set when strerror would not say
+   why (checked before a run). */
+int pl_record_writable(const char *path, const char **why);
 /* Fork the keeper (before the sandbox). 0 or -errno. */
 int pl_record_start_keeper(void);
 /* The path of a kind, as given (for messages), or NULL. */
 const char *pl_record_path(enum pl_record_kind k);
 /*
  * Replace the file of kind k with text, atomically (a temporary file beside
- * it, then a rename): through the keeper when there is one, else directly.
- * 0 or -errno.
+ * it, then a rename), or write it to the device, pipe or descriptor named:
+ * through the keeper when there is one, else directly. 0 or -errno.
  */
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len);
 
