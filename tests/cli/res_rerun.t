@@ -34,6 +34,17 @@ finds nothing else changed.
   > print(doc.script.name, doc.seed, doc.rerun_of.file, doc.args[1], doc.args[2])'
   offsets.lua\t7\told.json\tdata.dat\t5 (esc)
 
+Only a file is read back and amended: a record sent to /dev/stdout has gone
+by (rerun once renamed its amended copy over the /dev/stdout link itself):
+
+  $ platter rerun old.json --json /dev/stdout > stdout.out 2>/dev/null
+  $ test -h /dev/stdout && echo /dev/stdout is still a link
+  /dev/stdout is still a link
+  $ ls /dev/stdout.tmp 2>/dev/null
+  [2]
+  $ grep -c '"schema_version"' stdout.out
+  1
+
 The record keeps the directory it was made in and, beside the arguments as
 given, the same arguments with their paths made absolute. From another
 directory rerun uses those, so the run reads the same data.dat instead of

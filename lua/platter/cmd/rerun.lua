@@ -388,8 +388,10 @@ p.flush()
 local r1, _, r3 = os.execute(cmd)
 os.execute("rm -rf " .. q(tmpdir))
 
--- the new record names the script as the old one did, and says what it reran
-if json then
+-- the new record names the script as the old one did, and says what it reran: in a
+-- file, which is read back and replaced (a device, a pipe or /dev/stdout has gone by)
+local st = json and p.stat(json)
+if st and st.kind == "file" then
   local jf = io.open(json, "rb")
   local new = jf and resultfile.decode(jf:read("*a"), json)
   if jf then jf:close() end
