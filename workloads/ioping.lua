@@ -134,6 +134,10 @@ end
 
 -- ---- the target ----------------------------------------------------------------
 
+-- ioping takes a directory, a file or a device; a FIFO or a socket it refuses after
+-- its stat (and opening a FIFO would wait for a writer)
+local stat_ok, st = pcall(p.stat, path)  -- (under --sim a directory has no stat)
+if stat_ok and st and st.kind == "other" then die(2, string.format('unsupported destination: "%s"', path)) end
 local probe, msg, errno = p.open(path)
 local is_dir = not probe and errno == EISDIR
 if not probe and p.config and p.config.sim and (path == "." or path:sub(-1) == "/") then

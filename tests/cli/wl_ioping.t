@@ -128,6 +128,11 @@ Errors, with ioping's messages and exit statuses.
   $ w platter ioping nope.img
   ioping: stat "nope.img" failed: No such file or directory
   [2]
+  $ mkfifo pipe
+  $ w timeout 10 platter ioping -c 1 pipe
+  ioping: unsupported destination: "pipe"
+  [2]
+  $ rm pipe
   $ w platter ioping -s 0 data.img
   ioping: request size must be greater than zero
   [1]
