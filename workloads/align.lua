@@ -68,7 +68,9 @@ if not path then
 end
 local f, err = p.open(path, { direct = true, write = writing })
 if not f then
-  p.ewrite(string.format("platter: align: %s (the probe needs O_DIRECT)\n", err))
+  -- (p.open's own message may say O_DIRECT already)
+  p.ewrite(string.format("platter: align: %s%s\n", err, err:find("O_DIRECT", 1, true) and ""
+    or " (the probe needs O_DIRECT)"))
   p.exit(1)
 end
 local info = f:info()

@@ -36,7 +36,7 @@ p.script({
 local classic = require "platter.classic"
 
 local NAME = "ioping"
-local EISDIR = 21
+local EISDIR, EINVAL = 21, 22
 local KiB, MiB = 1024, 1024 * 1024
 
 local o = p.args({
@@ -195,8 +195,14 @@ if kind == "dir" then
   open_opts.write = true
 end
 
-local f
-f, msg = p.open(file_path, open_opts)
+local f, open_errno
+f, msg, open_errno = p.open(file_path, open_opts)
+local plain = not f and open_opts.direct and open_errno == EINVAL and p.open(file_path)
+if plain then
+  -- ioping opens, then sets O_DIRECT with fcntl: the open works and the fcntl fails
+  plain:close()
+  die(2, "fcntl(O_DIRECT) failed, please retry without option -D: " .. classic.strerror(msg))
+end
 if not f then die(2, string.format('failed to open "%s": %s', path, classic.strerror(msg))) end
 
 if kind == "dir" or kind == "file" then

@@ -49,7 +49,8 @@ local path = P.target
 if not path then path = p.scratch(string.format("platter-slc-cliff.%d.dat", p.pid())) end
 local f, err = p.open(path, { write = true, direct = true, create = not P.target })
 if not f then
-  p.ewrite(string.format("platter: slc-cliff: %s (the probe needs O_DIRECT writes)\n", err))
+  p.ewrite(string.format("platter: slc-cliff: %s%s\n", err, err:find("O_DIRECT", 1, true) and ""
+    or " (the probe needs O_DIRECT writes)"))
   p.exit(1)
 end
 local info = f:info()

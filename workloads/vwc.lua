@@ -58,7 +58,8 @@ end
 local function open(opts, what)
   local f, err = p.open(path, opts)
   if not f then
-    p.ewrite(string.format("platter: vwc: %s (the probe needs %s)\n", err, what))
+    p.ewrite(string.format("platter: vwc: %s%s\n", err, err:find("O_DIRECT", 1, true) and ""
+      or string.format(" (the probe needs %s)", what)))
     p.exit(1)
   end
   return f

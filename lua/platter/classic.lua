@@ -657,7 +657,8 @@ function M.strerror(msg, path)
     if at then text = msg:sub(at + #path + 2) end
   end
   text = text or msg:match(": ([^:]+)$") or msg
-  return (text:gsub(" %(O_DIRECT needs.*%)$", ""))
+  -- platter's own words on O_DIRECT ("(O_DIRECT needs ...)", "(... does not take O_DIRECT)")
+  return (text:gsub(" %([^()]*O_DIRECT[^()]*%)$", ""))
 end
 
 --- protected(fn, ...) -> ok, err: pcall(fn, ...) inside a second pcall. After

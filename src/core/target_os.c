@@ -128,6 +128,16 @@ static int reopen(const char *path, int pfd, const struct stat *st, int flags, s
     return fd;
 }
 
+/* An open that failed with err: the error, and for EINVAL on an O_DIRECT open the
+   likely reason (tmpfs once, /dev/null and /dev/zero refuse O_DIRECT so). */
+static void open_failed(struct pl_error *e, int err, const struct pl_open_opts *o)
+{
+    pl_error_set(e, err, "open");
+    if (err == EINVAL && o->direct)
+        snprintf(e->msg, sizeof e->msg,
+                 "this file or device does not take O_DIRECT");
+}
+
 static int os_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
                    struct pl_error *e)
 {
@@ -171,7 +181,7 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
     if (pfd == PL_FS_REFUSED)
         return refused(e);
     if (pfd < 0) {
-        pl_error_set(e, -pfd, "open");
+        open_failed(e, -pfd, o);
         return pfd;
     }
     struct stat st;
@@ -214,7 +224,7 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
         fd = reopen(path, pfd, &st, flags, e);
         if (fd < 0) {
             rc = fd;
-            pl_error_set(e, -rc, "open");
+            open_failed(e, -rc, o);
         }
     }
     if (rc < 0 && made) /* leave no half-made file behind a refused or failed open */

@@ -27,8 +27,9 @@ seed gives the same offsets.
 The new record names the same script and says what it reran, so compare
 finds nothing else changed.
 
-  $ platter compare old.json new.json | sed -n 4p
+  $ platter compare old.json new.json | sed -n '4,/^$/p'
   No differences in platter, script, options, machine or files.
+  
   $ platter --trust -e '
   > local doc = require("cjson").decode(assert(io.open("new.json")):read("*a"))
   > print(doc.script.name, doc.seed, doc.rerun_of.file, doc.args[1], doc.args[2])'

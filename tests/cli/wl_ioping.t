@@ -128,6 +128,9 @@ Errors, with ioping's messages and exit statuses.
   $ w platter ioping nope.img
   ioping: stat "nope.img" failed: No such file or directory
   [2]
+  $ w platter ioping -D -c 1 /dev/zero
+  ioping: fcntl(O_DIRECT) failed, please retry without option -D: Invalid argument
+  [2]
   $ mkfifo pipe
   $ w timeout 10 platter ioping -c 1 pipe
   ioping: unsupported destination: "pipe"

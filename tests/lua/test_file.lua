@@ -154,6 +154,16 @@ T.test("a path with a NUL byte inside is refused, never cut short at the NUL", f
   T.ok(p.stat(d .. "/x.dat"), "x.dat is still there")
 end)
 
+T.test("open: O_DIRECT refused by the file or device is said so", function()
+  -- /dev/zero takes no O_DIRECT: EINVAL alone did not say why
+  local f, msg, errno = p.open("/dev/zero", { direct = true })
+  T.eq(f, nil, "no file")
+  T.eq(errno, 22, "EINVAL")
+  T.has(msg, "open /dev/zero: Invalid argument (this file or device does not take O_DIRECT)", "the message")
+  f = assert(p.open("/dev/zero"))
+  f:close()
+end)
+
 T.test("open: unknown and mistyped options are errors naming them", function()
   local d = T.tmpdir()
   T.raises(function() p.open(d .. "/x", { create = true, sise = 4 }) end, "unknown option 'sise'")
