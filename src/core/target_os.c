@@ -134,8 +134,7 @@ static void open_failed(struct pl_error *e, int err, const struct pl_open_opts *
 {
     pl_error_set(e, err, "open");
     if (err == EINVAL && o->direct)
-        snprintf(e->msg, sizeof e->msg,
-                 "this file or device does not take O_DIRECT");
+        snprintf(e->msg, sizeof e->msg, "this file or device does not take O_DIRECT");
 }
 
 static int os_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,

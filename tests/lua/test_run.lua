@@ -196,6 +196,37 @@ T.test("run: a bad size names its field, and no count wraps past 2^32", function
   f:close()
 end)
 
+T.test("run: every field, given a wrong value, gets an error naming it, never a stack slot", function()
+  -- the fields as l_run.c lists them (run_keys), so a new field is covered at once
+  local src = assert(io.open(os.getenv("PLATTER_LUA_DIR") .. "/src/bind/l_run.c")):read("*a")
+  local keys = {}
+  for k in src:match("run_keys%[%] = {(.-)NULL"):gmatch('"([%w_]+)"') do keys[#keys + 1] = k end
+  T.ok(#keys > 50, "the field list was found (" .. #keys .. ")")
+  local f = scratch("64k")
+  local values = { true, {}, "x", -1, 2 ^ 70, 0 / 0, 1 / 0, 1.5, { "x" }, { -1, 2 }, { {} }, "\0",
+    function() end }
+  local bad = {}
+  for _, k in ipairs(keys) do
+    for _, v in ipairs(values) do
+      for _, gen in ipairs { false, true } do
+        -- seconds bounds what a wrong value would make long (a rate of 1.5 bytes/s)
+        local t = { file = f, count = 4, engine = "null", seconds = 0.2 }
+        if gen then t.gen, t.engine = function(i) if i <= 4 then return "read", 0, 512 end end, nil end
+        t[k] = v
+        local ok, e = pcall(p.run, t)
+        e = tostring(e)
+        if not ok and (e:find("bad argument #", 1, true) or e:find("to '?'", 1, true)
+            or e:find("attempt to", 1, true) or e:find("lua/platter/", 1, true)) then
+          bad[#bad + 1] = string.format("%s = %s%s: %s", k, type(v) == "string" and ("%q"):format(v)
+            or type(v), gen and " (gen)" or "", e)
+        end
+      end
+    end
+  end
+  T.eq(#bad, 0, "errors that name a stack slot or platter's internals:\n" .. table.concat(bad, "\n"))
+  f:close()
+end)
+
 T.test("run: bad op, on_error and gen types name the field", function()
   local f = scratch("64k")
   local e = T.raises(function() p.run { file = f, op = "erase" } end, "run: ")
