@@ -41,9 +41,10 @@ end
 local function opt(opts, key, default, lo, int)
   local v = opts[key]
   if v == nil then return default end
-  if type(v) ~= "number" or v ~= v or v < lo or (int and v ~= floor(v)) then
+  -- an integer below 2^53 (2^70 and inf pass v == floor(v), and "%d" refuses them)
+  if type(v) ~= "number" or v ~= v or v < lo or (int and (v ~= floor(v) or v >= 2 ^ 53)) then
     fail(string.format("opts.%s: %s at least %s expected, got %s", key,
-      int and "an integer" or "a number", tostring(lo), tostring(v)))
+      int and "an integer" or "a number", tostring(lo), type(v) == "number" and tostring(v) or type(v)))
   end
   return v
 end

@@ -193,6 +193,12 @@ T.test("steady: bad input names the argument", function()
   T.has(err(function() p.steady { a = { 1, 2 }, b = { 1 } } end), "series.b: 1 rounds, but series.a has 2")
   T.has(err(function() p.steady({ 1 }, { windw = 5 }) end), "opts: unknown option 'windw'")
   T.has(err(function() p.steady({ 1 }, { window = 1 }) end), "opts.window")
+  -- these passed the check and stopped in string.format inside steady.lua (Lua 5.4),
+  -- or named a table by its address
+  T.has(err(function() p.steady({ 1 }, { window = 2 ^ 70 }) end), "opts.window: an integer at least 2")
+  T.has(err(function() p.steady({ 1 }, { window = math.huge }) end), "opts.window: an integer at least 2")
+  T.has(err(function() p.steady({ 1 }, { max_rounds = 1.5 }) end), "opts.max_rounds: an integer at least")
+  T.has(err(function() p.steady({ 1 }, { window = {} }) end), "expected, got table")
   T.has(err(function() p.steady { 1, 2 } p.steady(1) end), "test_pts_steady.lua:", "the caller's line")
 end)
 
