@@ -133,11 +133,71 @@ M.usage_error = usage_error
 -- script that sets it only stops its own p.args calls.
 M.describe_only = false
 
+-- What is wrong with a spec (the script's own mistake), or nil: named by its field, so
+-- that the error is one at the script's p.args line and never one from inside here.
+local TYPES = "\"string\", \"size\", \"time\", \"number\" or \"int\""
+local function entry_problem(e, where, positional)
+  if type(e) ~= "table" then return where .. ": a table expected, got " .. type(e) end
+  if #e == 0 then return where .. ": no name" end
+  for j = 1, #e do
+    local n = e[j]
+    if type(n) ~= "string" or (not positional and not (n:match("^%-.") or n:match("^[%w_]+=$"))) then
+      return string.format("%s[%d]: %s expected, got %s", where, j, positional and "a name"
+        or "a name such as \"-s\", \"--size\" or \"bs=\"", type(n) == "string" and ("'" .. n .. "'") or type(n))
+    end
+  end
+  for k, want in pairs { arg = "string", help = "string", key = "string", multi = "boolean",
+      count = "boolean", optional = "boolean" } do
+    if e[k] ~= nil and type(e[k]) ~= want then
+      return string.format("%s.%s: a %s expected, got %s", where, k, want, type(e[k]))
+    end
+  end
+  if e.type ~= nil and not converters[e.type] then
+    return string.format("%s.type: %s expected, got %s", where, TYPES,
+      type(e.type) == "string" and ("'" .. e.type .. "'") or type(e.type))
+  end
+  if e.choices ~= nil then
+    if type(e.choices) ~= "table" then
+      return where .. ".choices: a list expected, got " .. type(e.choices)
+    end
+    for j, c in ipairs(e.choices) do
+      if type(c) ~= "string" and type(c) ~= "number" then
+        return string.format("%s.choices[%d]: a string or number expected, got %s", where, j, type(c))
+      end
+    end
+  end
+end
+
+local function spec_problem(spec)
+  for _, k in ipairs { "name", "usage", "summary", "epilog", "help_text" } do
+    if spec[k] ~= nil and type(spec[k]) ~= "string" then
+      return string.format("%s: a string expected, got %s", k, type(spec[k]))
+    end
+  end
+  for _, k in ipairs { "rest", "keyvalue" } do
+    if spec[k] ~= nil and type(spec[k]) ~= "boolean" then
+      return string.format("%s: a boolean expected, got %s", k, type(spec[k]))
+    end
+  end
+  for _, k in ipairs { "options", "positional" } do
+    local list = spec[k]
+    if list ~= nil and type(list) ~= "table" then
+      return string.format("%s: a list of entries expected, got %s", k, type(list))
+    end
+    for i, e in ipairs(list or {}) do
+      local why = entry_problem(e, string.format("%s[%d]", k, i), k == "positional")
+      if why then return why end
+    end
+  end
+end
+
 --- parse(spec, ...) -> table of options (and positionals in order at [1..n])
 function M.parse(spec, ...)
   if type(spec) ~= "table" then
     error("bad argument #1 to 'args' (table expected, got " .. type(spec) .. ")", 2)
   end
+  local why = spec_problem(spec)
+  if why then error("bad argument #1 to 'args' (" .. why .. ")", 2) end
   if M.describe_only then error({ platter_spec = spec }, 0) end
   local argv = { ... }
   local by_name, out = {}, {}

@@ -104,3 +104,6 @@ choices (tab-separated); --json prints the whole spec.
   platter: complete: usage: platter complete [--json] WORKLOAD
   Try 'platter complete --help'.
   [2]
+  $ platter complete --help
+  usage: platter complete [--json] WORKLOAD
+  The workload's options, for the shell's completion (--json: its p.args spec).

@@ -169,6 +169,34 @@ T.test("other usage errors", function()
   T.raises(function() p.args("nope") end, "bad argument #1 to 'args' (table expected, got string)")
 end)
 
+T.test("a malformed spec is named at the script's line, never inside platter.args", function()
+  -- each of these stopped inside lua/platter/args.lua ("attempt to index local 'n'",
+  -- "bad argument #1 to 'ipairs'", "table index is nil", ...)
+  local NAME = "a name such as \"-s\", \"--size\" or \"bs=\" expected"
+  local cases = {
+    { { options = "x" }, "options: a list of entries expected, got string" },
+    { { options = { "-s" } }, "options[1]: a table expected, got string" },
+    { { options = { { 5, arg = "N" } } }, "options[1][1]: " .. NAME .. ", got number" },
+    { { options = { { "size" } } }, "options[1][1]: " .. NAME .. ", got 'size'" },
+    { { options = { { arg = "N" } } }, "options[1]: no name" },
+    { { options = { { "-s", type = "bytes" } } },
+      "options[1].type: \"string\", \"size\", \"time\", \"number\" or \"int\" expected, got 'bytes'" },
+    { { options = { { "-s", choices = "ab" } } }, "options[1].choices: a list expected, got string" },
+    { { options = { { "-s", choices = { {} } } } }, "options[1].choices[1]: a string or number expected, got table" },
+    { { options = { { "-s", key = 5 } } }, "options[1].key: a string expected, got number" },
+    { { positional = true }, "positional: a list of entries expected, got boolean" },
+    { { positional = { { 1 } } }, "positional[1][1]: a name expected, got number" },
+    { { name = {} }, "name: a string expected, got table" },
+    { { rest = "yes" }, "rest: a boolean expected, got string" },
+  }
+  for _, c in ipairs(cases) do
+    local e = T.raises(function() p.args(c[1], "-s", "4k") end, "bad argument #1 to 'args' (" .. c[2] .. ")",
+      c[2])
+    T.ok(e:find("test_args.lua:", 1, true) and not e:find("platter/args.lua", 1, true),
+      "at the script's line: " .. e)
+  end
+end)
+
 T.test("positionals, negative numbers and --", function()
   local o = parse("a.dat", "-t", "b", "c")
   T.eq(o.file, "a.dat", "named positional")

@@ -17,6 +17,11 @@ local argv = { ... }
 local json = argv[1] == "--json"
 if json then table.remove(argv, 1) end
 local name = argv[1]
+if name == "--help" or name == "-h" then  -- (its usage errors point here)
+  p.write("usage: platter complete [--json] WORKLOAD\n",
+    "The workload's options, for the shell's completion (--json: its p.args spec).\n")
+  p.exit(0)
+end
 if not name or argv[2] then
   p.usage_error("complete", "usage: platter complete [--json] WORKLOAD")
 end
