@@ -248,6 +248,17 @@ bssplit's sizes give each direction's range. Compared with fio's own line:
   $ cat ours.out
   x: (g=0): rw=read, bs=(R) 4096B-8192B, (W) 16.0KiB-16.0KiB, (T) 16.0KiB-16.0KiB, ioengine=psync, iodepth=1
 
+The same first lines on a terminal (fio and platter under script(1)):
+
+  $ command -v script > /dev/null || exit 80
+  $ tty1() { script -qec "fio --name=x --filename=h.dat --size=64k $*" /dev/null < /dev/null | tr -d '\r' | head -3 > real.out; script -qec "platter fio --name=x --filename=h.dat --size=64k $*" /dev/null < /dev/null | tr -d '\r' | head -3 > ours.out; diff real.out ours.out && echo same; }
+  $ tty1 --bs=1x
+  same
+  $ tty1 --bs=4k-8k
+  same
+  $ tty1 --bssplit=4k/50:8k/50,,1k
+  same
+
 numjobs=0 is refused as it is parsed (fio 3.33 accepts it and then fails with
 "error: maximum number of jobs reached"), and more job copies side by side
 than p.parallel forks are refused before anything runs:

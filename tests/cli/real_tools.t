@@ -36,6 +36,30 @@ LC_NUMERIC locale.
   $ test -s real.fs && diff real.fs ours.fs && echo same
   same
 
+Refusals, on a terminal and with 2>&1, with the same exit status: a FIFO
+(ioping refuses it after its stat; platter once waited in open for a
+writer), and a device that takes no O_DIRECT (platter's own remark about
+O_DIRECT stays out of the tools' lines):
+
+  $ rc() { "$@" > /dev/null 2>&1; a=$?; platter "$@" > /dev/null 2>&1; echo "$a $?"; }
+  $ mkfifo ff
+  $ same ioping -c 1 ff; pty ioping -c 1 ff; rc ioping -c 1 ff
+  same
+  same
+  2 2
+  $ cat ours.out
+  ioping: unsupported destination: "ff"
+  $ same ioping -D -c 1 /dev/zero; pty ioping -D -c 1 /dev/zero; rc ioping -D -c 1 /dev/zero
+  same
+  same
+  2 2
+  $ same dd if=/dev/zero of=/dev/null oflag=direct count=1; pty dd if=/dev/zero of=/dev/null oflag=direct count=1
+  same
+  same
+  $ cat ours.out
+  dd: failed to open '/dev/null': Invalid argument
+  $ rm ff
+
 The decimal point under LC_NUMERIC (a German locale built with localedef,
 found through LOCPATH; cram itself sets LC_ALL=C):
 
