@@ -15,6 +15,9 @@
 #include "units.h"
 #include "config.h"
 
+/* platter plan's usage, in the help and in its own usage errors */
+#define PLAN_USAGE "platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...]"
+
 static const char usage_text[] =
     "usage: platter [options] WORKLOAD|SCRIPT.lua [args...]\n"
     "       platter [options] -e CODE [args...]\n"
@@ -27,7 +30,7 @@ static const char usage_text[] =
     "       platter verify [--json] [--sha256 HEX] NAME.platter\n"
     "       platter selftest\n"
     "       platter describe [--json] SCRIPT\n"
-    "       platter plan [--json] [--sim PRESET] [--budget T] [--env NAME] SCRIPT [args...]\n"
+    "       " PLAN_USAGE "\n"
     "       platter --version [-v]\n"
     "\n"
     "Runs a storage benchmark written in Lua: a shipped workload by name\n"
@@ -356,16 +359,11 @@ int main(int argc, char **argv)
                                  v);
                 pl_cfg.plan_budget_ns = ns;
             } else {
-                return usage("plan: unknown option '%s' (usage: platter plan [--json] [--sim "
-                             "PRESET] [--budget T] [--env NAME] SCRIPT [args...])",
-                             argv[k]);
+                return usage("plan: unknown option '%s' (usage: " PLAN_USAGE ")", argv[k]);
             }
         }
         if (k >= argc)
-            return usage("plan: usage: platter plan [--json] [--sim PRESET] [--budget T] [--env "
-                         "NAME] SCRIPT "
-                         "[args...]",
-                         "");
+            return usage("plan: usage: " PLAN_USAGE, "");
         if (pl_cfg.trust) /* the full Lua libraries reach files past the chokepoint */
             return usage("plan: --trust lifts the sandbox, and a plan sees only what a "
                          "sandboxed script can do%s",

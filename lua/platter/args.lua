@@ -146,8 +146,9 @@ local function entry_problem(e, where, positional)
         or "a name such as \"-s\", \"--size\" or \"bs=\"", type(n) == "string" and ("'" .. n .. "'") or type(n))
     end
   end
-  for k, want in pairs { arg = "string", help = "string", key = "string", multi = "boolean",
-      count = "boolean", optional = "boolean" } do
+  for _, kw in ipairs { { "arg", "string" }, { "help", "string" }, { "key", "string" },
+      { "multi", "boolean" }, { "count", "boolean" }, { "optional", "boolean" } } do
+    local k, want = kw[1], kw[2]
     if e[k] ~= nil and type(e[k]) ~= want then
       return string.format("%s.%s: a %s expected, got %s", where, k, want, type(e[k]))
     end

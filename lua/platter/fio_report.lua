@@ -20,6 +20,8 @@
 --   fr.disk_util(before, after, msec) "disk_util" from two p.diskstats()
 --   fr.steadystate(r.steady)            "steadystate" from p.run's r.steady
 --   fr.num2str, fr.format, fr.ordered, fr.keys, fr.defs, fr.header, fr.groups
+local fj = require "platter.fio_job" -- fio's own reading of sizes and block sizes
+
 local M = {}
 
 local floor, concat = math.floor, table.concat
@@ -836,7 +838,7 @@ local DDIR_STR = { read = "read", write = "write", rw = "rw", readwrite = "rw", 
 -- read as fio reads it (platter.fio_job: ',' and for bs also ':' and '-' split it into
 -- directions, and a suffix fio does not know counts as 1, so bs=4q is 4 bytes)
 local function bs_ranges(text, kb, range)
-  local d = require("platter.fio_job").bs_dirs(tostring(text), kb, range)
+  local d = fj.bs_dirs(tostring(text), kb, range)
   -- (fio_job has checked a job's own options before; a hand-made JSON may not be)
   if not d then error(sformat("fio: bs '%s' is not a size", tostring(text)), 0) end
   return { r = d.read, w = d.write, t = d.trim }
@@ -877,7 +879,7 @@ function M.defs(top)
         local lo, hi
         for piece in part:gmatch("[^:]+") do  -- "4k/50", or "16k" alone (all of them)
           local size = piece:match("^[^/]*")
-          local v = require("platter.fio_job").size(size, 1024)
+          local v = fj.size(size, 1024)
           if v then lo, hi = math.min(lo or v, v), math.max(hi or v, v) end
         end
         parts[#parts + 1] = lo and (lo .. "-" .. hi) or part == "" and "" or "4096"

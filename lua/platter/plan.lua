@@ -98,11 +98,7 @@ function M.build(status, output, budget)
     end
   end
   plan.blocked = blocked
-  -- the variables p.getenv asked for: what the script read of the environment
-  plan.env = {}
-  for _, v in ipairs(notes.env or {}) do
-    plan.env[#plan.env + 1] = { name = v.name, read = v.read, refused = v.refused }
-  end
+  plan.env = notes.env or {} -- the variables p.getenv asked for: { name, read, refused }
   plan.stopped = status ~= 0 and reason(output) or nil
   if budget then
     plan.stopped = string.format("the plan's budget of %g s ran out: what it touched so far; the whole "

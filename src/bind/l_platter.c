@@ -486,9 +486,8 @@ static int l_getenv(lua_State *L)
     /* the environment holds secrets (tokens, keys) a script could put in a record
        someone posts: sandboxed, only the variables named with --env, and TMPDIR (the
        sandbox's own: a script may use that directory, so knowing it tells nothing) */
-    size_t len;
-    const char *name = luaL_checklstring(L, 1, &len);
-    luaL_argcheck(L, strlen(name) == len, 1, "the name holds a NUL byte");
+    const char *name = luaL_checkstring(L, 1), *why;
+    luaL_argcheck(L, !pl_nul_inside(L, 1, &why), 1, "the name holds a NUL byte");
     int granted = pl_cfg.trust || strcmp(name, "TMPDIR") == 0;
     for (int i = 0; i < pl_cfg.nenv && !granted; i++)
         granted = strcmp(pl_cfg.env[i], name) == 0;

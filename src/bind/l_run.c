@@ -134,16 +134,21 @@ static uint64_t getint(lua_State *L, int t, const char *k, uint64_t def)
  * The size at stack index idx, a number or a string like "4k", from the field
  * named what ("'bs'", "range[2]"): errors name the field, not a stack slot.
  */
+/* The size string at idx parsed from byte from on (past skip's sign); an error quotes
+   it whole. */
+static uint64_t sizestr(lua_State *L, int idx, size_t from, const char *what)
+{
+    uint64_t v;
+    const char *why, *str = lua_tostring(L, idx);
+    if (pl_nul_inside(L, idx, &why) || pl_units_parse_size(str + from, &v, &why) < 0)
+        luaL_error(L, "run: %s: bad size '%s': %s", what, str, why);
+    return v;
+}
+
 static uint64_t fieldsize(lua_State *L, int idx, const char *what)
 {
-    if (lua_type(L, idx) == LUA_TSTRING) {
-        uint64_t v;
-        const char *why;
-        const char *str = lua_tostring(L, idx);
-        if (pl_nul_inside(L, idx, &why) || pl_units_parse_size(str, &v, &why) < 0)
-            luaL_error(L, "run: %s: bad size '%s': %s", what, str, why);
-        return v;
-    }
+    if (lua_type(L, idx) == LUA_TSTRING)
+        return sizestr(L, idx, 0, what);
     if (lua_type(L, idx) != LUA_TNUMBER)
         luaL_error(L, "run: %s must be a size (a number or a string like \"4k\"), not %s", what,
                    luaL_typename(L, idx));
@@ -155,18 +160,25 @@ static uint64_t fieldsize(lua_State *L, int idx, const char *what)
     return (uint64_t)n;
 }
 
-/* The name in field k of the table at 1 (def when nil), pushed: a string, and one
- * with a NUL byte inside is refused, since C would look up only the part before it. */
+/* A name with a NUL byte inside (the string on top, field k) is refused: C would
+ * look up only the part before it. */
+static void refuse_nul(lua_State *L, const char *k)
+{
+    const char *why;
+    if (pl_nul_inside(L, -1, &why))
+        luaL_error(L, "run: '%s' holds a NUL byte", k);
+}
+
+/* The name in field k of the table at 1 (def when nil), pushed: a string, without
+ * a NUL byte inside. */
 static const char *optname(lua_State *L, const char *k, const char *def)
 {
     lua_getfield(L, 1, k);
     if (lua_isnil(L, -1))
         return def;
-    const char *why;
     if (lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "run: '%s' must be a string, not %s", k, luaL_typename(L, -1));
-    if (pl_nul_inside(L, -1, &why))
-        luaL_error(L, "run: '%s' holds a NUL byte", k);
+    refuse_nul(L, k);
     return lua_tostring(L, -1);
 }
 
@@ -237,9 +249,8 @@ static int getoption(lua_State *L, int t, const char *k, const char *def, const 
     const char *v = lua_isnil(L, -1)                 ? def
                     : lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1)
                                                      : NULL;
-    const char *why;
-    if (v && !lua_isnil(L, -1) && pl_nul_inside(L, -1, &why))
-        luaL_error(L, "run: '%s' holds a NUL byte", k);
+    if (v && !lua_isnil(L, -1))
+        refuse_nul(L, k);
     for (int i = 0; v && list[i]; i++)
         if (strcmp(v, list[i]) == 0) {
             lua_pop(L, 1);
@@ -591,19 +602,15 @@ static int64_t get_skip(lua_State *L)
     lua_getfield(L, 1, "skip");
     int64_t v = 0;
     if (lua_type(L, -1) == LUA_TSTRING) {
-        const char *str = lua_tostring(L, -1), *why;
-        int neg = str[0] == '-';
-        uint64_t u;
-        if (pl_nul_inside(L, -1, &why) || /* (the message shows the sign) */
-            pl_units_parse_size(str + neg, &u, &why) < 0)
-            luaL_error(L, "run: 'skip': bad size '%s': %s", str, why);
+        int neg = lua_tostring(L, -1)[0] == '-';
+        uint64_t u = sizestr(L, lua_gettop(L), (size_t)neg, "'skip'");
         if (u > (uint64_t)INT64_MAX)
             luaL_error(L, "run: 'skip' is too large");
         v = neg ? -(int64_t)u : (int64_t)u;
     } else if (!lua_isnil(L, -1)) {
         lua_Number n = lua_tonumber(L, -1);
-        if (!lua_isnumber(L, -1) || n != n || n != (lua_Number)(int64_t)n ||
-            n > 9007199254740992.0 || n < -9007199254740992.0)
+        if (!lua_isnumber(L, -1) || n != n || n != (lua_Number)(int64_t)n || n > PL_MAX_EXACT ||
+            n < -PL_MAX_EXACT)
             luaL_error(L, "run: 'skip' must be an integer number of bytes (or a size string)");
         v = (int64_t)n;
     }

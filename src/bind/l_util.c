@@ -29,15 +29,6 @@ uint64_t pl_checkoffset_slow(lua_State *L, int arg, const char *what)
     return (uint64_t)n;
 }
 
-const char *pl_checkpath(lua_State *L, int arg)
-{
-    size_t len;
-    const char *path = luaL_checklstring(L, arg, &len);
-    if (strlen(path) != len) /* C would see only the part before the NUL: another path */
-        luaL_argerror(L, arg, "the path holds a NUL byte");
-    return path;
-}
-
 int pl_nul_inside(lua_State *L, int idx, const char **why)
 {
     size_t len;
@@ -46,6 +37,14 @@ int pl_nul_inside(lua_State *L, int idx, const char **why)
         return 0;
     *why = "a NUL byte follows it";
     return 1;
+}
+
+const char *pl_checkpath(lua_State *L, int arg)
+{
+    const char *path = luaL_checkstring(L, arg), *why;
+    if (pl_nul_inside(L, arg, &why)) /* C would see only the part before it: another path */
+        luaL_argerror(L, arg, "the path holds a NUL byte");
+    return path;
 }
 
 uint64_t pl_checksize(lua_State *L, int arg)

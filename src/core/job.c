@@ -489,13 +489,6 @@ static uint64_t sync_fsync(struct loop *l, struct pl_io *io)
     return t;
 }
 
-/*
- * Issue io (fields set) and record it; the part of a synchronous step after
- * choosing. Returns the time the step ended (the completion, or the end of an
- * fsync or think time), which the caller's stop rules use as "now": the clock
- * is read twice per I/O, around the submit, and the latency does not include
- * choosing the I/O (a pattern, or a Lua generator).
- */
 /* The think time after an I/O: never past the run's time limit, where the run
    ends anyway (a think time of hours would hold it there). */
 static void think_for(const struct loop *l, uint64_t think)
@@ -507,6 +500,13 @@ static void think_for(const struct loop *l, uint64_t think)
     pl_clock_sleep_ns(think, (volatile int *)l->s->stop);
 }
 
+/*
+ * Issue io (fields set) and record it; the part of a synchronous step after
+ * choosing. Returns the time the step ended (the completion, or the end of an
+ * fsync or think time), which the caller's stop rules use as "now": the clock
+ * is read twice per I/O, around the submit, and the latency does not include
+ * choosing the I/O (a pattern, or a Lua generator).
+ */
 PL_HOT static uint64_t issue_sync(struct loop *l, struct pl_io *io, uint64_t think, uint64_t start)
 {
     const struct pl_job_spec *s = l->s;

@@ -651,12 +651,14 @@ void pl_plan_note_env(const char *name, int granted)
 {
     if (!S)
         return;
+    char cut[sizeof S->env[0].name]; /* as it is kept: a long name once, not once a call */
+    snprintf(cut, sizeof cut, "%s", name);
     lock();
     unsigned i = 0;
-    while (i < S->nenv && strncmp(S->env[i].name, name, sizeof S->env[i].name) != 0)
+    while (i < S->nenv && strcmp(S->env[i].name, cut) != 0)
         i++;
     if (i == S->nenv && i < MAX_ENV) {
-        snprintf(S->env[i].name, sizeof S->env[i].name, "%s", name);
+        memcpy(S->env[i].name, cut, sizeof cut);
         S->nenv++;
     }
     if (i < S->nenv)

@@ -93,10 +93,12 @@ static int destination(const char *path, char *real, const char **why)
     *why = NULL;
     if (fd_name(path))
         return STREAM;
+    if (strlen(path) >= PATH_MAX)
+        return -ENAMETOOLONG;
     if (lstat(path, &lst) < 0) {
-        if (errno != ENOENT || strlen(path) >= PATH_MAX)
-            return errno == ENOENT ? -ENAMETOOLONG : -errno;
-        strcpy(real, path);
+        if (errno != ENOENT)
+            return -errno;
+        strcpy(real, path); /* a new file */
         return REPLACE;
     }
     if (stat(path, &st) < 0)
@@ -111,13 +113,10 @@ static int destination(const char *path, char *real, const char **why)
                                    : "it is not a file, a character device or a pipe";
         return -EINVAL;
     }
-    if (!S_ISLNK(lst.st_mode)) {
-        if (strlen(path) >= PATH_MAX)
-            return -ENAMETOOLONG;
+    if (!S_ISLNK(lst.st_mode))
         strcpy(real, path);
-    } else if (!realpath(path, real)) {
+    else if (!realpath(path, real))
         return -errno;
-    }
     return REPLACE;
 }
 

@@ -90,6 +90,11 @@ the sandbox refused; --env grants one, before or after plan:
   $ platter plan env.lua | grep -E '^(run|environment)'
   run: stopped with an error (exit status 1): env.lua:2: getenv: $PL_SIZE is not granted to a sandboxed script: name it with --env PL_SIZE (or run with --trust)
   environment refused: PL_SIZE (grant one with --env NAME)
+A name past the 63 bytes a plan keeps is listed once, however often asked:
+
+  $ printf 'local p = require "platter"\nfor _ = 1, 3 do pcall(p.getenv, string.rep("A", 80)) end\n' > long.lua
+  $ platter plan --json long.lua | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["env"]))'
+  1
   $ platter plan --env 9X env.lua
   platter: bad --env '9X': expected the name of an environment variable, such as SIZE
   Try 'platter --help'.
