@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <linux/openat2.h>
@@ -23,6 +24,8 @@
 #include "guard.h"
 
 static void scratch_cleanup(void);
+
+#define PL_FS_LINK (-4098) /* open_beneath_how with nolinks met a symlink */
 
 volatile sig_atomic_t pl_interrupted;
 
@@ -314,7 +317,10 @@ static int walk_open(int dirfd, const char *rest, int flags, unsigned mode)
     return cur;
 }
 
-static int open_beneath(const struct root *r, const char *rest, int flags, unsigned mode)
+/* nolinks: follow no symlink at all, not even one that stays beneath the root
+   (a change beneath a tree: see "what a script may change" below) */
+static int open_beneath_how(const struct root *r, const char *rest, int flags, unsigned mode,
+                            int nolinks)
 {
     static int no_openat2;
     struct open_how how;
@@ -322,7 +328,7 @@ static int open_beneath(const struct root *r, const char *rest, int flags, unsig
     how.flags = (unsigned)(flags | O_CLOEXEC);
     how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-    if (!r->tree)
+    if (!r->tree || nolinks)
         how.resolve |= RESOLVE_NO_SYMLINKS; /* a granted file is that inode, not a link */
     for (int tries = 0; !no_openat2 && tries < 8; tries++) {
         long fd = syscall(SYS_openat2, r->fd, rest, &how, sizeof how);
@@ -336,11 +342,19 @@ static int open_beneath(const struct root *r, const char *rest, int flags, unsig
             continue;
         if (errno == ELOOP && !r->tree)
             return -EXDEV;
+        if (errno == ELOOP && nolinks)
+            return PL_FS_LINK;
         return -errno;
     }
     if (!no_openat2)
         return -EAGAIN;
-    return walk_open(r->fd, rest, flags | O_CLOEXEC, mode);
+    int fd = walk_open(r->fd, rest, flags | O_CLOEXEC, mode);
+    return fd == -EXDEV && nolinks && r->tree ? PL_FS_LINK : fd;
+}
+
+static int open_beneath(const struct root *r, const char *rest, int flags, unsigned mode)
+{
+    return open_beneath_how(r, rest, flags, mode, 0);
 }
 
 /* realpath of path's directory, plus its last name (for messages). */
@@ -390,13 +404,223 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
                  path, r->name[0]);
 }
 
+/* ---- what a script may change beneath a tree root ------------------------ */
+
+/*
+ * A script chooses the bytes it writes (f:write copies what a read brought in,
+ * f:stage gathers single bytes), so where it may write decides what it can do
+ * to the person who runs it. Beneath a tree root (the current directory,
+ * $TMPDIR, a directory named on the command line) a change -- a file made,
+ * opened for writing, truncated, removed or registered as scratch, a
+ * directory made or removed -- is refused when
+ *
+ *   1. the lookup would follow a symlink (so the text of the path is where the
+ *      change lands);
+ *   2. a name below the root begins with '.': a dot file or anything in a dot
+ *      directory (shell start-up files, ~/.ssh, .git, ~/.config) is never made
+ *      or changed;
+ *   3. it changes a file that exists and that platter did not make: one that
+ *      carries no mark (PL_MARK, its inode number) and lies in no directory
+ *      that does or that this process made. A user's Makefile, ~/bin tool or
+ *      the file a dot file links to stay as they are.
+ *
+ * A path named on the command line itself is a file root, not beneath a tree,
+ * and none of this applies to it. Files and directories platter makes beneath
+ * a tree are marked, except those inside a directory it made (the directory's
+ * mark covers them, so bonnie++'s timed creates pay nothing for it).
+ */
+#define PL_MARK "user.platter"
+
+/* directories this process made beneath each tree (by root and rest): the
+   marked ones, so what is made beneath them needs no mark of its own */
+struct made_dir {
+    const struct root *r;
+    char *rest;
+};
+static struct made_dir *made;
+static int nmade, made_cap;
+
+static int under_made(const struct root *r, const char *rest)
+{
+    for (int i = 0; i < nmade; i++) {
+        size_t n = strlen(made[i].rest);
+        if (made[i].r == r && strncmp(rest, made[i].rest, n) == 0 &&
+            (rest[n] == '/' || rest[n] == '\0'))
+            return 1;
+    }
+    return 0;
+}
+
+/* A name of rest (normalised: no "." or ".." parts) that begins with '.'. */
+static int dot_name(const char *rest)
+{
+    if (strcmp(rest, ".") == 0)
+        return 0;
+    for (const char *c = rest; c; c = strchr(c, '/')) {
+        if (*c == '/')
+            c++;
+        if (*c == '.')
+            return 1;
+    }
+    return 0;
+}
+
+/* The descriptor's file carries platter's mark for its own inode. An O_PATH
+   descriptor has no xattr calls of its own: read through /proc then. */
+static int marked(int fd)
+{
+    struct stat st;
+    char want[32], got[32];
+    if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
+        return 0;
+    int n = snprintf(want, sizeof want, "%llu", (unsigned long long)st.st_ino);
+    ssize_t g = fgetxattr(fd, PL_MARK, got, sizeof got);
+    if (g < 0 && errno == EBADF) {
+        char link[64];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        g = getxattr(link, PL_MARK, got, sizeof got);
+    }
+    return g == n && memcmp(got, want, (size_t)n) == 0;
+}
+
+/* Remember rest beneath r as a directory whose tree is platter's. */
+static void remember(const struct root *r, const char *rest)
+{
+    if (nmade == made_cap) {
+        int cap = made_cap ? 2 * made_cap : 16;
+        struct made_dir *m = realloc(made, (size_t)cap * sizeof *m);
+        if (!m)
+            return;
+        made = m;
+        made_cap = cap;
+    }
+    char *copy = strdup(rest);
+    if (copy) {
+        made[nmade].r = r;
+        made[nmade++].rest = copy;
+    }
+}
+
+/*
+ * A directory above rest (below the root) is platter's: one this process made,
+ * or one that carries the mark, which is then remembered, so that a worker or
+ * an MPI rank creating many files in a directory another process made looks
+ * it up once.
+ */
+static int above_platters(const struct root *r, const char *rest)
+{
+    if (under_made(r, rest))
+        return 1;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", rest);
+    for (char *s = strrchr(dir, '/'); s; s = strrchr(dir, '/')) {
+        *s = '\0';
+        int d = open_beneath_how(r, dir, O_PATH | O_DIRECTORY, 0, 1);
+        if (d < 0)
+            return 0;
+        int m = marked(d);
+        close(d);
+        if (m) {
+            remember(r, dir);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Mark what was just made at rest (fd: it, any kind of descriptor), unless a
+   directory above it is platter's; a directory made is remembered. A file
+   system without user xattrs keeps no mark: a directory is then platter's for
+   this process only, a file not at all. */
+static void mark_made(const struct root *r, const char *rest, int fd, int dir)
+{
+    if (above_platters(r, rest))
+        return;
+    struct stat st;
+    char v[32], link[64];
+    if (fstat(fd, &st) < 0)
+        return;
+    int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
+    if (fsetxattr(fd, PL_MARK, v, (size_t)n, 0) < 0 && errno == EBADF) {
+        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+        if (setxattr(link, PL_MARK, v, (size_t)n, 0) < 0) {
+            /* not marked; a directory is still remembered below */
+        }
+    }
+    if (dir)
+        remember(r, rest);
+}
+
+/* The file at rest beneath tree r (fd: it) is platter's: see above. */
+static int platters(const struct root *r, const char *rest, int fd)
+{
+    return under_made(r, rest) || marked(fd) || above_platters(r, rest);
+}
+
+/* Where the root is, for messages: the current directory, $TMPDIR or its name. */
+static const char *root_words(const struct root *r)
+{
+    return r->name[0];
+}
+
+/* The refusal of a change beneath tree r, rule 1 (link), 2 (dot) or 3 (theirs). */
+static int refuse_change(const char *path, const struct root *r, int rule, char *why, size_t len)
+{
+    if (rule == 1)
+        snprintf(why, len,
+                 "%s: a sandboxed script does not make, write or remove anything through a "
+                 "symlink beneath %s (name the file it leads to on the command line, or run "
+                 "with --trust)",
+                 path, root_words(r));
+    else if (rule == 2)
+        snprintf(why, len,
+                 "%s is a dot file or lies in a dot directory beneath %s: a sandboxed script "
+                 "does not make, write or remove those (name it on the command line, or run "
+                 "with --trust)",
+                 path, root_words(r));
+    else
+        snprintf(why, len,
+                 "%s was not made by platter: beneath %s a sandboxed script writes and "
+                 "removes only files platter made (name it on the command line, or run with "
+                 "--trust)",
+                 path, root_words(r));
+    return PL_FS_REFUSED;
+}
+
+/*
+ * A change met a symlink (rule 1). Looked up again following links beneath the
+ * root, for the answer the path would have had: one that leads out is refused
+ * as such, a dangling one is missing (-ENOENT), a last-name link with
+ * O_NOFOLLOW is -ELOOP; any other is refused by rule 1.
+ */
+static int refuse_link(const char *path, const struct root *r, const char *rest, int flags,
+                       char *why, size_t len)
+{
+    int fd = open_beneath(r, rest, O_PATH | (flags & (O_NOFOLLOW | O_DIRECTORY)), 0);
+    if (fd == -EXDEV) {
+        refuse_escape(path, r, why, len);
+        return PL_FS_REFUSED;
+    }
+    if (fd == -ENOENT || fd == -ELOOP)
+        return fd;
+    struct stat st;
+    int last = fd >= 0 && (flags & O_NOFOLLOW) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode);
+    if (fd >= 0)
+        close(fd);
+    return last ? -ELOOP : refuse_change(path, r, 1, why, len);
+}
+
 /*
  * Resolve path beneath its root. want_parent: give the directory holding the
  * last name (held open: *dirfd, to close) and that name; else open the path
- * itself with flags. Returns a descriptor / 0, -errno, or PL_FS_REFUSED.
+ * itself with flags. change: the call makes, writes or removes (for an open it
+ * is read from flags: a write mode, O_CREAT, O_TRUNC or PL_FS_CHANGE), and the
+ * rules above apply beneath a tree; *rp and restbuf (when given) say where the
+ * path lies. Returns a descriptor / 0, -errno, or PL_FS_REFUSED.
  */
-static int resolve(const char *path, int follow, int want_parent, int flags, unsigned mode,
-                   int *dirfd, char *name, char *why, size_t len)
+static int resolve(const char *path, int follow, int want_parent, int change, int flags,
+                   unsigned mode, int *dirfd, char *name, const struct root **rp, char *restbuf,
+                   char *why, size_t len)
 {
     char p[PATH_MAX];
     int rc = normalize(path, p);
@@ -410,11 +634,46 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
         refuse_outside(path, p, why, len);
         return PL_FS_REFUSED;
     }
+    if (rp)
+        *rp = r;
+    if (restbuf)
+        strcpy(restbuf, rest);
     if (!want_parent) {
-        rc = open_beneath(r, rest, flags, mode);
+        change = change || (flags & O_ACCMODE) != O_RDONLY ||
+                 (flags & (O_CREAT | O_TRUNC | PL_FS_CHANGE));
+        flags &= ~PL_FS_CHANGE;
+        change = change && r->tree;
+        if (change && dot_name(rest))
+            return refuse_change(path, r, 2, why, len);
+        if (change && (flags & (O_CREAT | O_EXCL)) == O_CREAT) {
+            /* made new, or opened as it is: which one decides whether to mark */
+            rc = open_beneath_how(r, rest, flags | O_EXCL, mode, 1);
+            if (rc == -EEXIST) {
+                flags &= ~O_CREAT;
+                rc = open_beneath_how(r, rest, flags, mode, 1);
+            } else {
+                flags |= O_EXCL;
+            }
+        } else {
+            rc = open_beneath_how(r, rest, flags, mode, change);
+        }
         if (rc == -EXDEV) {
             refuse_escape(path, r, why, len);
             return PL_FS_REFUSED;
+        }
+        if (rc == PL_FS_LINK)
+            return refuse_link(path, r, rest, flags, why, len);
+        if (!change || rc < 0)
+            return rc;
+        if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
+            mark_made(r, rest, rc, 0); /* made just now */
+            return rc;
+        }
+        struct stat st;
+        if (fstat(rc, &st) == 0 && !S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode) &&
+            !S_ISCHR(st.st_mode) && !platters(r, rest, rc)) {
+            close(rc);
+            return refuse_change(path, r, 3, why, len);
         }
         return rc;
     }
@@ -433,6 +692,15 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
                  path);
         return PL_FS_REFUSED;
     }
+    const char *frest;
+    const struct root *fr = find_root(p, 1, &frest);
+    if (fr && !fr->tree) { /* named on the command line itself: exempt, as for an open */
+        change = 0;
+        if (rp)
+            *rp = fr;
+    }
+    if (change && dot_name(rest))
+        return refuse_change(path, r, 2, why, len);
     const char *slash = strrchr(rest, '/');
     char dir[PATH_MAX];
     if (slash) {
@@ -444,11 +712,13 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
     const char *last = slash ? slash + 1 : rest;
     if (strlen(last) > NAME_MAX)
         return -ENAMETOOLONG;
-    rc = open_beneath(r, dir, O_PATH | O_DIRECTORY, 0);
+    rc = open_beneath_how(r, dir, O_PATH | O_DIRECTORY, 0, change);
     if (rc == -EXDEV) {
         refuse_escape(path, r, why, len);
         return PL_FS_REFUSED;
     }
+    if (rc == PL_FS_LINK)
+        return refuse_link(path, r, dir, O_DIRECTORY, why, len);
     if (rc < 0)
         return rc;
     *dirfd = rc;
@@ -458,10 +728,13 @@ static int resolve(const char *path, int follow, int want_parent, int flags, uns
 
 /* The parent directory of path and its last name, for the *at() calls. With the
    allow list off: the directory as the path names it. */
-static int parent_of(const char *path, int *dirfd, char *name, char *why, size_t len)
+static int parent_of(const char *path, int change, int *dirfd, char *name, const struct root **rp,
+                     char *rest, char *why, size_t len)
 {
+    if (rp)
+        *rp = NULL;
     if (allow_on)
-        return resolve(path, 0, 1, 0, 0, dirfd, name, why, len);
+        return resolve(path, 0, 1, change, 0, 0, dirfd, name, rp, rest, why, len);
     char dir[PATH_MAX], trimmed[PATH_MAX];
     size_t pl = strlen(path);
     if (pl >= PATH_MAX)
@@ -632,6 +905,20 @@ int pl_allow_check(const char *path, char *why, size_t len)
     return 0;
 }
 
+int pl_allow_check_change(const char *path, char *why, size_t len)
+{
+    char p[PATH_MAX];
+    const char *rest;
+    if (pl_allow_check(path, why, len) == PL_FS_REFUSED)
+        return PL_FS_REFUSED;
+    if (!allow_on || normalize(path, p) < 0)
+        return 0;
+    const struct root *r = find_root(p, 1, &rest);
+    if (r && r->tree && dot_name(rest))
+        return refuse_change(path, r, 2, why, len);
+    return 0;
+}
+
 /* ---- the chokepoint ------------------------------------------------------ */
 
 static pl_fs_watch_fn watch;
@@ -644,10 +931,10 @@ void pl_fs_set_watch(pl_fs_watch_fn fn)
 static int open_plain(const char *path, int flags, unsigned mode, char *why, size_t len)
 {
     if (!allow_on) {
-        int fd = open(path, flags | O_CLOEXEC, mode);
+        int fd = open(path, (flags & ~PL_FS_CHANGE) | O_CLOEXEC, mode);
         return fd < 0 ? -errno : fd;
     }
-    return resolve(path, 1, 0, flags, mode, NULL, NULL, why, len);
+    return resolve(path, 1, 0, 0, flags, mode, NULL, NULL, NULL, NULL, why, len);
 }
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len)
@@ -739,9 +1026,33 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
             const char *rest;
             const struct root *t = find_root(p, 0, &rest);
             if (t && t->tree && strcmp(rest, ".") != 0) {
-                fd = open_beneath(t, rest, flags | O_NOFOLLOW, 0644);
-                if (fd == -EXDEV) {
-                    refuse_escape(path, t, why, len);
+                /* a change beneath a tree: made new (and marked), or one platter made */
+                int rule = dot_name(rest) ? 2 : 0;
+                fd = -EEXIST;
+                if (!rule && !watch) {
+                    fd = open_beneath_how(t, rest, flags | O_EXCL | O_NOFOLLOW, 0644, 1);
+                    if (fd >= 0)
+                        mark_made(t, rest, fd, 0);
+                }
+                if (!rule && fd == -EEXIST) {
+                    fd = open_beneath_how(t, rest, (flags & ~O_CREAT) | O_NOFOLLOW, 0, 1);
+                    if (fd >= 0 && !platters(t, rest, fd)) {
+                        close(fd);
+                        rule = 3;
+                    }
+                }
+                if (fd == PL_FS_LINK)
+                    fd = refuse_link(path, t, rest, O_NOFOLLOW, why, len);
+                if (fd == PL_FS_REFUSED) {
+                    if (watch)
+                        watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
+                    return PL_FS_REFUSED;
+                }
+                if (rule || fd == -EXDEV) {
+                    if (rule)
+                        refuse_change(path, t, rule, why, len);
+                    else
+                        refuse_escape(path, t, why, len);
                     if (watch)
                         watch(path, PL_FS_WATCH_OUTPUT, PL_FS_REFUSED, -1, why);
                     return PL_FS_REFUSED;
@@ -810,11 +1121,19 @@ int pl_fs_stat(const char *path, struct stat *st, char *why, size_t len)
 
 int pl_fs_mkdir(const char *path, unsigned mode, char *why, size_t len)
 {
-    char name[NAME_MAX + 1];
-    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    char name[NAME_MAX + 1], rest[PATH_MAX];
+    const struct root *r;
+    int dirfd, rc = parent_of(path, 1, &dirfd, name, &r, rest, why, len);
     if (rc < 0)
         return rc;
     rc = mkdirat(dirfd, name, mode) < 0 ? -errno : 0;
+    if (rc == 0 && r && r->tree) {
+        int d = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (d >= 0) {
+            mark_made(r, rest, d, 1);
+            close(d);
+        }
+    }
     close(dirfd);
     return rc;
 }
@@ -824,7 +1143,7 @@ static void scratch_forget(int dirfd, const char *name);
 int pl_fs_rmdir(const char *path, char *why, size_t len)
 {
     char name[NAME_MAX + 1];
-    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    int dirfd, rc = parent_of(path, 1, &dirfd, name, NULL, NULL, why, len);
     if (rc < 0)
         return rc;
     rc = unlinkat(dirfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
@@ -834,11 +1153,27 @@ int pl_fs_rmdir(const char *path, char *why, size_t len)
     return rc;
 }
 
+/* Rule 3 for an entry about to be removed or registered as scratch: name in
+   dirfd, at rest beneath tree r (r NULL: not beneath a tree). 0, or refused. */
+static int may_remove(const char *path, const struct root *r, const char *rest, int dirfd,
+                      const char *name, char *why, size_t len)
+{
+    if (!r || !r->tree || under_made(r, rest))
+        return 0;
+    int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return 0; /* nothing there (yet): the call itself says what it finds */
+    int ok = platters(r, rest, fd);
+    close(fd);
+    return ok ? 0 : refuse_change(path, r, 3, why, len);
+}
+
 int pl_fs_remove_file(const char *path, char *why, size_t len)
 {
-    char name[NAME_MAX + 1];
+    char name[NAME_MAX + 1], rest[PATH_MAX];
+    const struct root *r;
     struct stat st;
-    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    int dirfd, rc = parent_of(path, 1, &dirfd, name, &r, rest, why, len);
     if (rc < 0)
         return rc;
     if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode) &&
@@ -846,6 +1181,11 @@ int pl_fs_remove_file(const char *path, char *why, size_t len)
         close(dirfd);
         snprintf(why, len, "%s is not a regular file (platter removes only files)", path);
         return PL_FS_NOTFILE;
+    }
+    rc = may_remove(path, r, rest, dirfd, name, why, len);
+    if (rc < 0) {
+        close(dirfd);
+        return rc;
     }
     rc = unlinkat(dirfd, name, 0) < 0 ? -errno : 0;
     if (rc == 0)
@@ -859,7 +1199,7 @@ void pl_fs_unlink_if_same(const char *path, int fd)
     char name[NAME_MAX + 1], why[512];
     struct stat a, b;
     int dirfd;
-    if (fstat(fd, &a) < 0 || parent_of(path, &dirfd, name, why, sizeof why) < 0)
+    if (fstat(fd, &a) < 0 || parent_of(path, 0, &dirfd, name, NULL, NULL, why, sizeof why) < 0)
         return;
     if (fstatat(dirfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev &&
         a.st_ino == b.st_ino)
@@ -882,11 +1222,17 @@ static volatile sig_atomic_t scratch_used[MAX_SCRATCH];
 
 int pl_scratch_add(const char *path, char *why, size_t len)
 {
-    char name[NAME_MAX + 1];
+    char name[NAME_MAX + 1], rest[PATH_MAX];
+    const struct root *r;
     struct stat st;
-    int dirfd, rc = parent_of(path, &dirfd, name, why, len);
+    int dirfd, rc = parent_of(path, 1, &dirfd, name, &r, rest, why, len);
     if (rc < 0)
         return rc;
+    rc = may_remove(path, r, rest, dirfd, name, why, len);
+    if (rc < 0) {
+        close(dirfd);
+        return rc;
+    }
     if (fstat(dirfd, &st) < 0) {
         rc = -errno;
         close(dirfd);

@@ -69,6 +69,10 @@ int pl_allow_resolve(const char *given, char *real, int *exists);
  * whose files exist only in the model: 0, or PL_FS_REFUSED with the reason.
  */
 int pl_allow_check(const char *path, char *why, size_t len);
+/* The same for a path to be made, written or removed: beneath a tree root no
+   name below it may begin with '.' (the simulated targets' rule; the real one
+   applies more, see guard.c "what a script may change"). */
+int pl_allow_check_change(const char *path, char *why, size_t len);
 
 /* One allowed root, for the kernel layer (sandbox.c) and for messages. */
 struct pl_allow_root {
@@ -97,6 +101,9 @@ int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud
  */
 #define PL_FS_REFUSED (-4096)
 #define PL_FS_NOTFILE (-4097) /* pl_fs_remove_file: not a regular file or symlink */
+/* With O_PATH in pl_fs_open's flags: the file is looked at to be changed (opened
+   for writing from this descriptor next), so the rules for a change apply. */
+#define PL_FS_CHANGE 0x40000000
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len);
 /*

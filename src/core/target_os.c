@@ -166,7 +166,8 @@ static int os_open(struct pl_file *f, const char *path, const struct pl_open_opt
     if (!made && (!o->create || exists)) {
         /* reading changes nothing: opened as it is; else first an O_PATH look */
         int direct_open = !o->write && !o->size;
-        pfd = pl_fs_open(path, direct_open ? flags : O_PATH, 0, e->msg, sizeof e->msg);
+        pfd =
+            pl_fs_open(path, direct_open ? flags : O_PATH | PL_FS_CHANGE, 0, e->msg, sizeof e->msg);
         if (direct_open && pfd >= 0)
             fd = pfd;
     }

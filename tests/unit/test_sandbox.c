@@ -154,8 +154,11 @@ static int chokepoint_checks(void)
     CHECK(pl_fs_mkdir("ln/new", 0700, why, sizeof why) == PL_FS_REFUSED);
     CHECK(pl_fs_remove_file("ln/secret", why, sizeof why) == PL_FS_REFUSED);
     CHECK(pl_fs_stat("ln", &st, why, sizeof why) == PL_FS_REFUSED);
-    /* removing the link itself is allowed: it is an entry of the root */
-    CHECK(pl_fs_remove_file("ln", why, sizeof why) == 0);
+    /* nor is the link itself removed: platter did not make it (neither the link
+       nor where it leads is touched) */
+    CHECK(pl_fs_remove_file("ln", why, sizeof why) == PL_FS_REFUSED);
+    CHECK(strstr(why, "ln was not made by platter") != NULL);
+    CHECK(lstat("ln", &st) == 0 && S_ISLNK(st.st_mode) && unlink("ln") == 0);
     /* a scratch entry whose directory does not exist is refused, not stored */
     CHECK(pl_scratch_add("later/../../outside/secret", why, sizeof why) == PL_FS_REFUSED);
     CHECK(pl_scratch_add("later/x", why, sizeof why) == -ENOENT);

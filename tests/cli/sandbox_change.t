@@ -1,0 +1,125 @@
+What a sandboxed script may change beneath the current directory, $TMPDIR
+and a directory named on the command line. A script chooses the bytes it
+writes: f:write copies what a read brought in, and f:stage gathers single
+bytes. So, before this rule, a shared script could copy a line of its own
+text into a .bashrc in the current directory, or over a Makefile, and the
+next shell or `make` ran it outside the sandbox. Now a change (make, write,
+truncate, remove, scratch) never follows a symlink, never touches a dot file
+or a dot directory, and never touches a file platter did not make, unless
+the path itself is named on the command line.
+
+  $ echo 'all:; @echo the users own' > Makefile
+  $ cp Makefile keep
+  $ mkdir .ssh sub && echo mine > sub/own && ln -s Makefile link
+  $ cat > evil.lua <<'LUA'
+  > local p = require "platter"
+  > --PAYLOAD:echo pwned
+  > local me = assert(p.open("evil.lua"))
+  > local n = me:size()
+  > me:pread(0, n)
+  > local g = assert(p.open((...) or ".bashrc", { write = true, create = true }))
+  > print("copied", g:write(n, me) == n)
+  > LUA
+
+The escape: the script's own text into a shell start-up file. Refused, and
+nothing is made.
+
+  $ platter evil.lua 2>&1 >/dev/null | sed 's/ beneath [^:]*:/ beneath DIR:/'
+  platter: evil.lua:6: open: .bashrc is a dot file or lies in a dot directory beneath DIR: a sandboxed script does not make, write or remove those (name it on the command line, or run with --trust)
+  $ ls -a | grep -c bashrc
+  0
+  [1]
+  $ platter -e 'local p = require "platter"; p.open(".ssh/authorized_keys", { write = true, create = true })' 2>&1 | sed 's/ beneath .*//'
+  platter: (command line):1: open: .ssh/authorized_keys is a dot file or lies in a dot directory
+  $ platter -e 'local p = require "platter"; p.mkdir(".config")' 2>&1 | sed 's/ beneath .*//'
+  platter: (command line):1: mkdir: .config is a dot file or lies in a dot directory
+  $ ls -a .ssh
+  .
+  ..
+
+A file platter did not make is not written, truncated, removed or taken as
+scratch: the Makefile keeps its bytes, byte gathering with f:stage included.
+
+  $ cat > stage.lua <<'LUA'
+  > local p = require "platter"
+  > local src = assert(p.open("evil.lua"))
+  > src:pread(0, 64)
+  > local ok, err = pcall(p.open, "Makefile", { write = true })
+  > print(ok, (tostring(err):gsub("^.-open: ", "")))
+  > for _, f in ipairs { function() return p.remove("Makefile") end,
+  >                      function() return p.scratch("sub/own") end,
+  >                      function() return p.open("sub/own", { write = true, size = 8192 }) end } do
+  >   print(select(2, pcall(f)):match("not made by platter") ~= nil)
+  > end
+  > LUA
+  $ platter stage.lua | sed 's/ beneath [^ ]* / beneath DIR /'
+  false\tMakefile was not made by platter: beneath DIR a sandboxed script writes and removes only files platter made (name it on the command line, or run with --trust) (esc)
+  true
+  true
+  true
+  $ cmp Makefile keep && cat sub/own
+  mine
+
+A symlink is not followed for a change, even one that stays beneath the
+root: the text of the path is where a change lands.
+
+  $ platter -e 'local p = require "platter"; p.open("link", { write = true })' 2>&1 | sed 's/ beneath .*//'
+  platter: (command line):1: open: link: a sandboxed script does not make, write or remove anything through a symlink
+  $ cmp Makefile keep
+
+What platter made, it may change again, in this run and in later ones: a file
+it makes carries a mark (the xattr user.platter, its inode number), and what
+it makes inside a directory it made is covered by that directory's mark.
+
+  $ cat > mk.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open("data.bin", { write = true, create = true, size = 8192 }))
+  > assert(p.mkdir("d"))
+  > assert(p.open("d/a", { write = true, create = true })):write(4096)
+  > LUA
+  $ platter mk.lua
+  $ python3 -c 'import os; print(os.getxattr("data.bin", "user.platter").decode() == str(os.stat("data.bin").st_ino), os.getxattr("d", "user.platter").decode() == str(os.stat("d").st_ino))'
+  True True
+  $ platter -e 'local p = require "platter"; assert(p.open("data.bin", { write = true })):write(4096); assert(p.open("d/a", { write = true })):write(4096); assert(p.remove("d/a")); assert(p.remove("data.bin")); assert(p.rmdir("d")); print("changed")'
+  changed
+
+A mark copied onto another file (another inode) does not count.
+
+  $ platter -e 'assert(platter.open("made.bin", { write = true, create = true }))'
+  $ cp --preserve=xattr made.bin copy.bin
+  $ platter -e 'platter.open("copy.bin", { write = true })' 2>&1 | grep -o 'copy.bin was not made by platter'
+  copy.bin was not made by platter
+  $ platter -e 'assert(platter.open("made.bin", { write = true }))'
+
+Named on the command line, a path is the user's choice: it may be written,
+a dot file included. --trust lifts the rule with the rest of the sandbox.
+
+  $ platter evil.lua Makefile
+  copied\ttrue (esc)
+  $ grep -c PAYLOAD Makefile
+  1
+  $ cp keep Makefile
+  $ platter --trust -e 'assert(platter.open("sub/own", { write = true }))'
+
+A log (fio's NAME_bw.1.log) follows the same rule: a new one is made and
+marked, one that platter did not make is refused.
+
+  $ echo 'a users log' > user.log
+  $ platter -e 'assert(platter.output_file("user.log"))' 2>&1 | grep -o 'user.log was not made by platter'
+  user.log was not made by platter
+  $ platter -e 'assert(platter.output_file("new.log")):write("x\n")'
+  $ platter -e 'assert(platter.output_file("new.log")):write("y\n")' && cat new.log user.log
+  y
+  a users log
+
+The simulated disk (and so `platter plan`) applies the dot rule too.
+
+  $ platter --sim nvme -e 'local p = require "platter"; p.open(".profile", { write = true, create = true })' 2>&1 | sed 's/ beneath .*//'
+  platter: (command line):1: open: .profile is a dot file or lies in a dot directory
+  $ cat > plan.lua <<'LUA'
+  > local p = require "platter"
+  > p.script { name = "x", version = "1", api = "platter/1", needs = { write = true } }
+  > p.open(".profile", { write = true, create = true })
+  > LUA
+  $ platter plan plan.lua | grep -E '^  /.*\.profile' | sed 's/ beneath .*//; s/^ *[^ ]*/PATH/'
+  PATH  write, refused; .profile is a dot file or lies in a dot directory
