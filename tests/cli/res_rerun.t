@@ -121,7 +121,7 @@ with --grant-recorded. Here a forged record asks for the whole filesystem.
   $ platter --trust forge.lua real.json forged.json 'args=["/"]'
   $ platter rerun forged.json
   rerun: the recorded arguments grant the run these paths:
-  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  rerun:   /: a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
   platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
@@ -134,13 +134,13 @@ Naming another path does not count; naming / again, or --grant-recorded, does.
 
   $ platter rerun forged.json /usr
   rerun: the recorded arguments grant the run these paths:
-  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  rerun:   /: a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
   platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
   $ platter rerun forged.json /
   rerun: the recorded arguments grant the run these paths:
-  rerun:   /: a directory: its whole tree, read-write (files in it may be created and removed)
+  rerun:   /: a directory: its whole tree, read, and read-write for the files platter makes in it
   rerun: peek.lua (seed 1, arguments: /)
   dir
   $ platter rerun --grant-recorded -q forged.json
@@ -156,7 +156,7 @@ what is inside it. --dry-run shows the same and says what a real run needs.
   $ platter rerun -n forms.json | sed "s|'[^']*/platter'|PLATTER|"
   rerun: the recorded arguments grant the run these paths:
   rerun:   /etc/hostname (from if=/etc/hostname): a file, read-write  [not named again]
-  rerun:   /usr/share (from -d/usr/share): a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  rerun:   /usr/share (from -d/usr/share): a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
   rerun:   /usr/no-such-file: does not exist yet: may be created, then read-write  [not named again]
   rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: 5
   rerun: a real run would stop here: forms.json: the recorded arguments would grant /etc/hostname, /usr/share, /usr/no-such-file, outside the current directory and $TMPDIR; to agree, name each again after RESULT.json (platter rerun forms.json /etc/hostname /usr/share /usr/no-such-file) or give --grant-recorded
@@ -174,7 +174,7 @@ symlink in the current directory that points outside is not "inside".
   $ platter --trust forge.lua real.json link.json 'args=["ulink/share"]'
   $ platter rerun link.json
   rerun: the recorded arguments grant the run these paths:
-  rerun:   /usr/share (from ulink/share): a directory: its whole tree, read-write (files in it may be created and removed)  [not named again]
+  rerun:   /usr/share (from ulink/share): a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
   platter: rerun: link.json: the recorded arguments would grant /usr/share, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun link.json /usr/share) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]

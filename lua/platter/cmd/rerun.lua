@@ -241,7 +241,7 @@ for _, w in ipairs(path_words(args)) do
 end
 
 local KIND = {
-  dir = "a directory: its whole tree, read-write (files in it may be created and removed)",
+  dir = "a directory: its whole tree, read, and read-write for the files platter makes in it",
   file = "a file, read-write", char = "a character device, read-write",
   other = "a special file (fifo or socket), read-write",
   new = "does not exist yet: may be created, then read-write",
