@@ -942,7 +942,7 @@ static void report_error(lua_State *L, struct job *j)
         lua_rawget(L, -2);
         if (lua_isstring(L, -1)) {
             pl_out_boundary();
-            fprintf(stderr, "platter: %s\n", lua_tostring(L, -1));
+            pl_out_final("platter: %s\n", lua_tostring(L, -1));
             note_error(L, lua_tostring(L, -1));
             j->status = PL_EXIT_USAGE;
             return;
@@ -971,7 +971,7 @@ static void report_error(lua_State *L, struct job *j)
         if (lua_isstring(L, -1))
             msg = lua_tostring(L, -1);
     }
-    fprintf(stderr, "platter: %s\n", user_message(L, msg, job_name(j)));
+    pl_out_final("platter: %s\n", user_message(L, msg, job_name(j)));
     j->status = PL_EXIT_ERROR;
 }
 
@@ -1374,9 +1374,9 @@ static void plan_report(lua_State *L, struct job *j, int mh)
             goto done;
     }
     pl_out_boundary();
-    fwrite(text, 1, len, stderr);
-    fprintf(stderr, "platter: plan: %s\n",
-            lua_isstring(L, -1) ? user_message(L, lua_tostring(L, -1), NULL) : "(no message)");
+    pl_out_final_text(text, len);
+    pl_out_final("platter: plan: %s\n",
+                 lua_isstring(L, -1) ? user_message(L, lua_tostring(L, -1), NULL) : "(no message)");
     j->status = PL_EXIT_ERROR;
 done:
     fflush(stdout);
@@ -1405,6 +1405,7 @@ static int pmain(lua_State *L)
     }
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);
+    pl_out_guard(!pl_cfg.trust); /* a command shows records that may come from anyone */
     allow_args(j->argc, j->argv);
 
     lua_pushcfunction(L, msghandler);

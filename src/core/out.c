@@ -3,10 +3,12 @@
  * stream that wrote last, and a queue of stderr text waiting for a line to
  * end. Uses stdio and progress.h.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "out.h"
 
@@ -18,8 +20,9 @@ struct held {
 };
 
 static int inited, shared;
-static int partial[3]; /* [PL_STDOUT], [PL_STDERR]: the stream's last byte was not '\n' */
-static int last;       /* the stream that wrote last, 0 = none yet */
+static int guard_on, tty[3]; /* pl_out_guard; [PL_STDOUT], [PL_STDERR]: a terminal */
+static int partial[3];       /* [PL_STDOUT], [PL_STDERR]: the stream's last byte was not '\n' */
+static int last;             /* the stream that wrote last, 0 = none yet */
 static struct held *head, **tail = &head;
 
 static void at_exit(void)
@@ -34,7 +37,102 @@ static void init(void)
     inited = 1;
     struct stat a, b;
     shared = fstat(1, &a) == 0 && fstat(2, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    tty[PL_STDOUT] = isatty(1);
+    tty[PL_STDERR] = isatty(2);
     atexit(at_exit);
+}
+
+void pl_out_guard(int on)
+{
+    guard_on = on;
+}
+
+/*
+ * Text bound for a terminal under the guard, with every control that could
+ * reach the terminal shown instead, as cat -v shows it: C0 controls but tab,
+ * newline and carriage return (dd's and fio's progress lines draw with '\r')
+ * as ^X, DEL as ^?, and the C1 controls (U+0080..U+009F in UTF-8, or a stray
+ * byte 0x80..0x9F) as M-^X. So a script cannot set the clipboard (OSC 52) or
+ * the title, move the cursor over earlier output or send the terminal queries
+ * whose answers arrive as typed input. Bytes of valid UTF-8 pass unchanged.
+ */
+static void guarded(FILE *f, const char *p, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t from = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        size_t len = 1;
+        unsigned cp = c;
+        if (c >= 0x80) { /* a valid UTF-8 sequence: its length and code point */
+            size_t want = c >= 0xc2 && c <= 0xdf   ? 2
+                          : c >= 0xe0 && c <= 0xef ? 3
+                          : c >= 0xf0 && c <= 0xf4 ? 4
+                                                   : 0;
+            size_t k = 1;
+            while (want && k < want && i + k < n && (u[i + k] & 0xc0) == 0x80)
+                k++;
+            if (want && k == want) {
+                len = want;
+                cp = want == 2 ? ((c & 0x1fu) << 6) | (u[i + 1] & 0x3fu) : 0x100;
+            }
+        }
+        int ctl = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7f ||
+                  (cp >= 0x80 && cp <= 0x9f);
+        if (ctl) {
+            fwrite(p + from, 1, i - from, f);
+            char shown[4] = {'M', '-', '^', 0};
+            unsigned low = cp & 0x7f;
+            if (cp >= 0x80)
+                fwrite(shown, 1, 2, f);
+            fputc('^', f);
+            fputc(low == 0x7f ? '?' : (int)(low + 64), f);
+            from = i + len;
+        }
+        i += len;
+    }
+    fwrite(p + from, 1, n - from, f);
+}
+
+static void emit(enum pl_stream s, const char *p, size_t n)
+{
+    FILE *f = s == PL_STDOUT ? stdout : stderr;
+    if (guard_on && tty[s])
+        guarded(f, p, n);
+    else
+        fwrite(p, 1, n, f);
+}
+
+void pl_out_final_text(const char *p, size_t n)
+{
+    init();
+    emit(PL_STDERR, p, n);
+    fflush(stderr);
+}
+
+void pl_out_final(const char *fmt, ...)
+{
+    char buf[8192], *p = buf;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof buf) { /* a long message: the whole of it */
+        p = malloc((size_t)n + 1);
+        if (!p) {
+            p = buf;
+            n = sizeof buf - 1;
+        } else {
+            va_start(ap, fmt);
+            vsnprintf(p, (size_t)n + 1, fmt, ap);
+            va_end(ap);
+        }
+    }
+    pl_out_final_text(p, (size_t)n);
+    if (p != buf)
+        free(p);
 }
 
 int pl_out_shared(void)
@@ -68,10 +166,10 @@ static void put(enum pl_stream s, const char *p, size_t n)
     if ((s == PL_STDERR || shared) && overlay_clear)
         overlay_clear();
     if (s == PL_STDOUT) {
-        fwrite(p, 1, n, stdout);
+        emit(s, p, n);
     } else {
         fflush(stdout);
-        fwrite(p, 1, n, stderr);
+        emit(s, p, n);
         fflush(stderr);
     }
     partial[s] = p[n - 1] != '\n';

@@ -33,6 +33,17 @@ void pl_out_notice(const char *p, size_t n);
  * starts a line. stdout is flushed.
  */
 void pl_out_boundary(void);
+/*
+ * The terminal guard (on in the sandbox): text a script chose that goes to a
+ * terminal shows its control characters instead of sending them (cat -v
+ * style; tab, newline and carriage return pass). Pipes and files get every
+ * byte as it is.
+ */
+void pl_out_guard(int on);
+/* One of platter's last lines on stderr (after pl_out_boundary), printf-style,
+   through the guard: an error message can quote text a script chose. */
+void pl_out_final(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pl_out_final_text(const char *p, size_t n);
 /* At the end of a process (also a worker's, which skips atexit): write what still waits. */
 void pl_out_finish(void);
 /*

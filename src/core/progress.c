@@ -118,6 +118,14 @@ void pl_progress_begin(const void *key, const char *name, const struct pl_stats 
     f->done = f->total = 0;
     f->series = NULL;
     snprintf(f->name, sizeof f->name, "%s", name ? name : "");
+    /* the line goes to a terminal: a control character in a script's phase name
+       (C0, DEL, a C1 control in UTF-8) would command it, and would break the
+       line's width: each shows as '?' */
+    for (unsigned char *c = (unsigned char *)f->name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
+            *c = '?';
+        else if (*c >= 0x80 && *c <= 0x9f && (c == (unsigned char *)f->name || c[-1] == '?'))
+            *c = '?';
     restart(now, now + first_ns);
 }
 
