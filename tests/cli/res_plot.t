@@ -34,6 +34,24 @@ Latency percentiles on a "nines" axis, as SVG, several files overlaid.
   $ grep -o '>99.9<' lat.svg | head -1
   >99.9<
 
+A result file may come from anyone, and its names become gnuplot strings:
+one holding a line break would end the string there, and gnuplot would run
+the next line as a command (system() runs a shell). Control characters
+become spaces, so the name stays one string and nothing runs.
+
+  $ python3 - <<'PY'
+  > import json
+  > d = json.load(open("res_a.json"))
+  > for ph in d["phases"]:
+  >     ph["name"] = ph["name"] + '\nsystem("touch pwned")\nprint "'
+  > json.dump(d, open("evil.json", "w"))
+  > PY
+  $ platter plot --kind latency --phase Random evil.json -o evil.svg
+  plot: wrote evil.svg (latency, 1 lines)
+  $ ls pwned 2>/dev/null; grep -c 'system(&quot;touch pwned&quot;)\|system("touch pwned")' evil.svg
+  1
+  $ rm evil.json evil.svg
+
 A zones curve takes "... at OFFSET" or "...: OFFSET" names.
 
   $ platter --json z.json -e '

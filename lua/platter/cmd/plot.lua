@@ -189,8 +189,12 @@ local function add_series(title, rows, extra)
   return s
 end
 
-local function gq(s)  -- a gnuplot single-quoted string
-  return "'" .. tostring(s):gsub("'", "''") .. "'"
+-- A gnuplot single-quoted string, on one line. Names come from result files, which may
+-- come from anyone, and gnuplot ends an unterminated string at the end of the line and
+-- runs the next line as a command (system(...) runs a shell): every control character
+-- becomes a space. (A single-quoted string takes no backquote substitution.)
+local function gq(s)
+  return "'" .. tostring(s):gsub("%c", " "):gsub("'", "''") .. "'"
 end
 
 local gp = {}
