@@ -1405,7 +1405,9 @@ static int pmain(lua_State *L)
     }
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);
-    pl_out_guard(!pl_cfg.trust); /* a command shows records that may come from anyone */
+    /* a command shows records that may come from anyone; an MPI rank's output reaches
+       the terminal through mpirun */
+    pl_out_guard(!pl_cfg.trust, pl_mpi_active());
     allow_args(j->argc, j->argv);
 
     lua_pushcfunction(L, msghandler);

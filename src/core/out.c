@@ -42,9 +42,12 @@ static void init(void)
     atexit(at_exit);
 }
 
-void pl_out_guard(int on)
+void pl_out_guard(int on, int always)
 {
+    init();
     guard_on = on;
+    if (on && always)
+        tty[PL_STDOUT] = tty[PL_STDERR] = 1;
 }
 
 /*

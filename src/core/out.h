@@ -37,9 +37,10 @@ void pl_out_boundary(void);
  * The terminal guard (on in the sandbox): text a script chose that goes to a
  * terminal shows its control characters instead of sending them (cat -v
  * style; tab, newline and carriage return pass). Pipes and files get every
- * byte as it is.
+ * byte as it is, unless always: an MPI rank's output goes through mpirun,
+ * most often to a terminal, which the rank cannot see.
  */
-void pl_out_guard(int on);
+void pl_out_guard(int on, int always);
 /* One of platter's last lines on stderr (after pl_out_boundary), printf-style,
    through the guard: an error message can quote text a script chose. */
 void pl_out_final(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
