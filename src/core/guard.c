@@ -424,6 +424,11 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
  *      that does or that this process made. A user's Makefile, ~/bin tool or
  *      the file a dot file links to stay as they are.
  *
+ * Rule 2 holds for reading too (contents or a listing, not a stat): credentials
+ * live in dot files (~/.ssh, ~/.aws, .git/config, .env), and what a script reads
+ * can end up in the output or the record a user posts. A read through a symlink
+ * is refused when the file it reaches is one (read_through_link).
+ *
  * A path named on the command line itself is a file root, not beneath a tree,
  * and none of this applies to it. Files and directories platter makes beneath
  * a tree are marked, except those inside a directory it made (the directory's
@@ -543,9 +548,7 @@ static void mark_made(const struct root *r, const char *rest, int fd, int dir)
     int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
     if (fsetxattr(fd, PL_MARK, v, (size_t)n, 0) < 0 && errno == EBADF) {
         snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        if (setxattr(link, PL_MARK, v, (size_t)n, 0) < 0) {
-            /* not marked; a directory is still remembered below */
-        }
+        (void)setxattr(link, PL_MARK, v, (size_t)n, 0); /* unmarked if it fails */
     }
     if (dir)
         remember(r, rest);
@@ -557,12 +560,6 @@ static int platters(const struct root *r, const char *rest, int fd)
     return under_made(r, rest) || marked(fd) || above_platters(r, rest);
 }
 
-/* Where the root is, for messages: the current directory, $TMPDIR or its name. */
-static const char *root_words(const struct root *r)
-{
-    return r->name[0];
-}
-
 /* The refusal of a change beneath tree r, rule 1 (link), 2 (dot) or 3 (theirs). */
 static int refuse_change(const char *path, const struct root *r, int rule, char *why, size_t len)
 {
@@ -571,19 +568,19 @@ static int refuse_change(const char *path, const struct root *r, int rule, char 
                  "%s: a sandboxed script does not make, write or remove anything through a "
                  "symlink beneath %s (name the file it leads to on the command line, or run "
                  "with --trust)",
-                 path, root_words(r));
+                 path, r->name[0]);
     else if (rule == 2)
         snprintf(why, len,
                  "%s is a dot file or lies in a dot directory beneath %s: a sandboxed script "
-                 "does not make, write or remove those (name it on the command line, or run "
-                 "with --trust)",
-                 path, root_words(r));
+                 "does not read, make, write or remove those (name it on the command line, or "
+                 "run with --trust)",
+                 path, r->name[0]);
     else
         snprintf(why, len,
                  "%s was not made by platter: beneath %s a sandboxed script writes and "
                  "removes only files platter made (name it on the command line, or run with "
                  "--trust)",
-                 path, root_words(r));
+                 path, r->name[0]);
     return PL_FS_REFUSED;
 }
 
@@ -608,6 +605,39 @@ static int refuse_link(const char *path, const struct root *r, const char *rest,
     if (fd >= 0)
         close(fd);
     return last ? -ELOOP : refuse_change(path, r, 1, why, len);
+}
+
+/*
+ * A read beneath tree r met a symlink: opened following links beneath the
+ * root, and refused by rule 2 when where it leads is a dot file or lies in a
+ * dot directory (a "data" link to .ssh/id_rsa). Where it leads is read from
+ * the descriptor itself; a root that moved since it was granted refuses.
+ */
+static int read_through_link(const char *path, const struct root *r, const char *rest, int flags,
+                             char *why, size_t len)
+{
+    int fd = open_beneath(r, rest, flags, 0);
+    if (fd < 0)
+        return fd;
+    char link[64], real[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, real, sizeof real - 1);
+    size_t rl = strlen(r->name[0]);
+    int rule = 1;
+    if (n > 0) {
+        real[n] = '\0';
+        const char *below = NULL;
+        if (strcmp(r->name[0], "/") == 0)
+            below = real + 1;
+        else if (strncmp(real, r->name[0], rl) == 0 && real[rl] == '/')
+            below = real + rl + 1;
+        if (below && !dot_name(below))
+            return fd;
+        if (below)
+            rule = 2;
+    }
+    close(fd);
+    return refuse_change(path, r, rule, why, len);
 }
 
 /*
@@ -643,9 +673,14 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
                  (flags & (O_CREAT | O_TRUNC | PL_FS_CHANGE));
         flags &= ~PL_FS_CHANGE;
         change = change && r->tree;
-        if (change && dot_name(rest))
+        int look = r->tree && !change && !(flags & O_PATH); /* contents or a listing */
+        if ((change || look) && dot_name(rest))
             return refuse_change(path, r, 2, why, len);
-        if (change && (flags & (O_CREAT | O_EXCL)) == O_CREAT) {
+        if (look) {
+            rc = open_beneath_how(r, rest, flags, mode, 1);
+            if (rc == PL_FS_LINK) /* through a symlink: where it leads decides */
+                rc = read_through_link(path, r, rest, flags, why, len);
+        } else if (change && (flags & (O_CREAT | O_EXCL)) == O_CREAT) {
             /* made new, or opened as it is: which one decides whether to mark */
             rc = open_beneath_how(r, rest, flags | O_EXCL, mode, 1);
             if (rc == -EEXIST) {

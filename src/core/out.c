@@ -77,6 +77,7 @@ static void guarded(FILE *f, const char *p, size_t n)
                 k++;
             if (want && k == want) {
                 len = want;
+                /* only a 2-byte sequence can be a C1 control; a longer one is never one */
                 cp = want == 2 ? ((c & 0x1fu) << 6) | (u[i + 1] & 0x3fu) : 0x100;
             }
         }
@@ -84,10 +85,9 @@ static void guarded(FILE *f, const char *p, size_t n)
                   (cp >= 0x80 && cp <= 0x9f);
         if (ctl) {
             fwrite(p + from, 1, i - from, f);
-            char shown[4] = {'M', '-', '^', 0};
             unsigned low = cp & 0x7f;
             if (cp >= 0x80)
-                fwrite(shown, 1, 2, f);
+                fputs("M-", f);
             fputc('^', f);
             fputc(low == 0x7f ? '?' : (int)(low + 64), f);
             from = i + len;

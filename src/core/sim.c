@@ -1359,9 +1359,7 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
                     struct pl_error *e)
 {
     e->op = "open";
-    int change = o->write || o->create || o->size;
-    if ((change ? pl_allow_check_change : pl_allow_check)(path, e->msg, sizeof e->msg) ==
-        PL_FS_REFUSED) {
+    if (pl_allow_check_change(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
         e->err = EACCES;
         return PL_FS_REFUSED;
     }

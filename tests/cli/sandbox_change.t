@@ -25,7 +25,7 @@ The escape: the script's own text into a shell start-up file. Refused, and
 nothing is made.
 
   $ platter evil.lua 2>&1 >/dev/null | sed 's/ beneath [^:]*:/ beneath DIR:/'
-  platter: evil.lua:6: open: .bashrc is a dot file or lies in a dot directory beneath DIR: a sandboxed script does not make, write or remove those (name it on the command line, or run with --trust)
+  platter: evil.lua:6: open: .bashrc is a dot file or lies in a dot directory beneath DIR: a sandboxed script does not read, make, write or remove those (name it on the command line, or run with --trust)
   $ ls -a | grep -c bashrc
   0
   [1]
@@ -36,6 +36,32 @@ nothing is made.
   $ ls -a .ssh
   .
   ..
+
+Nor is a dot file read: credentials live in them, and what a script reads can
+end up in what it prints or in a record someone posts. Through a symlink
+too; a link to an ordinary file reads as before, and a stat still sees a
+dot file.
+
+  $ echo 'aws_secret_access_key = hunter2' > .ssh/id_rsa && ln -s .ssh/id_rsa data && ln -s sub/own plain
+  $ cat > peek.lua <<'LUA'
+  > local p = require "platter"
+  > for _, f in ipairs { function() return p.open(".ssh/id_rsa") end,
+  >                      function() return p.read_text(".ssh/id_rsa") end,
+  >                      function() return p.readdir(".ssh") end,
+  >                      function() return p.open("data") end } do
+  >   local ok, err = pcall(f)
+  >   print(ok, (tostring(err):gsub("^peek%.lua:%d+: ", ""):gsub(" beneath .*", "")))
+  > end
+  > print(p.read_text("plain"), p.stat(".ssh/id_rsa") ~= nil)
+  > LUA
+  $ platter peek.lua
+  false\topen: .ssh/id_rsa is a dot file or lies in a dot directory (esc)
+  false\tread_text: .ssh/id_rsa is a dot file or lies in a dot directory (esc)
+  false\treaddir: .ssh is a dot file or lies in a dot directory (esc)
+  false\topen: data is a dot file or lies in a dot directory (esc)
+  mine
+  \ttrue (esc)
+  $ rm data plain .ssh/id_rsa
 
 A file platter did not make is not written, truncated, removed or taken as
 scratch: the Makefile keeps its bytes, byte gathering with f:stage included.
