@@ -317,6 +317,14 @@ static int walk_open(int dirfd, const char *rest, int flags, unsigned mode)
     return cur;
 }
 
+/* The /proc path of a descriptor: how an O_PATH one is reopened or has its
+   extended attributes read (it has no calls of its own for those). */
+static const char *fd_path(int fd, char buf[static 32])
+{
+    snprintf(buf, 32, "/proc/self/fd/%d", fd);
+    return buf;
+}
+
 /* nolinks: follow no symlink at all, not even one that stays beneath the root
    (a change beneath a tree: see "what a script may change" below) */
 static int open_beneath_how(const struct root *r, const char *rest, int flags, unsigned mode,
@@ -479,12 +487,10 @@ static int marked(int fd)
     if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode))
         return 0;
     int n = snprintf(want, sizeof want, "%llu", (unsigned long long)st.st_ino);
+    char link[32];
     ssize_t g = fgetxattr(fd, PL_MARK, got, sizeof got);
-    if (g < 0 && errno == EBADF) {
-        char link[64];
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        g = getxattr(link, PL_MARK, got, sizeof got);
-    }
+    if (g < 0 && errno == EBADF)
+        g = getxattr(fd_path(fd, link), PL_MARK, got, sizeof got);
     return g == n && memcmp(got, want, (size_t)n) == 0;
 }
 
@@ -542,14 +548,12 @@ static void mark_made(const struct root *r, const char *rest, int fd, int dir)
     if (above_platters(r, rest))
         return;
     struct stat st;
-    char v[32], link[64];
+    char v[32], link[32];
     if (fstat(fd, &st) < 0)
         return;
     int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
-    if (fsetxattr(fd, PL_MARK, v, (size_t)n, 0) < 0 && errno == EBADF) {
-        snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-        (void)setxattr(link, PL_MARK, v, (size_t)n, 0); /* unmarked if it fails */
-    }
+    if (fsetxattr(fd, PL_MARK, v, (size_t)n, 0) < 0 && errno == EBADF)
+        (void)setxattr(fd_path(fd, link), PL_MARK, v, (size_t)n, 0); /* unmarked if it fails */
     if (dir)
         remember(r, rest);
 }
@@ -619,9 +623,8 @@ static int read_through_link(const char *path, const struct root *r, const char 
     int fd = open_beneath(r, rest, flags, 0);
     if (fd < 0)
         return fd;
-    char link[64], real[PATH_MAX];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, real, sizeof real - 1);
+    char link[32], real[PATH_MAX];
+    ssize_t n = readlink(fd_path(fd, link), real, sizeof real - 1);
     size_t rl = strlen(r->name[0]);
     int rule = 1;
     if (n > 0) {
@@ -940,7 +943,7 @@ int pl_allow_check(const char *path, char *why, size_t len)
     return 0;
 }
 
-int pl_allow_check_change(const char *path, char *why, size_t len)
+int pl_allow_check_dot(const char *path, char *why, size_t len)
 {
     char p[PATH_MAX];
     const char *rest;
@@ -1138,9 +1141,8 @@ opened:;
 
 int pl_fs_reopen(int fd, int flags)
 {
-    char link[64];
-    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-    int nfd = open(link, (flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC);
+    char link[32];
+    int nfd = open(fd_path(fd, link), (flags & ~(O_CREAT | O_EXCL | O_TRUNC)) | O_CLOEXEC);
     return nfd < 0 ? -errno : nfd;
 }
 

@@ -72,7 +72,7 @@ int pl_allow_check(const char *path, char *why, size_t len);
 /* The same for a path to be opened, made, written or removed: beneath a tree
    root no name below it may begin with '.' (the simulated targets' rule; the
    real one applies more, see guard.c "what a script may change"). */
-int pl_allow_check_change(const char *path, char *why, size_t len);
+int pl_allow_check_dot(const char *path, char *why, size_t len);
 
 /* One allowed root, for the kernel layer (sandbox.c) and for messages. */
 struct pl_allow_root {

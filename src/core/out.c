@@ -59,40 +59,43 @@ void pl_out_guard(int on, int always)
  * the title, move the cursor over earlier output or send the terminal queries
  * whose answers arrive as typed input. Bytes of valid UTF-8 pass unchanged.
  */
-static void guarded(FILE *f, const char *p, size_t n)
+unsigned pl_out_control(const char *p, size_t n, size_t *len)
 {
     const unsigned char *u = (const unsigned char *)p;
-    size_t from = 0;
-    for (size_t i = 0; i < n;) {
-        unsigned c = u[i];
-        size_t len = 1;
-        unsigned cp = c;
-        if (c >= 0x80) { /* a valid UTF-8 sequence: its length and code point */
-            size_t want = c >= 0xc2 && c <= 0xdf   ? 2
-                          : c >= 0xe0 && c <= 0xef ? 3
-                          : c >= 0xf0 && c <= 0xf4 ? 4
-                                                   : 0;
-            size_t k = 1;
-            while (want && k < want && i + k < n && (u[i + k] & 0xc0) == 0x80)
-                k++;
-            if (want && k == want) {
-                len = want;
-                /* only a 2-byte sequence can be a C1 control; a longer one is never one */
-                cp = want == 2 ? ((c & 0x1fu) << 6) | (u[i + 1] & 0x3fu) : 0x100;
-            }
+    unsigned c = u[0], cp = c;
+    *len = 1;
+    if (c >= 0x80) { /* a valid UTF-8 sequence: its length and code point */
+        size_t want = c >= 0xc2 && c <= 0xdf   ? 2
+                      : c >= 0xe0 && c <= 0xef ? 3
+                      : c >= 0xf0 && c <= 0xf4 ? 4
+                                               : 0;
+        size_t k = 1;
+        while (want && k < want && k < n && (u[k] & 0xc0) == 0x80)
+            k++;
+        if (want && k == want) {
+            *len = want;
+            /* only a 2-byte sequence can be a C1 control; a longer one is never one */
+            cp = want == 2 ? ((c & 0x1fu) << 6) | (u[1] & 0x3fu) : 0x100;
         }
-        int ctl = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7f ||
-                  (cp >= 0x80 && cp <= 0x9f);
-        if (ctl) {
-            fwrite(p + from, 1, i - from, f);
-            unsigned low = cp & 0x7f;
-            if (cp >= 0x80)
-                fputs("M-", f);
-            fputc('^', f);
-            fputc(low == 0x7f ? '?' : (int)(low + 64), f);
-            from = i + len;
-        }
-        i += len;
+    }
+    int ctl = (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7f ||
+              (cp >= 0x80 && cp <= 0x9f);
+    return ctl ? cp : 0;
+}
+
+static void guarded(FILE *f, const char *p, size_t n)
+{
+    size_t from = 0, len;
+    for (size_t i = 0; i < n; i += len) {
+        unsigned cp = pl_out_control(p + i, n - i, &len);
+        if (!cp)
+            continue;
+        fwrite(p + from, 1, i - from, f);
+        if (cp >= 0x80)
+            fputs("M-", f);
+        fputc('^', f);
+        fputc((cp & 0x7f) == 0x7f ? '?' : (int)((cp & 0x7f) + 64), f);
+        from = i + len;
     }
     fwrite(p + from, 1, n - from, f);
 }
@@ -115,27 +118,15 @@ void pl_out_final_text(const char *p, size_t n)
 
 void pl_out_final(const char *fmt, ...)
 {
-    char buf[8192], *p = buf;
+    char *p;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    int n = vasprintf(&p, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
-    if ((size_t)n >= sizeof buf) { /* a long message: the whole of it */
-        p = malloc((size_t)n + 1);
-        if (!p) {
-            p = buf;
-            n = sizeof buf - 1;
-        } else {
-            va_start(ap, fmt);
-            vsnprintf(p, (size_t)n + 1, fmt, ap);
-            va_end(ap);
-        }
-    }
     pl_out_final_text(p, (size_t)n);
-    if (p != buf)
-        free(p);
+    free(p);
 }
 
 int pl_out_shared(void)

@@ -41,6 +41,14 @@ void pl_out_boundary(void);
  * most often to a terminal, which the rank cannot see.
  */
 void pl_out_guard(int on, int always);
+/*
+ * The control character at p (n > 0 bytes left) that a terminal would act on:
+ * C0 but tab, newline and carriage return, DEL, or a C1 control (U+0080..U+009F
+ * in UTF-8, or a stray byte 0x80..0x9F). Returns its code point, or 0 for
+ * anything else; *len is the length of the character at p (a valid UTF-8
+ * sequence, else 1 byte). What the guard shows, and the progress line replaces.
+ */
+unsigned pl_out_control(const char *p, size_t n, size_t *len);
 /* One of platter's last lines on stderr (after pl_out_boundary), printf-style,
    through the guard: an error message can quote text a script chose. */
 void pl_out_final(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -490,7 +490,7 @@ static int plan_mkdir(const char *path, unsigned mode, char *why, size_t n)
 {
     (void)mode;
     int i = entry_of(path);
-    if (pl_allow_check_change(path, why, n) == PL_FS_REFUSED) {
+    if (pl_allow_check_dot(path, why, n) == PL_FS_REFUSED) {
         mark(i, PL_PLAN_REFUSED, 0, why);
         return PL_FS_REFUSED;
     }
@@ -510,7 +510,7 @@ static int plan_mkdir(const char *path, unsigned mode, char *why, size_t n)
 static int plan_rmdir(const char *path, char *why, size_t n)
 {
     int i = entry_of(path);
-    if (pl_allow_check_change(path, why, n) == PL_FS_REFUSED) {
+    if (pl_allow_check_dot(path, why, n) == PL_FS_REFUSED) {
         mark(i, PL_PLAN_REFUSED, 0, why);
         return PL_FS_REFUSED;
     }

@@ -119,13 +119,11 @@ void pl_progress_begin(const void *key, const char *name, const struct pl_stats 
     f->series = NULL;
     snprintf(f->name, sizeof f->name, "%s", name ? name : "");
     /* the line goes to a terminal: a control character in a script's phase name
-       (C0, DEL, a C1 control in UTF-8) would command it, and would break the
-       line's width: each shows as '?' */
-    for (unsigned char *c = (unsigned char *)f->name; *c; c++)
-        if (*c < 0x20 || *c == 0x7f || (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
-            *c = '?';
-        else if (*c >= 0x80 && *c <= 0x9f && (c == (unsigned char *)f->name || c[-1] == '?'))
-            *c = '?';
+       would command it, and would break the line's width: each byte of one shows
+       as '?' */
+    for (size_t i = 0, n = strlen(f->name), len; i < n; i += len)
+        if (pl_out_control(f->name + i, n - i, &len))
+            memset(f->name + i, '?', len);
     restart(now, now + first_ns);
 }
 

@@ -1359,7 +1359,7 @@ static int sim_open(struct pl_file *f, const char *path, const struct pl_open_op
                     struct pl_error *e)
 {
     e->op = "open";
-    if (pl_allow_check_change(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
+    if (pl_allow_check_dot(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
         e->err = EACCES;
         return PL_FS_REFUSED;
     }
@@ -1438,7 +1438,7 @@ static int sim_close(struct pl_file *f)
 /* Remove a simulated file by name: 0, -ENOENT, or PL_FS_REFUSED (why). */
 static int sim_remove(const char *path, char *why, size_t n)
 {
-    if (pl_allow_check_change(path, why, n) == PL_FS_REFUSED)
+    if (pl_allow_check_dot(path, why, n) == PL_FS_REFUSED)
         return PL_FS_REFUSED;
     struct pl_sim_file *sf = find_file(path);
     if (!sf || sf->block || sf->special)
@@ -1466,7 +1466,7 @@ static int sim_remove(const char *path, char *why, size_t n)
 /* The model's files go with the process: a scratch name needs only the allow list. */
 static int sim_scratch(const char *path, char *why, size_t n)
 {
-    return pl_allow_check_change(path, why, n) == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
+    return pl_allow_check_dot(path, why, n) == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
 }
 
 static int64_t sim_size(struct pl_file *f)

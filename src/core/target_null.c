@@ -64,7 +64,7 @@ static int null_open(struct pl_file *f, const char *path, const struct pl_open_o
                      struct pl_error *e)
 {
     e->op = "open";
-    if (pl_allow_check_change(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
+    if (pl_allow_check_dot(path, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
         e->err = EACCES;
         return PL_FS_REFUSED;
     }
@@ -230,7 +230,7 @@ static int null_info(struct pl_file *f, struct pl_devinfo *d)
 
 static int null_remove(const char *path, char *why, size_t n)
 {
-    if (pl_allow_check_change(path, why, n) == PL_FS_REFUSED)
+    if (pl_allow_check_dot(path, why, n) == PL_FS_REFUSED)
         return PL_FS_REFUSED;
     struct null_name **p = &names;
     while (*p && strcmp((*p)->path, path) != 0)
@@ -246,7 +246,7 @@ static int null_remove(const char *path, char *why, size_t n)
 
 static int null_scratch(const char *path, char *why, size_t n)
 {
-    return pl_allow_check_change(path, why, n) == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
+    return pl_allow_check_dot(path, why, n) == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
 }
 
 const struct pl_target_ops pl_target_null = {
