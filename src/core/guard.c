@@ -155,6 +155,7 @@ struct root {
     int fd;        /* O_PATH: the tree, or the parent directory of `base` */
     int tree;
     int exists; /* file roots: the file existed when it was granted */
+    int shared; /* $TMPDIR, unless also the current directory or named: see rule 4 */
     char base[NAME_MAX + 1];
 };
 
@@ -437,6 +438,12 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
  * can end up in the output or the record a user posts. A read through a symlink
  * is refused when the file it reaches is one (read_through_link).
  *
+ *   4. Beneath $TMPDIR (a shared root: not also the current directory or a
+ *      directory named on the command line) rule 3 holds for reading too:
+ *      contents and listings only of what platter made. Other programs and
+ *      users keep their files there, credentials among them (Kerberos's
+ *      /tmp/krb5cc_UID), and the person running platter never chose them.
+ *
  * A path named on the command line itself is a file root, not beneath a tree,
  * and none of this applies to it. Files and directories platter makes beneath
  * a tree are marked, except those inside a directory it made (the directory's
@@ -445,7 +452,8 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
 #define PL_MARK "user.platter"
 
 /* directories this process made beneath each tree (by root and rest): the
-   marked ones, so what is made beneath them needs no mark of its own */
+   marked ones, so what is made beneath them needs no mark of its own; and
+   files it made that could not be marked (mark_made) */
 struct made_dir {
     const struct root *r;
     char *rest;
@@ -540,9 +548,9 @@ static int above_platters(const struct root *r, const char *rest)
 }
 
 /* Mark what was just made at rest (fd: it, any kind of descriptor), unless a
-   directory above it is platter's; a directory made is remembered. A file
-   system without user xattrs keeps no mark: a directory is then platter's for
-   this process only, a file not at all. */
+   directory above it is platter's; a directory made is remembered, and so is
+   a file that could not be marked: on a file system without user xattrs what
+   platter made is its own for this process only. */
 static void mark_made(const struct root *r, const char *rest, int fd, int dir)
 {
     if (above_platters(r, rest))
@@ -552,9 +560,10 @@ static void mark_made(const struct root *r, const char *rest, int fd, int dir)
     if (fstat(fd, &st) < 0)
         return;
     int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
-    if (fsetxattr(fd, PL_MARK, v, (size_t)n, 0) < 0 && errno == EBADF)
-        (void)setxattr(fd_path(fd, link), PL_MARK, v, (size_t)n, 0); /* unmarked if it fails */
-    if (dir)
+    int rc = fsetxattr(fd, PL_MARK, v, (size_t)n, 0);
+    if (rc < 0 && errno == EBADF)
+        rc = setxattr(fd_path(fd, link), PL_MARK, v, (size_t)n, 0);
+    if (dir || rc < 0)
         remember(r, rest);
 }
 
@@ -564,7 +573,8 @@ static int platters(const struct root *r, const char *rest, int fd)
     return under_made(r, rest) || marked(fd) || above_platters(r, rest);
 }
 
-/* The refusal of a change beneath tree r, rule 1 (link), 2 (dot) or 3 (theirs). */
+/* The refusal of a change beneath tree r, rule 1 (link), 2 (dot) or 3 (theirs), or
+   of a read, rule 2 or 4 (theirs, in $TMPDIR; 5: a listing of $TMPDIR itself). */
 static int refuse_change(const char *path, const struct root *r, int rule, char *why, size_t len)
 {
     if (rule == 1)
@@ -579,12 +589,23 @@ static int refuse_change(const char *path, const struct root *r, int rule, char 
                  "does not read, make, write or remove those (name it on the command line, or "
                  "run with --trust)",
                  path, r->name[0]);
-    else
+    else if (rule == 3)
         snprintf(why, len,
                  "%s was not made by platter: beneath %s a sandboxed script writes and "
                  "removes only files platter made (name it on the command line, or run with "
                  "--trust)",
                  path, r->name[0]);
+    else if (rule == 4)
+        snprintf(why, len,
+                 "%s was not made by platter: beneath %s ($TMPDIR, shared with other programs) "
+                 "a sandboxed script reads only what platter made (name it on the command line, "
+                 "or run with --trust)",
+                 path, r->name[0]);
+    else
+        snprintf(why, len,
+                 "%s is $TMPDIR, shared with other programs: a sandboxed script does not list "
+                 "it (name it on the command line, or run with --trust)",
+                 path);
     return PL_FS_REFUSED;
 }
 
@@ -614,8 +635,9 @@ static int refuse_link(const char *path, const struct root *r, const char *rest,
 /*
  * A read beneath tree r met a symlink: opened following links beneath the
  * root, and refused by rule 2 when where it leads is a dot file or lies in a
- * dot directory (a "data" link to .ssh/id_rsa). Where it leads is read from
- * the descriptor itself; a root that moved since it was granted refuses.
+ * dot directory (a "data" link to .ssh/id_rsa), or by rule 4 when it is not
+ * platter's beneath $TMPDIR. Where it leads is read from the descriptor
+ * itself; a root that moved since it was granted refuses.
  */
 static int read_through_link(const char *path, const struct root *r, const char *rest, int flags,
                              char *why, size_t len)
@@ -634,10 +656,10 @@ static int read_through_link(const char *path, const struct root *r, const char 
             below = real + 1;
         else if (strncmp(real, r->name[0], rl) == 0 && real[rl] == '/')
             below = real + rl + 1;
-        if (below && !dot_name(below))
+        if (below && !dot_name(below) && (!r->shared || platters(r, below, fd)))
             return fd;
         if (below)
-            rule = 2;
+            rule = dot_name(below) ? 2 : 4;
     }
     close(fd);
     return refuse_change(path, r, rule, why, len);
@@ -683,6 +705,10 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
             rc = open_beneath_how(r, rest, flags, mode, 1);
             if (rc == PL_FS_LINK) /* through a symlink: where it leads decides */
                 rc = read_through_link(path, r, rest, flags, why, len);
+            else if (rc >= 0 && r->shared && !platters(r, rest, rc)) {
+                close(rc);
+                return refuse_change(path, r, strcmp(rest, ".") ? 4 : 5, why, len);
+            }
         } else if (change && (flags & (O_CREAT | O_EXCL)) == O_CREAT) {
             /* made new, or opened as it is: which one decides whether to mark */
             rc = open_beneath_how(r, rest, flags | O_EXCL, mode, 1);
@@ -839,7 +865,7 @@ int pl_allow_resolve(const char *given, char *real, int *exists)
     return 0;
 }
 
-static int add_root(const char *given, int tree)
+static int add_root(const char *given, int tree, int shared)
 {
     char real[PATH_MAX], base[NAME_MAX + 1];
     int exists, fd;
@@ -855,8 +881,10 @@ static int add_root(const char *given, int tree)
         tree = 0;
     }
     for (int i = 0; i < nroots; i++)
-        if (strcmp(roots[i].name[0], real) == 0 && roots[i].tree == tree)
+        if (strcmp(roots[i].name[0], real) == 0 && roots[i].tree == tree) {
+            roots[i].shared = roots[i].shared && shared; /* chosen as well: not only shared */
             return 0;
+        }
     if (nroots == MAX_ALLOW)
         return -ENOSPC;
     if (tree) {
@@ -885,6 +913,7 @@ static int add_root(const char *given, int tree)
     r->fd = fd;
     r->tree = tree;
     r->exists = exists;
+    r->shared = shared;
     strcpy(r->base, base);
     nroots++;
     return 0;
@@ -897,9 +926,9 @@ static void default_roots(void)
     roots_ready = 1;
     if (!getcwd(cwd0, sizeof cwd0))
         strcpy(cwd0, "/nonexistent");
-    add_root(".", 1);
+    add_root(".", 1, 0);
     const char *tmp = getenv("TMPDIR");
-    add_root(tmp && *tmp ? tmp : "/tmp", 1);
+    add_root(tmp && *tmp ? tmp : "/tmp", 1, 1);
 }
 
 void pl_allow_enable(int on)
@@ -912,7 +941,7 @@ void pl_allow_enable(int on)
 int pl_allow_add(const char *path)
 {
     default_roots();
-    return add_root(path, 0);
+    return add_root(path, 0, 0);
 }
 
 int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud)

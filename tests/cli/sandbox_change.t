@@ -149,3 +149,50 @@ The simulated disk (and so `platter plan`) applies the dot rule too.
   > LUA
   $ platter plan plan.lua | grep -E '^  /.*\.profile' | sed 's/ beneath .*//; s/^ *[^ ]*/PATH/'
   PATH  write, refused; .profile is a dot file or lies in a dot directory
+
+Beneath $TMPDIR, which other programs and users share, a script reads only
+what platter made: Kerberos keeps its tickets there (/tmp/krb5cc_UID), and
+nobody who runs platter chose what else lies there. Before this rule a
+script printed such a ticket. What platter made there (in this run or an
+earlier one) reads as before, as does a file named on the command line, a
+current directory that is $TMPDIR itself, and anything with --trust; a stat
+still sees the file.
+
+  $ T=$(mktemp -d) && echo SECRET-TICKET > "$T/krb5cc_1000" && ln -s krb5cc_1000 "$T/ticket"
+  $ cat > tmp.lua <<'LUA'
+  > local p = require "platter"
+  > local t = p.getenv("TMPDIR")
+  > for _, f in ipairs { function() return p.read_text(t .. "/krb5cc_1000") end,
+  >                      function() return p.open(t .. "/krb5cc_1000") end,
+  >                      function() return p.open(t .. "/ticket") end,
+  >                      function() return p.readdir(t) end } do
+  >   local ok, err = pcall(f)
+  >   print(ok, (tostring(err):gsub("^tmp%.lua:%d+: ", ""):gsub(t:gsub("%p", "%%%0"), "T")))
+  > end
+  > print(p.stat(t .. "/krb5cc_1000").size)
+  > local f = assert(p.open(t .. "/made.dat", { write = true, create = true, size = 4096 }))
+  > assert(p.mkdir(t .. "/d"))
+  > assert(p.open(t .. "/d/in.dat", { write = true, create = true, size = 4096 }))
+  > print(f:pread(0, 4096), #p.readdir(t .. "/d"))
+  > LUA
+  $ TMPDIR=$T platter tmp.lua
+  false\tread_text: T/krb5cc_1000 was not made by platter: beneath T ($TMPDIR, shared with other programs) a sandboxed script reads only what platter made (name it on the command line, or run with --trust) (esc)
+  false\topen: T/krb5cc_1000 was not made by platter: beneath T ($TMPDIR, shared with other programs) a sandboxed script reads only what platter made (name it on the command line, or run with --trust) (esc)
+  false\topen: T/ticket was not made by platter: beneath T ($TMPDIR, shared with other programs) a sandboxed script reads only what platter made (name it on the command line, or run with --trust) (esc)
+  false\treaddir: T is $TMPDIR, shared with other programs: a sandboxed script does not list it (name it on the command line, or run with --trust) (esc)
+  14
+  4096\t1 (esc)
+  $ TMPDIR=$T platter -e 'local t = platter.getenv("TMPDIR"); print(assert(platter.open(t .. "/made.dat")):pread(0, 10), #platter.readdir(t .. "/d"))'
+  10\t1 (esc)
+  $ TMPDIR=$T platter -e 'print(platter.read_text(platter.getenv("TMPDIR") .. "/krb5cc_1000"))' "$T/krb5cc_1000"
+  SECRET-TICKET
+  
+  $ TMPDIR=$T platter -e 'print(#platter.readdir(platter.getenv("TMPDIR")))' "$T"
+  4
+  $ TMPDIR=$T platter --trust -e 'print(platter.read_text(os.getenv("TMPDIR") .. "/krb5cc_1000"))'
+  SECRET-TICKET
+  
+  $ (cd "$T" && TMPDIR=$T platter -e 'print(platter.read_text("krb5cc_1000"))')
+  SECRET-TICKET
+  
+  $ rm -r "$T"
