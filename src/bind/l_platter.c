@@ -1147,9 +1147,11 @@ static void push_readonly(lua_State *L, int idx)
 }
 
 /*
- * core._resolve(path) -> resolved, kind | nil, message. kind is "dir", "file",
- * "block", "char", "other", or "new" (does not exist yet; may be created).
- * For platter rerun, which shows what a recorded run will be granted.
+ * core._resolve(path) -> resolved, kind, more | nil, message. kind is "dir",
+ * "file", "block", "char", "other", or "new" (does not exist yet; may be
+ * created); more: why naming it grants more than the current directory and
+ * $TMPDIR give it unnamed, or nil (pl_allow_named_gain). For platter rerun,
+ * which shows what a recorded run will be granted.
  */
 static int l_resolve(lua_State *L)
 {
@@ -1178,7 +1180,12 @@ static int l_resolve(lua_State *L)
                                      : "other";
     lua_pushstring(L, r);
     lua_pushstring(L, kind);
-    return 2;
+    const char *more = pl_allow_named_gain(r);
+    if (more)
+        lua_pushstring(L, more);
+    else
+        lua_pushnil(L);
+    return 3;
 }
 
 /* }==================================================================== */

@@ -161,6 +161,7 @@ struct root {
 
 static int allow_on;
 static int roots_ready;
+static int ndefault; /* roots[0 .. ndefault-1]: the current directory and $TMPDIR */
 static struct root roots[MAX_ALLOW];
 static int nroots;
 static char cwd0[PATH_MAX]; /* relative paths are relative to where platter started */
@@ -447,7 +448,8 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
  * A path named on the command line itself is a file root, not beneath a tree,
  * and none of this applies to it. Files and directories platter makes beneath
  * a tree are marked, except those inside a directory it made (the directory's
- * mark covers them, so bonnie++'s timed creates pay nothing for it).
+ * mark covers them, so bonnie++'s timed creates pay nothing for it); so is a
+ * named file it makes, which a later run may then change unnamed.
  */
 #define PL_MARK "user.platter"
 
@@ -500,6 +502,21 @@ static int marked(int fd)
     if (g < 0 && errno == EBADF)
         g = getxattr(fd_path(fd, link), PL_MARK, got, sizeof got);
     return g == n && memcmp(got, want, (size_t)n) == 0;
+}
+
+/* Give the descriptor's file platter's mark: 0, or -1 where the file system
+   keeps no user xattrs. */
+static int set_mark(int fd)
+{
+    struct stat st;
+    char v[32], link[32];
+    if (fstat(fd, &st) < 0)
+        return -1;
+    int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
+    int rc = fsetxattr(fd, PL_MARK, v, (size_t)n, 0);
+    if (rc < 0 && errno == EBADF)
+        rc = setxattr(fd_path(fd, link), PL_MARK, v, (size_t)n, 0);
+    return rc;
 }
 
 /* Remember rest beneath r as a directory whose tree is platter's. */
@@ -555,14 +572,7 @@ static void mark_made(const struct root *r, const char *rest, int fd, int dir)
 {
     if (above_platters(r, rest))
         return;
-    struct stat st;
-    char v[32], link[32];
-    if (fstat(fd, &st) < 0)
-        return;
-    int n = snprintf(v, sizeof v, "%llu", (unsigned long long)st.st_ino);
-    int rc = fsetxattr(fd, PL_MARK, v, (size_t)n, 0);
-    if (rc < 0 && errno == EBADF)
-        rc = setxattr(fd_path(fd, link), PL_MARK, v, (size_t)n, 0);
+    int rc = set_mark(fd);
     if (dir || rc < 0)
         remember(r, rest);
 }
@@ -727,6 +737,8 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
         }
         if (rc == PL_FS_LINK)
             return refuse_link(path, r, rest, flags, why, len);
+        if (!r->tree && rc >= 0 && (flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL))
+            (void)set_mark(rc); /* a named new file: made by platter all the same */
         if (!change || rc < 0)
             return rc;
         if ((flags & (O_CREAT | O_EXCL)) == (O_CREAT | O_EXCL)) {
@@ -865,6 +877,52 @@ int pl_allow_resolve(const char *given, char *real, int *exists)
     return 0;
 }
 
+const char *pl_allow_named_gain(const char *real)
+{
+    char p[PATH_MAX];
+    default_roots();
+    if (normalize(real, p) < 0)
+        return "not a path";
+    const struct root *r = NULL;
+    size_t best = 0;
+    for (int i = 0; i < ndefault; i++) { /* the current directory and $TMPDIR only */
+        size_t n = match(p, roots[i].name[0], 1);
+        if (n > best) {
+            r = &roots[i];
+            best = n;
+        }
+    }
+    if (!r)
+        return "outside the current directory and $TMPDIR";
+    const char *rest = p + best;
+    while (*rest == '/')
+        rest++;
+    if (!*rest) /* the root itself: naming $TMPDIR lifts rule 4 */
+        return r->shared ? "$TMPDIR itself, shared with other programs" : NULL;
+    if (dot_name(rest)) /* rule 2 */
+        return "a dot file or in a dot directory";
+    int fd = open_beneath_how(r, rest, O_PATH, 0, 1);
+    if (fd ==
+        -ENOENT) { /* a new name: made, then platter's, unless its directory is reached by a link */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", rest);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        fd = open_beneath_how(r, slash ? dir : ".", O_PATH | O_DIRECTORY, 0, 1);
+        if (fd >= 0)
+            close(fd);
+        return fd >= 0 ? NULL : "reached through a symlink";
+    }
+    if (fd < 0) /* rule 1, or not to be looked at */
+        return fd == PL_FS_LINK ? "reached through a symlink" : strerror(-fd);
+    struct stat st;
+    /* rule 3 (4 in $TMPDIR); a directory beneath the current directory keeps the rules in its tree */
+    int ok = fstat(fd, &st) == 0 && ((S_ISDIR(st.st_mode) && !r->shared) || platters(r, rest, fd));
+    close(fd);
+    return ok ? NULL : "not made by platter";
+}
+
 static int add_root(const char *given, int tree, int shared)
 {
     char real[PATH_MAX], base[NAME_MAX + 1];
@@ -929,6 +987,7 @@ static void default_roots(void)
     add_root(".", 1, 0);
     const char *tmp = getenv("TMPDIR");
     add_root(tmp && *tmp ? tmp : "/tmp", 1, 1);
+    ndefault = nroots;
 }
 
 void pl_allow_enable(int on)

@@ -65,6 +65,15 @@ int pl_allow_add(const char *path);
  */
 int pl_allow_resolve(const char *given, char *real, int *exists);
 /*
+ * Why naming the resolved path real would let a sandboxed script do more with
+ * it than the current directory and $TMPDIR already let it do unnamed ("a dot
+ * file or in a dot directory", "not made by platter"...), or NULL. A named path
+ * is exempt from the rules beneath those roots (guard.c, "what a script may
+ * change"), so `platter rerun` asks before it passes on such a recorded
+ * argument, as for one outside them.
+ */
+const char *pl_allow_named_gain(const char *real);
+/*
  * The lexical check alone (no file system access), for the simulated disk,
  * whose files exist only in the model: 0, or PL_FS_REFUSED with the reason.
  */

@@ -122,11 +122,11 @@ with --grant-recorded. Here a forged record asks for the whole filesystem.
   $ platter rerun forged.json
   rerun: the recorded arguments grant the run these paths:
   rerun:   /: a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
-  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  platter: rerun: forged.json: the recorded arguments would grant /, more than the current directory and $TMPDIR give unnamed; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
   $ platter rerun -q forged.json
-  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  platter: rerun: forged.json: the recorded arguments would grant /, more than the current directory and $TMPDIR give unnamed; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
 
@@ -135,7 +135,7 @@ Naming another path does not count; naming / again, or --grant-recorded, does.
   $ platter rerun forged.json /usr
   rerun: the recorded arguments grant the run these paths:
   rerun:   /: a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
-  platter: rerun: forged.json: the recorded arguments would grant /, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
+  platter: rerun: forged.json: the recorded arguments would grant /, more than the current directory and $TMPDIR give unnamed; to agree, name it again after RESULT.json (platter rerun forged.json /) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
   $ platter rerun forged.json /
@@ -159,7 +159,7 @@ what is inside it. --dry-run shows the same and says what a real run needs.
   rerun:   /usr/share (from -d/usr/share): a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
   rerun:   /usr/no-such-file: does not exist yet: may be created, then read-write  [not named again]
   rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: 5
-  rerun: a real run would stop here: forms.json: the recorded arguments would grant /etc/hostname, /usr/share, /usr/no-such-file, outside the current directory and $TMPDIR; to agree, name each again after RESULT.json (platter rerun forms.json /etc/hostname /usr/share /usr/no-such-file) or give --grant-recorded
+  rerun: a real run would stop here: forms.json: the recorded arguments would grant /etc/hostname, /usr/share, /usr/no-such-file, more than the current directory and $TMPDIR give unnamed; to agree, name each again after RESULT.json (platter rerun forms.json /etc/hostname /usr/share /usr/no-such-file) or give --grant-recorded
   PLATTER '--seed' '1' 'TMPDIR/peek.lua' 'if=/etc/hostname' '-d/usr/share' '/usr/no-such-file' '/no/such/dir/x' '5'
   $ platter rerun -q forms.json /usr /etc/hostname
   platter: .*/peek.lua:2: stat: /etc is outside the current directory, \$TMPDIR and the paths named on the command line \(run with --trust to lift the sandbox\) (re)
@@ -175,9 +175,44 @@ symlink in the current directory that points outside is not "inside".
   $ platter rerun link.json
   rerun: the recorded arguments grant the run these paths:
   rerun:   /usr/share (from ulink/share): a directory: its whole tree, read, and read-write for the files platter makes in it  [not named again]
-  platter: rerun: link.json: the recorded arguments would grant /usr/share, outside the current directory and $TMPDIR; to agree, name it again after RESULT.json (platter rerun link.json /usr/share) or give --grant-recorded
+  platter: rerun: link.json: the recorded arguments would grant /usr/share, more than the current directory and $TMPDIR give unnamed; to agree, name it again after RESULT.json (platter rerun link.json /usr/share) or give --grant-recorded
   Try 'platter rerun --help'.
   [2]
+
+A path named on the command line is exempt from the sandbox's rules
+beneath the current directory and $TMPDIR: a script may then write a dot
+file or a file platter did not make, or read another program's file in
+$TMPDIR. So a recorded argument there that naming would free from those
+rules is asked for like one outside. Before, a record run from your home
+directory could name ~/.bashrc and have its script write it.
+
+  $ cat > plant.lua <<'LUA'
+  > local p = require "platter"
+  > for _, path in ipairs { ... } do
+  >   local f = assert(p.open(path, { write = true, create = true }))
+  >   f:write(16)
+  > end
+  > LUA
+  $ platter --json plant.json plant.lua planted.dat
+  $ echo 'all:; @echo the users own' > Makefile && echo ticket > "$TMPDIR/krb5cc_1000"
+  $ platter --trust forge.lua plant.json bashrc.json \
+  >   "args=[\".bashrc\", \"Makefile\", \"planted.dat\", \"new.dat\", \"$TMPDIR/krb5cc_1000\"]"
+  $ platter rerun bashrc.json > out 2>&1; echo "exit $?"; sed "s|$PWD|CWD|g; s|$TMPDIR|TMPDIR|g" out
+  exit 2
+  rerun: the recorded arguments grant the run these paths:
+  rerun:   CWD/.bashrc (from .bashrc): does not exist yet: may be created, then read-write (a dot file or in a dot directory: held back unless named)  [not named again]
+  rerun:   CWD/Makefile (from Makefile): a file, read-write (not made by platter: held back unless named)  [not named again]
+  rerun:   TMPDIR/krb5cc_1000: a file, read-write (not made by platter: held back unless named)  [not named again]
+  rerun: inside the current directory or $TMPDIR, granted anyway and need not be named again: planted.dat, new.dat
+  platter: rerun: bashrc.json: the recorded arguments would grant CWD/.bashrc, CWD/Makefile, TMPDIR/krb5cc_1000, more than the current directory and $TMPDIR give unnamed; to agree, name each again after RESULT.json (platter rerun bashrc.json CWD/.bashrc CWD/Makefile TMPDIR/krb5cc_1000) or give --grant-recorded
+  Try 'platter rerun --help'.
+  $ test -e .bashrc || echo no .bashrc; cat Makefile
+  no .bashrc
+  all:; @echo the users own
+  $ rm "$TMPDIR/krb5cc_1000"
+
+planted.dat was made by platter (the recorded run named it, and a file
+platter makes carries its mark), so it is granted as before.
 
 A record without script.sha256, or whose text does not match it, is refused
 before anything runs.

@@ -186,7 +186,10 @@ end
 -- third: "-d/mnt/x" gives "/mnt/x"). core._resolve resolves a word as the allow list
 -- does (src/core/guard.c): an existing path by realpath(3), a missing one by its
 -- resolved parent; a word that does not resolve grants nothing. A directory grants
--- its whole tree.
+-- its whole tree. A named path is also exempt from the rules beneath the current
+-- directory and $TMPDIR (a dot file, a symlink, a file platter did not make), so
+-- one there is asked for like one outside when naming it gives more (its third
+-- value): else a record could hand its script ~/.bashrc in your home directory.
 local function path_words(list)
   local out = {}
   for _, a in ipairs(list) do
@@ -225,13 +228,14 @@ end
 
 local grants, anyway, seen = {}, {}, {}
 for _, w in ipairs(path_words(args)) do
-  local r, kind = core._resolve(w.word)
+  local r, kind, more = core._resolve(w.word)
   if r and not seen[r] then
     seen[r] = true
     local g = { path = r, kind = kind, word = w.word, arg = w.arg }
     local inside = false
     for _, d in ipairs(defaults) do inside = inside or under(r, d) end
-    if inside then
+    g.held = inside and more or nil
+    if inside and not more then
       anyway[#anyway + 1] = g
     else
       for _, n in ipairs(named) do g.named = g.named or under(r, n) end
@@ -253,7 +257,8 @@ local function describe(g)
       or "a block device, read only (writing needs --destroy)"
   end
   local from = g.arg ~= g.path and format(" (from %s)", shown(g.arg)) or ""
-  return format("%s%s: %s", shown(g.path), from, what)
+  local held = g.held and format(" (%s: held back unless named)", g.held) or ""
+  return format("%s%s: %s%s", shown(g.path), from, what, held)
 end
 
 local missing = {}
@@ -276,9 +281,9 @@ else
 end
 local refuse
 if #missing > 0 and not o.grant_recorded then
-  refuse = format("%s: the recorded arguments would grant %s, outside the current directory "
-    .. "and $TMPDIR; to agree, name %s again after RESULT.json (platter rerun %s %s) or give "
-    .. "--grant-recorded", shown(o.result), table.concat(missing, ", "),
+  refuse = format("%s: the recorded arguments would grant %s, more than the current directory "
+    .. "and $TMPDIR give unnamed; to agree, name %s again after RESULT.json (platter rerun %s %s) "
+    .. "or give --grant-recorded", shown(o.result), table.concat(missing, ", "),
     #missing == 1 and "it" or "each", shown(o.result), table.concat(missing, " "))
 end
 -- }------------------------------------------------------------------------------------
