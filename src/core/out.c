@@ -83,7 +83,12 @@ unsigned pl_out_control(const char *p, size_t n, size_t *len)
     return ctl ? cp : 0;
 }
 
-static void guarded(FILE *f, const char *p, size_t n)
+int pl_out_guarding(void)
+{
+    return guard_on;
+}
+
+void pl_out_shown(FILE *f, const char *p, size_t n)
 {
     size_t from = 0, len;
     for (size_t i = 0; i < n; i += len) {
@@ -104,7 +109,7 @@ static void emit(enum pl_stream s, const char *p, size_t n)
 {
     FILE *f = s == PL_STDOUT ? stdout : stderr;
     if (guard_on && tty[s])
-        guarded(f, p, n);
+        pl_out_shown(f, p, n);
     else
         fwrite(p, 1, n, f);
 }

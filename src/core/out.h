@@ -20,6 +20,7 @@
 #define PLATTER_CORE_OUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum pl_stream { PL_STDOUT = 1, PL_STDERR = 2 };
 
@@ -41,6 +42,10 @@ void pl_out_boundary(void);
  * most often to a terminal, which the rank cannot see.
  */
 void pl_out_guard(int on, int always);
+/* The guard is on (in the sandbox): a result file sent to a terminal gets it too. */
+int pl_out_guarding(void);
+/* n bytes of p to f with the guard's rule: every control shown, cat -v style. */
+void pl_out_shown(FILE *f, const char *p, size_t n);
 /*
  * The control character at p (n > 0 bytes left) that a terminal would act on:
  * C0 but tab, newline and carriage return, DEL, or a C1 control (U+0080..U+009F

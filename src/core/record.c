@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "out.h"
 #include "record.h"
 #include "spawn.h"
 
@@ -182,9 +183,29 @@ static int read_all(int fd, void *buf, size_t len)
     return 0;
 }
 
+/* In place to fd; to a terminal under the terminal guard (guard: the run is
+   sandboxed), with the guard's rule: phase names are the script's text. */
+static int write_stream(int fd, const char *text, size_t len, int guard)
+{
+    if (!guard || !isatty(fd))
+        return write_all(fd, text, len, 0);
+    int copy = dup(fd);
+    FILE *f = copy < 0 ? NULL : fdopen(copy, "w");
+    if (!f) {
+        if (copy >= 0)
+            close(copy);
+        return -errno;
+    }
+    pl_out_shown(f, text, len);
+    int rc = ferror(f) ? -EIO : 0;
+    if (fclose(f) != 0 && rc == 0)
+        rc = -errno;
+    return rc;
+}
+
 /* The text to path, as destination() says: a temporary file beside the file, then
    a rename (a reader never sees half), or in place to a device, pipe or descriptor. */
-static int write_file(const char *path, const char *text, size_t len)
+static int write_file(const char *path, const char *text, size_t len, int guard)
 {
     char real[PATH_MAX];
     const char *why;
@@ -192,12 +213,12 @@ static int write_file(const char *path, const char *text, size_t len)
     if (how < 0)
         return how;
     if (how == STREAM && std_fd(path) > 0)
-        return write_all(std_fd(path), text, len, 0);
+        return write_stream(std_fd(path), text, len, guard);
     if (how == STREAM) {
         int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
             return -errno;
-        int rc = write_all(fd, text, len, 0);
+        int rc = write_stream(fd, text, len, guard);
         if (close(fd) < 0 && rc == 0 && errno != EINTR)
             rc = -errno;
         return rc;
@@ -221,6 +242,7 @@ static int write_file(const char *path, const char *text, size_t len)
 
 struct request {
     uint32_t kind;
+    uint32_t guard; /* pl_out_guarding() of the run */
     uint64_t len;
 };
 
@@ -250,7 +272,7 @@ static void keeper(int fd, void *arg)
         } else if (rq.kind >= PL_RECORD_KINDS || !absolute[rq.kind]) {
             err = EINVAL;
         } else {
-            err = -write_file(absolute[rq.kind], text, (size_t)rq.len);
+            err = -write_file(absolute[rq.kind], text, (size_t)rq.len, rq.guard != 0);
         }
         free(text);
         if (write_all(fd, &err, sizeof err, 1) < 0)
@@ -270,8 +292,8 @@ int pl_record_write(enum pl_record_kind k, const char *text, size_t len)
     if (k >= PL_RECORD_KINDS || !absolute[k])
         return -EINVAL;
     if (keeper_fd < 0)
-        return write_file(absolute[k], text, len);
-    struct request rq = {(uint32_t)k, (uint64_t)len};
+        return write_file(absolute[k], text, len, pl_out_guarding());
+    struct request rq = {(uint32_t)k, (uint32_t)pl_out_guarding(), (uint64_t)len};
     int32_t err;
     int rc = write_all(keeper_fd, &rq, sizeof rq, 1);
     if (rc == 0)

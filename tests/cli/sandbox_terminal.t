@@ -60,3 +60,20 @@ line's width.
   > LUA
   $ PLATTER_PROGRESS_MS=1 script -qec "platter prog.lua" /dev/null < /dev/null | tr '\r' '\n' | grep -a '^ph' | sed 's/:.*//' | uniq | show
   b'ph?]52;c;eA==???x\n'
+
+A result file sent to the terminal (--csv /dev/stdout) carries the phase
+names as the script gave them, so it is shown the same way; sent to a pipe
+or a file it stays byte for byte, and --trust lifts the guard. JSON escapes
+C0 controls itself (\u001b), so only a C1 control shows there.
+
+  $ cat > rec.lua <<'LUA'
+  > platter.phase("ph\27]0;T\7\194\155x", function() end)
+  > LUA
+  $ script -qec "platter --csv /dev/stdout rec.lua" /dev/null < /dev/null | grep -ao '"ph[^"]*x"'
+  "ph^[]0;T^GM-^[x"
+  $ script -qec "platter --json /dev/stdout rec.lua" /dev/null < /dev/null | grep -ao '"ph[^"]*x"' | head -1
+  "ph\u001b]0;T\u0007M-^[x"
+  $ platter --csv /dev/stdout rec.lua | grep -ao '"ph[^"]*x"' | show
+  b'"ph\x1b]0;T\x07\xc2\x9bx"\n'
+  $ script -qec "platter --trust --csv /dev/stdout rec.lua" /dev/null < /dev/null | grep -ao '"ph[^"]*x"' | show
+  b'"ph\x1b]0;T\x07\xc2\x9bx"\n'
