@@ -902,8 +902,8 @@ const char *pl_allow_named_gain(const char *real)
     if (dot_name(rest)) /* rule 2 */
         return "a dot file or in a dot directory";
     int fd = open_beneath_how(r, rest, O_PATH, 0, 1);
-    if (fd ==
-        -ENOENT) { /* a new name: made, then platter's, unless its directory is reached by a link */
+    /* a new name: made, then platter's, unless its directory is reached through a link */
+    if (fd == -ENOENT) {
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%s", rest);
         char *slash = strrchr(dir, '/');
