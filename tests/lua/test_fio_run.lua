@@ -85,7 +85,7 @@ T.test("rate_latency: 'issue' sleeps the whole wait before a paced I/O, 'due' sp
   -- the null engine: no device in the figures, and no memcheck under tests/valgrind.sh.)
   local code = [[
     local p = require "platter"
-    local f = assert(p.open("pace.dat", { create = true, write = true, size = "1m" }))
+    local f = assert(p.open(p.scratch("pace.dat"), { create = true, write = true, size = "1m" }))
     for _, from in ipairs({ "due", "issue" }) do
       local u0, s0 = p.cpu()
       local r = p.run { file = f, engine = "null", pattern = "random", rate_iops = 2000,
