@@ -91,7 +91,8 @@ The rerun is sandboxed: a recorded script that reaches outside fails.
 A record is a stranger's. Every path among its arguments is granted to the
 sandboxed run, as on any command line (the argument, the value of key=value,
 the value glued to a short option), so rerun lists them first and runs only
-when each one outside the current directory and $TMPDIR is named again, or
+when each one outside the current directory and $TMPDIR (or there, one that naming
+would free from the sandbox's rules: below) is named again, or
 with --grant-recorded. Here a forged record asks for the whole filesystem.
 
   $ cat > peek.lua <<'LUA'

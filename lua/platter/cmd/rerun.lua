@@ -5,8 +5,9 @@
 -- recorded arguments, seed, --repeat/--ci and --sim, in the sandbox like
 -- any shared script (--trust and --destroy only when given to rerun).
 -- A record is not trusted: its text must match its sha256, and every path its
--- arguments would grant the sandboxed run outside the current directory and
--- $TMPDIR must be named again on rerun's own command line (or --grant-recorded).
+-- arguments would grant the sandboxed run beyond what the current directory and
+-- $TMPDIR give unnamed must be named again on rerun's own command line (or
+-- --grant-recorded).
 -- With --json the new run writes its own result, for `platter compare OLD NEW`.
 -- Built-in command: runs trusted, arguments in `...`. See docs/results.md.
 if select("#", ...) == 1 and (...) == "platter.cmd.rerun" then
@@ -45,8 +46,9 @@ local o = p.args({
   epilog = "The recorded arguments are a stranger's: every path among them (an argument, the\n"
     .. "value of key=value, the value glued to a short option as in -d/mnt/x) is granted to\n"
     .. "the run, as on any command line. rerun lists them first and runs only if each one\n"
-    .. "outside the current directory and $TMPDIR is named again as a PATH after\n"
-    .. "RESULT.json (platter rerun r.json /mnt/x /dev/sdb), or with --grant-recorded.\n"
+    .. "outside the current directory and $TMPDIR (or one there that naming frees from the\n"
+    .. "sandbox's rules: a dot file, a file platter did not make) is named again as a PATH\n"
+    .. "after RESULT.json (platter rerun r.json /mnt/x /dev/sdb), or with --grant-recorded.\n"
     .. "A PATH that is a directory covers what is inside it. PATHs are only compared,\n"
     .. "never passed to the run.\n"
     .. "A record without script.sha256, or whose script text does not match it, is refused.\n"
