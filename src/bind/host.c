@@ -273,6 +273,12 @@ static const struct pl_embedded *find_embedded(const char *name, int workload)
     return NULL;
 }
 
+/* The most a script (a pack included: at most 64 MiB of members) may hold. Read
+   before any limit of the Lua heap applies, so without it `platter /dev/zero`
+   grew until the kernel's OOM killer stopped it, or another process. */
+#define PL_SCRIPT_MAX ((size_t)128 << 20)
+
+/* The whole file at path (NUL not added): NULL with errno, EFBIG past PL_SCRIPT_MAX. */
 static char *read_file(const char *path, size_t *len)
 {
     FILE *fp = fopen(path, "rb");
@@ -283,6 +289,12 @@ static char *read_file(const char *path, size_t *len)
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, fp);
         n += got;
+        if (n > PL_SCRIPT_MAX) {
+            free(buf);
+            fclose(fp);
+            errno = EFBIG;
+            return NULL;
+        }
         if (n < cap)
             break;
         char *nb = realloc(buf, cap *= 2);
@@ -1451,7 +1463,8 @@ static int pmain(lua_State *L)
         owned = read_file(j->script, &textlen);
         if (!owned)
             return usage_error(
-                j, lua_pushfstring(L, "cannot read script %s: %s", j->script, strerror(errno)));
+                j, lua_pushfstring(L, "cannot read script %s: %s", j->script,
+                                   errno == EFBIG ? "larger than 128 MiB" : strerror(errno)));
         text = owned;
         const char *chunk = lua_pushfstring(L, "@%s", j->script);
         if (is_pack(j->script, text, textlen)) {

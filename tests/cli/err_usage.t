@@ -52,6 +52,20 @@ shipped workload, are usage errors too.
   $ platter ./missing
   platter: cannot read script ./missing: No such file or directory
   [2]
+
+A script is read whole before the Lua heap's limit applies, so its size has
+a limit of its own, 128 MiB: before, `platter /dev/zero` grew until the
+kernel's OOM killer stopped it (here a sparse file stands in for an endless
+source, so that a regression fails without filling the memory).
+
+  $ truncate -s 200m huge.lua
+  $ platter huge.lua
+  platter: cannot read script huge.lua: larger than 128 MiB
+  [2]
+  $ platter plan huge.lua
+  platter: cannot read script huge.lua: larger than 128 MiB
+  [2]
+  $ rm huge.lua
   $ platter nosuch
   platter: no workload named 'nosuch' (see 'platter list'; a script file needs a '/' or a .lua ending)
   [2]
