@@ -452,6 +452,8 @@ static void refuse_escape(const char *path, const struct root *r, char *why, siz
  * named file it makes, which a later run may then change unnamed.
  */
 #define PL_MARK "user.platter"
+/* resolve()'s flag for an O_PATH look that stands for a read (pl_fs_check) */
+#define PL_FS_LOOK 0x20000000
 
 /* directories this process made beneath each tree (by root and rest): the
    marked ones, so what is made beneath them needs no mark of its own; and
@@ -706,9 +708,11 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
     if (!want_parent) {
         change = change || (flags & O_ACCMODE) != O_RDONLY ||
                  (flags & (O_CREAT | O_TRUNC | PL_FS_CHANGE));
-        flags &= ~PL_FS_CHANGE;
+        /* contents or a listing (PL_FS_LOOK: pl_fs_check's O_PATH look that stands for one) */
+        int look = !change && (!(flags & O_PATH) || (flags & PL_FS_LOOK));
+        flags &= ~(PL_FS_CHANGE | PL_FS_LOOK);
         change = change && r->tree;
-        int look = r->tree && !change && !(flags & O_PATH); /* contents or a listing */
+        look = look && r->tree;
         if ((change || look) && dot_name(rest))
             return refuse_change(path, r, 2, why, len);
         if (look) {
@@ -1061,6 +1065,17 @@ static int open_plain(const char *path, int flags, unsigned mode, char *why, siz
         return fd < 0 ? -errno : fd;
     }
     return resolve(path, 1, 0, 0, flags, mode, NULL, NULL, NULL, NULL, why, len);
+}
+
+int pl_fs_check(const char *path, int change, char *why, size_t len)
+{
+    if (!allow_on)
+        return 0;
+    int fd = resolve(path, 1, 0, change, O_PATH | (change ? PL_FS_CHANGE : PL_FS_LOOK), 0, NULL,
+                     NULL, NULL, NULL, why, len);
+    if (fd >= 0)
+        close(fd);
+    return fd == PL_FS_REFUSED ? PL_FS_REFUSED : 0;
 }
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len)

@@ -116,6 +116,13 @@ int pl_allow_roots(void (*fn)(void *ud, const struct pl_allow_root *r), void *ud
 
 int pl_fs_open(const char *path, int flags, unsigned mode, char *why, size_t len);
 /*
+ * What an open of the existing file at path would decide, for reading or (change)
+ * for writing or removing it, with every rule of the sandbox that depends on the
+ * machine's files applied and nothing opened for I/O: 0, or PL_FS_REFUSED with
+ * why. For platter plan, whose runs only look at the machine.
+ */
+int pl_fs_check(const char *path, int change, char *why, size_t len);
+/*
  * Open a file for text output (truncated, mode 0644): in the sandbox only a
  * path named on the command line itself (an existing regular file or a new
  * name), or a log (NAME.log: letters, digits, "._-+", not a dotfile) beneath

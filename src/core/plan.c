@@ -226,12 +226,33 @@ static void unlook(struct pl_file *t)
         close(t->fd);
 }
 
+/*
+ * The machine's own file at entry i (found there, not made by the plan) is
+ * looked at as the real run would open or remove it (change), with the
+ * sandbox's rules that depend on the machine's files: a file platter did not
+ * make is not changed, nor read in $TMPDIR (guard.c). 0, or PL_FS_REFUSED
+ * with why.
+ */
+static int machine_rules(int i, const char *path, int change, char *why, size_t n)
+{
+    unsigned w = i >= 0 ? S->e[i].what : 0;
+    if (!(w & PL_PLAN_EXISTED) || !(w & LIVE) || (w & PL_PLAN_CREATE))
+        return 0;
+    return pl_fs_check(path, change, why, n);
+}
+
 static int plan_open(struct pl_file *f, const char *path, const struct pl_open_opts *o,
                      struct pl_error *e)
 {
     int i = entry_of(path);
     last_f = NULL;
     mirror(path, i);
+    if (machine_rules(i, path, o->write || o->size, e->msg, sizeof e->msg) == PL_FS_REFUSED) {
+        e->err = EACCES;
+        e->op = "open";
+        mark(i, PL_PLAN_REFUSED | (o->write ? PL_PLAN_WRITE : PL_PLAN_READ), 0, e->msg);
+        return PL_FS_REFUSED;
+    }
     int known = i >= 0 && (S->e[i].what & LIVE);
     struct pl_open_opts oo = *o;
     oo.destroy = 1;     /* noted below instead: the plan goes on to show the rest */
@@ -329,7 +350,9 @@ static int plan_remove(const char *path, char *why, size_t n)
 {
     int i = entry_of(path);
     mirror(path, i);
-    int rc = inner->remove(path, why, n);
+    int rc = machine_rules(i, path, 1, why, n);
+    if (rc == 0)
+        rc = inner->remove(path, why, n);
     if (rc == 0)
         mark(i, PL_PLAN_REMOVE, LIVE, NULL);
     else if (rc == PL_FS_REFUSED)
@@ -340,7 +363,10 @@ static int plan_remove(const char *path, char *why, size_t n)
 static int plan_scratch(const char *path, char *why, size_t n)
 {
     int i = entry_of(path);
-    int rc = inner->scratch(path, why, n);
+    mirror(path, i);
+    int rc = machine_rules(i, path, 1, why, n);
+    if (rc == 0)
+        rc = inner->scratch(path, why, n);
     if (rc == 0)
         mark(i, PL_PLAN_SCRATCH, 0, NULL);
     else if (rc == PL_FS_REFUSED)

@@ -11,7 +11,7 @@ platter plan: a dry run on the simulated disk, with what the script touched (doc
   > p.remove("in.dat")
   > print("done")
   > LUA
-  $ printf 'some bytes' > in.dat
+  $ platter -e 'assert(platter.open("in.dat", { create = true, write = true })):write(10)'
   $ platter plan ./w.lua --size 8k | sed "s|$(pwd -P)|PWD|"
   plan: ./w.lua on --sim nvme (a dry run: nothing on this machine was written)
   manifest: w (platter/1), needs write no, device file, root no

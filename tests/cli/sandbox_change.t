@@ -150,6 +150,30 @@ The simulated disk (and so `platter plan`) applies the dot rule too.
   $ platter plan plan.lua | grep -E '^  /.*\.profile' | sed 's/ beneath .*//; s/^ *[^ ]*/PATH/'
   PATH  write, refused; .profile is a dot file or lies in a dot directory
 
+`platter plan` only looks at the machine, and applies the rules that depend
+on its files too: the machine's own file that platter did not make is
+shown refused for a change (and for a read in $TMPDIR), as the real run
+would refuse it.
+
+  $ cat > plan2.lua <<'LUA'
+  > local p = require "platter"
+  > p.script { name = "x", version = "1", api = "platter/1", needs = { write = true } }
+  > pcall(function() assert(p.open("Makefile", { write = true })):write(10) end)
+  > pcall(p.remove, "sub/own")
+  > pcall(p.read_text, p.getenv("TMPDIR") .. "/krb5cc_1000")
+  > assert(p.open("made.bin", { write = true })):write(10)
+  > LUA
+  $ T=$(mktemp -d) && echo ticket > "$T/krb5cc_1000"
+  $ TMPDIR=$T platter plan plan2.lua | grep -E '^  /' | sed 's/ beneath .*//; s/^ *[^ ]*\/\([^/ ]*\) */\1  /'
+  Makefile  write, refused; exists; Makefile was not made by platter:
+  own  refused; exists; sub/own was not made by platter:
+  krb5cc_1000  read, refused; .*/krb5cc_1000 was not made by platter: (re)
+  made.bin  write; wrote 10 bytes; exists
+  $ TMPDIR=$T platter plan plan2.lua "$T/krb5cc_1000" | grep -E '^  /.*krb5cc' | sed 's/^ *[^ ]*\/\([^/ ]*\) */\1  /'
+  krb5cc_1000  read
+  $ cmp Makefile keep && cat sub/own && rm -r "$T"
+  mine
+
 Beneath $TMPDIR, which other programs and users share, a script reads only
 what platter made: Kerberos keeps its tickets there (/tmp/krb5cc_UID), and
 nobody who runs platter chose what else lies there. Before this rule a
