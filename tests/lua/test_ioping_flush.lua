@@ -23,11 +23,28 @@ T.test("ioping: a read run sends no flush per request; the directory shows its f
     local size = T.sh_ok("df -B1 --output=size " .. T.q(mnt) .. " | tail -1")
     -- no periodic journal commit (each sends a flush) lands inside a count
     T.sh_ok("mount -o remount,commit=3600 " .. T.q(mnt))
-    T.sh_ok("sync -f " .. T.q(mnt))
-    local a = flushes(stat)
-    local out, err, rc = T.platter({ "ioping", "-c", "20", "-i", "0", "-q", mnt })
+    -- A sync(2) from another test running at the same time (ctest -j2) flushes this
+    -- filesystem too and adds to a count, but never takes from one: the fewest of up to
+    -- three runs is what the run itself sent (a flush per request gives 20 every time).
+    local function counted(run)
+      local best, out
+      for _ = 1, 3 do
+        T.sh_ok("sync -f " .. T.q(mnt))
+        local a = flushes(stat)
+        out = run()
+        local n = flushes(stat) - a
+        best = math.min(best or n, n)
+        if best <= 2 then break end
+      end
+      return best, out
+    end
+    local err, rc
+    local ours, out = counted(function()
+      local o, e, r = T.platter({ "ioping", "-c", "20", "-i", "0", "-q", mnt })
+      err, rc = e, r
+      return o
+    end)
     T.eq(rc, 0, "exit status: " .. out .. err)
-    local ours = flushes(stat) - a
     -- the temporary file's fsync (and the journal commit it may take)
     T.ok(ours <= 2, "platter ioping sent " .. ours .. " flushes for 20 requests")
     T.has(out, "--- " .. mnt .. " (ext4 " .. dev .. " ", "the statistics header")
@@ -35,9 +52,7 @@ T.test("ioping: a read run sends no flush per request; the directory shows its f
     T.ok(shown and shown ~= "0 B", "the filesystem's size is shown: " .. tostring(shown))
     local _, _, has = T.sh("command -v ioping")
     if has == 0 then
-      local b = flushes(stat)
-      local real = T.sh_ok("ioping -c 20 -i 0 -q " .. T.q(mnt))
-      local theirs = flushes(stat) - b
+      local theirs, real = counted(function() return T.sh_ok("ioping -c 20 -i 0 -q " .. T.q(mnt)) end)
       T.ok(math.abs(ours - theirs) <= 1, "flushes: platter " .. ours .. ", ioping " .. theirs)
       T.eq(shown, real:match("%(ext4 %S+ ([^)]+)%)"), "the size as ioping prints it (df: " ..
         size:gsub("%s", "") .. ")")
