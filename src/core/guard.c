@@ -589,35 +589,22 @@ static int platters(const struct root *r, const char *rest, int fd)
    of a read, rule 2 or 4 (theirs, in $TMPDIR; 5: a listing of $TMPDIR itself). */
 static int refuse_change(const char *path, const struct root *r, int rule, char *why, size_t len)
 {
-    if (rule == 1)
-        snprintf(why, len,
-                 "%s: a sandboxed script does not make, write or remove anything through a "
-                 "symlink beneath %s (name the file it leads to on the command line, or run "
-                 "with --trust)",
-                 path, r->name[0]);
-    else if (rule == 2)
-        snprintf(why, len,
-                 "%s is a dot file or lies in a dot directory beneath %s: a sandboxed script "
-                 "does not read, make, write or remove those (name it on the command line, or "
-                 "run with --trust)",
-                 path, r->name[0]);
-    else if (rule == 3)
-        snprintf(why, len,
-                 "%s was not made by platter: beneath %s a sandboxed script writes and "
-                 "removes only files platter made (name it on the command line, or run with "
-                 "--trust)",
-                 path, r->name[0]);
-    else if (rule == 4)
-        snprintf(why, len,
-                 "%s was not made by platter: beneath %s ($TMPDIR, shared with other programs) "
-                 "a sandboxed script reads only what platter made (name it on the command line, "
-                 "or run with --trust)",
-                 path, r->name[0]);
-    else
-        snprintf(why, len,
-                 "%s is $TMPDIR, shared with other programs: a sandboxed script does not list "
-                 "it (name it on the command line, or run with --trust)",
-                 path);
+    /* path, then the root (rule 5's path is the root) */
+    static const char *const what[] = {
+        [1] = "%s: a sandboxed script does not make, write or remove anything through a "
+              "symlink beneath %s",
+        [2] = "%s is a dot file or lies in a dot directory beneath %s: a sandboxed script "
+              "does not read, make, write or remove those",
+        [3] = "%s was not made by platter: beneath %s a sandboxed script writes and removes "
+              "only files platter made",
+        [4] = "%s was not made by platter: beneath %s ($TMPDIR, shared with other programs) "
+              "a sandboxed script reads only what platter made",
+        [5] = "%s is $TMPDIR, shared with other programs: a sandboxed script does not list it",
+    };
+    int n = snprintf(why, len, what[rule], path, r->name[0]);
+    if (n >= 0 && (size_t)n < len)
+        snprintf(why + n, len - (size_t)n, " (name %s on the command line, or run with --trust)",
+                 rule == 1 ? "the file it leads to" : "it");
     return PL_FS_REFUSED;
 }
 
