@@ -252,11 +252,26 @@ static void wait_ticking(lua_State *L, const struct pl_workers *ws, int fn, doub
 
 #define MAX_WORKERS 1024 /* p.max_workers */
 
+/*
+ * The workers this process may still start, its own and theirs: a run holds
+ * at most MAX_WORKERS besides platter itself, however deep p.parallel is
+ * nested. Each of n workers gets (share - n) / n for its own, so the whole
+ * tree holds at most n + n * that. Without it p.parallel(1024) in each of
+ * 1024 workers asked for a million processes, past pid_max (32768 here).
+ */
+static uint64_t share = MAX_WORKERS;
+
 static int l_parallel(lua_State *L)
 {
     uint64_t n = pl_checkoffset(L, 1, "worker count"); /* (LuaJIT's checkinteger takes 1.5 as 1) */
     if (n < 1 || n > MAX_WORKERS)
         luaL_argerror(L, 1, lua_pushfstring(L, "worker count must be within 1..%d", MAX_WORKERS));
+    if (n > share)
+        luaL_argerror(L, 1,
+                      lua_pushfstring(L,
+                                      "a worker may start at most %d workers of its own here (a "
+                                      "run holds at most %d, its workers' workers included)",
+                                      (int)share, MAX_WORKERS));
     luaL_checktype(L, 2, LUA_TFUNCTION);
     check_handoff(L);
     lua_settop(L, 3);
@@ -299,8 +314,10 @@ static int l_parallel(lua_State *L)
         int rc = pl_workers_fork(&ws, (unsigned)n);
         if (rc < 0)
             return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
-        if (ws.index >= 0)
+        if (ws.index >= 0) {
+            share = (share - n) / n;
             run_child(L, &ws, ws.index + 1); /* does not return */
+        }
         close_handoff(L);
         pl_workers_release(&ws);
         if (tick)
@@ -331,8 +348,10 @@ static int l_parallel(lua_State *L)
                 pl_workers_free(&ws);
                 return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
             }
-            if (one.index >= 0)
+            if (one.index >= 0) {
+                share = (share - n) / n;
                 run_child(L, &one, (int)i + 1);
+            }
             pl_workers_release(&one);
             pl_workers_collect(&one);
             ws.w[i] = one.w[0];

@@ -226,6 +226,28 @@ T.test("parallel: tick runs in the caller while workers run, and reads their liv
   f:close()
 end)
 
+T.test("parallel: a run holds at most p.max_workers workers, nested ones included", function()
+  -- each of n workers may start (1024 - n) / n of its own, so the whole tree stays within
+  -- 1024; before, p.parallel(1024) in each of 1024 workers asked for a million processes
+  local r = p.parallel(2, function()
+    local ok, err = pcall(p.parallel, 512, function() end)
+    local fine = p.parallel(511, function() end)
+    local deeper = p.parallel(1, function()
+      local ok2, err2 = pcall(p.parallel, 511, function() end)
+      return nil, { ok2 = ok2, err2 = tostring(err2) }
+    end)
+    return nil, { ok = ok, err = tostring(err), ran = #fine, deeper = deeper.values[1] }
+  end)
+  for i = 1, 2 do
+    local v = r.values[i]
+    T.eq(v.ok, false, "worker " .. i .. ": 512 of its own is refused")
+    T.has(v.err, "a worker may start at most 511 workers of its own here")
+    T.eq(v.ran, 511, "511 ran")
+    T.eq(v.deeper.ok2, false, "one level deeper, (511 - 1) / 1 = 510 at most")
+    T.has(v.deeper.err2, "at most 510 workers")
+  end
+end)
+
 T.test("parallel, live, steady_group: a count that is not a whole number is refused on both flavours", function()
   -- LuaJIT's luaL_checkinteger took 1.5 as 1; Lua 5.4 refused it: both refuse now
   T.raises(function() p.parallel(1.5, function() end) end, "worker count must be a non-negative integer")
