@@ -497,11 +497,7 @@ static int l_getenv(lua_State *L)
                           "getenv: $%s is not granted to a sandboxed script: name it with --env %s "
                           "(or run with --trust)",
                           name, name);
-    const char *v = getenv(name);
-    if (v)
-        lua_pushstring(L, v);
-    else
-        lua_pushnil(L);
+    lua_pushstring(L, getenv(name)); /* NULL pushes nil */
     return 1;
 }
 
@@ -1180,11 +1176,7 @@ static int l_resolve(lua_State *L)
                                      : "other";
     lua_pushstring(L, r);
     lua_pushstring(L, kind);
-    const char *more = pl_allow_named_gain(r);
-    if (more)
-        lua_pushstring(L, more);
-    else
-        lua_pushnil(L);
+    lua_pushstring(L, pl_allow_named_gain(r)); /* NULL pushes nil */
     return 3;
 }
 

@@ -255,11 +255,11 @@ static void refuse_outside(const char *path, const char *norm, char *why, size_t
  * tree is, so that a named symlink in the current directory is removed
  * itself, not what it points to.
  */
-static const struct root *find_root(const char *p, int follow, const char **rest)
+static const struct root *find_root_in(const char *p, int follow, const char **rest, int count)
 {
     const struct root *best = NULL, *file = NULL;
     size_t best_n = 0;
-    for (int i = 0; i < nroots; i++) {
+    for (int i = 0; i < count; i++) {
         const struct root *r = &roots[i];
         for (int k = 0; k < 2; k++) {
             if (!r->name[k])
@@ -286,6 +286,12 @@ static const struct root *find_root(const char *p, int follow, const char **rest
         *rest = *t ? t : ".";
     }
     return best;
+}
+
+/* The same among every root (find_root_in's count: the first count roots only). */
+static const struct root *find_root(const char *p, int follow, const char **rest)
+{
+    return find_root_in(p, follow, rest, nroots);
 }
 
 /* Where the kernel has no openat2 (before 5.6): a walk one name at a time from
@@ -585,9 +591,9 @@ static int platters(const struct root *r, const char *rest, int fd)
     return under_made(r, rest) || marked(fd) || above_platters(r, rest);
 }
 
-/* The refusal of a change beneath tree r, rule 1 (link), 2 (dot) or 3 (theirs), or
-   of a read, rule 2 or 4 (theirs, in $TMPDIR; 5: a listing of $TMPDIR itself). */
-static int refuse_change(const char *path, const struct root *r, int rule, char *why, size_t len)
+/* A refusal beneath tree r: of a change, rule 1 (link), 2 (dot) or 3 (theirs); of a
+   read, rule 2 or 4 (theirs, in $TMPDIR; 5: a listing of $TMPDIR itself). */
+static int refuse(const char *path, const struct root *r, int rule, char *why, size_t len)
 {
     /* path, then the root (rule 5's path is the root) */
     static const char *const what[] = {
@@ -628,7 +634,7 @@ static int refuse_link(const char *path, const struct root *r, const char *rest,
     int last = fd >= 0 && (flags & O_NOFOLLOW) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode);
     if (fd >= 0)
         close(fd);
-    return last ? -ELOOP : refuse_change(path, r, 1, why, len);
+    return last ? -ELOOP : refuse(path, r, 1, why, len);
 }
 
 /*
@@ -661,7 +667,7 @@ static int read_through_link(const char *path, const struct root *r, const char 
             rule = dot_name(below) ? 2 : 4;
     }
     close(fd);
-    return refuse_change(path, r, rule, why, len);
+    return refuse(path, r, rule, why, len);
 }
 
 /*
@@ -701,14 +707,14 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
         change = change && r->tree;
         look = look && r->tree;
         if ((change || look) && dot_name(rest))
-            return refuse_change(path, r, 2, why, len);
+            return refuse(path, r, 2, why, len);
         if (look) {
             rc = open_beneath_how(r, rest, flags, mode, 1);
             if (rc == PL_FS_LINK) /* through a symlink: where it leads decides */
                 rc = read_through_link(path, r, rest, flags, why, len);
             else if (rc >= 0 && r->shared && !platters(r, rest, rc)) {
                 close(rc);
-                return refuse_change(path, r, strcmp(rest, ".") ? 4 : 5, why, len);
+                return refuse(path, r, strcmp(rest, ".") ? 4 : 5, why, len);
             }
         } else if (change && (flags & (O_CREAT | O_EXCL)) == O_CREAT) {
             /* made new, or opened as it is: which one decides whether to mark */
@@ -740,7 +746,7 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
         if (fstat(rc, &st) == 0 && !S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode) &&
             !S_ISCHR(st.st_mode) && !platters(r, rest, rc)) {
             close(rc);
-            return refuse_change(path, r, 3, why, len);
+            return refuse(path, r, 3, why, len);
         }
         return rc;
     }
@@ -767,7 +773,7 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
             *rp = fr;
     }
     if (change && dot_name(rest))
-        return refuse_change(path, r, 2, why, len);
+        return refuse(path, r, 2, why, len);
     const char *slash = strrchr(rest, '/');
     char dir[PATH_MAX];
     if (slash) {
@@ -871,40 +877,21 @@ int pl_allow_resolve(const char *given, char *real, int *exists)
 const char *pl_allow_named_gain(const char *real)
 {
     char p[PATH_MAX];
+    const char *rest;
     default_roots();
     if (normalize(real, p) < 0)
         return "not a path";
-    const struct root *r = NULL;
-    size_t best = 0;
-    for (int i = 0; i < ndefault; i++) { /* the current directory and $TMPDIR only */
-        size_t n = match(p, roots[i].name[0], 1);
-        if (n > best) {
-            r = &roots[i];
-            best = n;
-        }
-    }
+    const struct root *r = find_root_in(p, 1, &rest, ndefault); /* the current directory, $TMPDIR */
     if (!r)
         return "outside the current directory and $TMPDIR";
-    const char *rest = p + best;
-    while (*rest == '/')
-        rest++;
-    if (!*rest) /* the root itself: naming $TMPDIR lifts rule 4 */
+    if (strcmp(rest, ".") == 0) /* the root itself: naming $TMPDIR lifts rule 4 */
         return r->shared ? "$TMPDIR itself, shared with other programs" : NULL;
     if (dot_name(rest)) /* rule 2 */
         return "a dot file or in a dot directory";
+    /* a symlink anywhere on the way, even before a name that does not exist yet, is PL_FS_LINK */
     int fd = open_beneath_how(r, rest, O_PATH, 0, 1);
-    /* a new name: made, then platter's, unless its directory is reached through a link */
-    if (fd == -ENOENT) {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", rest);
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        fd = open_beneath_how(r, slash ? dir : ".", O_PATH | O_DIRECTORY, 0, 1);
-        if (fd >= 0)
-            close(fd);
-        return fd >= 0 ? NULL : "reached through a symlink";
-    }
+    if (fd == -ENOENT) /* a new name: made, and then platter's */
+        return NULL;
     if (fd < 0) /* rule 1, or not to be looked at */
         return fd == PL_FS_LINK ? "reached through a symlink" : strerror(-fd);
     struct stat st;
@@ -1032,7 +1019,7 @@ int pl_allow_check_dot(const char *path, char *why, size_t len)
         return 0;
     const struct root *r = find_root(p, 1, &rest);
     if (r && r->tree && dot_name(rest))
-        return refuse_change(path, r, 2, why, len);
+        return refuse(path, r, 2, why, len);
     return 0;
 }
 
@@ -1178,7 +1165,7 @@ int pl_fs_open_output(const char *path, char *why, size_t len)
                 }
                 if (rule || fd == -EXDEV) {
                     if (rule)
-                        refuse_change(path, t, rule, why, len);
+                        refuse(path, t, rule, why, len);
                     else
                         refuse_escape(path, t, why, len);
                     if (watch)
@@ -1292,7 +1279,7 @@ static int may_remove(const char *path, const struct root *r, const char *rest, 
         return 0; /* nothing there (yet): the call itself says what it finds */
     int ok = platters(r, rest, fd);
     close(fd);
-    return ok ? 0 : refuse_change(path, r, 3, why, len);
+    return ok ? 0 : refuse(path, r, 3, why, len);
 }
 
 int pl_fs_remove_file(const char *path, char *why, size_t len)
