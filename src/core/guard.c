@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/openat2.h>
@@ -591,6 +592,28 @@ static int platters(const struct root *r, const char *rest, int fd)
     return under_made(r, rest) || marked(fd) || above_platters(r, rest);
 }
 
+/*
+ * platters(), allowing for a file another platter process made an instant ago:
+ * it is made, then marked (two calls), so a worker or MPI rank that opens the
+ * same new file (IOR's shared file) can find it unmarked in between. A file
+ * whose inode changed within the last second is looked at again, every
+ * millisecond for up to 50 ms; one that stays unmarked is still refused, and an
+ * older one (a user's Makefile) at once.
+ */
+static int platters_settled(const struct root *r, const char *rest, int fd)
+{
+    for (int tries = 0;; tries++) {
+        if (platters(r, rest, fd))
+            return 1;
+        struct stat st;
+        struct timespec now, ms = {0, 1000000};
+        if (tries == 50 || fstat(fd, &st) < 0 || clock_gettime(CLOCK_REALTIME, &now) < 0 ||
+            now.tv_sec - st.st_ctim.tv_sec > 1)
+            return 0;
+        nanosleep(&ms, NULL);
+    }
+}
+
 /* A refusal beneath tree r: of a change, rule 1 (link), 2 (dot) or 3 (theirs); of a
    read, rule 2 or 4 (theirs, in $TMPDIR; 5: a listing of $TMPDIR itself). */
 static int refuse(const char *path, const struct root *r, int rule, char *why, size_t len)
@@ -712,7 +735,7 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
             rc = open_beneath_how(r, rest, flags, mode, 1);
             if (rc == PL_FS_LINK) /* through a symlink: where it leads decides */
                 rc = read_through_link(path, r, rest, flags, why, len);
-            else if (rc >= 0 && r->shared && !platters(r, rest, rc)) {
+            else if (rc >= 0 && r->shared && !platters_settled(r, rest, rc)) {
                 close(rc);
                 return refuse(path, r, strcmp(rest, ".") ? 4 : 5, why, len);
             }
@@ -744,7 +767,7 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
         }
         struct stat st;
         if (fstat(rc, &st) == 0 && !S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode) &&
-            !S_ISCHR(st.st_mode) && !platters(r, rest, rc)) {
+            !S_ISCHR(st.st_mode) && !platters_settled(r, rest, rc)) {
             close(rc);
             return refuse(path, r, 3, why, len);
         }
