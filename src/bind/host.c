@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "config.h"
 #include "embedded.h"
+#include "budget.h"
 #include "cache.h"
 #include "guard.h"
 #include "out.h"
@@ -170,15 +171,15 @@ void pl_host_signals(void)
 
 /* {====================================================================
 ** The bounded heap (--max-memory): the state's own allocator (LuaJIT's, or
-** libc's on PUC Lua), wrapped to count the bytes in use. An allocation that
-** would go past the bound fails, and Lua raises its memory error.
+** libc's on PUC Lua), wrapped to count the bytes in use against the bound
+** that the I/O buffers share (budget.h). An allocation that would go past
+** the bound fails, and Lua raises its memory error.
 ** ===================================================================== */
 
 static struct heap {
     lua_Alloc real;
     void *real_ud;
-    uint64_t used;  /* bytes the state holds */
-    uint64_t limit; /* 0: none */
+    uint64_t used;  /* bytes the state holds (pl_budget.used counts them too) */
     int reached;    /* an allocation was refused */
     int room_given; /* heap_headroom raised the limit once */
 } heap;
@@ -187,11 +188,18 @@ static void *bounded_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     struct heap *h = ud;
     size_t old = ptr ? osize : 0; /* without ptr, osize is a type tag (5.4) */
-    if (nsize > old && h->limit && h->used - old + nsize > h->limit) {
+    if (nsize > old && pl_budget_take(nsize - old)) {
         h->reached = 1;
+        pl_budget.refused = 0; /* Lua's memory error says it (pl_host_heap_error) */
         return NULL;
     }
     void *p = h->real(h->real_ud, ptr, osize, nsize);
+    if (nsize > old) {
+        if (!p)
+            pl_budget_give(nsize - old);
+    } else if (p || nsize == 0) {
+        pl_budget_give(old - nsize);
+    }
     if (p || nsize == 0)
         h->used = h->used - old + nsize;
     return p;
@@ -205,29 +213,13 @@ uint64_t pl_host_default_max_memory(void)
     return (uint64_t)pages * (uint64_t)size / 4;
 }
 
-const char *pl_host_format_size(uint64_t b, char *buf, unsigned len)
-{
-    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    double v = (double)b;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    if (u == 0 || v == (double)(uint64_t)v)
-        snprintf(buf, len, "%llu %s", (unsigned long long)v, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
-    return buf;
-}
-
 /* Room given back for the result writer once the script has hit the bound. */
 static void heap_headroom(lua_State *L)
 {
-    if (heap.reached && heap.limit && !heap.room_given) {
+    if (heap.reached && pl_budget.limit && !heap.room_given) {
         lua_gc(L, LUA_GCCOLLECT, 0);
-        uint64_t more = heap.limit / 4;
-        heap.limit += more < (32u << 20) ? (32u << 20) : more;
+        uint64_t more = pl_budget.limit / 4;
+        pl_budget.limit += more < (32u << 20) ? (32u << 20) : more;
         heap.room_given = 1;
     }
 }
@@ -236,10 +228,10 @@ void pl_host_heap_unbound(int on)
 {
     static uint64_t kept;
     if (on) {
-        kept = heap.limit;
-        heap.limit = 0;
+        kept = pl_budget.limit;
+        pl_budget.limit = 0;
     } else {
-        heap.limit = kept;
+        pl_budget.limit = kept;
     }
 }
 
@@ -253,7 +245,8 @@ static void bound_heap(lua_State *L)
 {
     heap.real = lua_getallocf(L, &heap.real_ud);
     heap.used = (uint64_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (uint64_t)lua_gc(L, LUA_GCCOUNTB, 0);
-    heap.limit = pl_cfg.max_memory;
+    pl_budget.used += heap.used; /* made before the count began; freed through it */
+    pl_budget.limit = pl_cfg.max_memory;
     heap.reached = 0;
     heap.room_given = 0;
     lua_setallocf(L, bounded_alloc, &heap);
@@ -968,9 +961,17 @@ static void report_error(lua_State *L, struct job *j)
         return;
     }
     if (pl_host_heap_error(L, -1)) {
-        char size[32];
-        fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
-                pl_host_format_size(pl_cfg.max_memory, size, sizeof size));
+        char size[32], bufs[32];
+        uint64_t other = pl_budget.used > heap.used ? pl_budget.used - heap.used : 0;
+        if (other >= (1u << 20)) /* I/O buffers and the like hold a part of the bound */
+            fprintf(
+                stderr,
+                "platter: the Lua heap reached --max-memory (%s, of which I/O buffers held %s)\n",
+                pl_budget_size(pl_cfg.max_memory, size, sizeof size),
+                pl_budget_size(other, bufs, sizeof bufs));
+        else
+            fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
+                    pl_budget_size(pl_cfg.max_memory, size, sizeof size));
         j->status = PL_EXIT_ERROR;
         return;
     }

@@ -75,8 +75,6 @@ void pl_host_heap_unbound(int on);
 /* The value at idx is the error of the --max-memory bound: the script reached it
    and Lua raised its "not enough memory" (1), or not (0). */
 int pl_host_heap_error(struct lua_State *L, int idx);
-/* "64 MiB", "1.5 GiB": a --max-memory value as messages show it. */
-const char *pl_host_format_size(uint64_t bytes, char *buf, unsigned len);
 /*
  * Before anything else runs (MPI_Init must come before the sandbox): when
  * started by mpirun (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK or PMI_SIZE

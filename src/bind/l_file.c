@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cache.h"
 #include "device.h"
 #include "file.h"
@@ -97,18 +98,26 @@ PL_HOT static void check_io(lua_State *L, struct pl_file *f, const char *fn, int
 }
 
 /* Common tail of every transfer (io.c has counted it): bytes or nil,msg,errno. */
+/* nil, msg, errno of a failed I/O on f: the alignment rule, or the memory bound that
+   refused its buffer, in the message */
+static int io_error(lua_State *L, struct pl_file *f, const char *op, int err)
+{
+    char extra[256] = "";
+    if (err == EINVAL && f->direct)
+        snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
+                 f->align);
+    else if (err == ENOMEM && pl_budget.refused)
+        pl_budget_why("a buffer", extra, sizeof extra);
+    return pl_pusherror(L, op, f->path ? f->path : "(closed)", err, extra);
+}
+
 PL_HOT static int io_result(lua_State *L, struct pl_file *f, const char *op, int64_t r)
 {
     if (r >= 0) {
         pl_pushu64(L, (uint64_t)r);
         return 1;
     }
-    int err = (int)-r;
-    char extra[96] = "";
-    if (err == EINVAL && f->direct)
-        snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
-                 f->align);
-    return pl_pusherror(L, op, f->path, err, extra);
+    return io_error(L, f, op, (int)-r);
 }
 
 /* f:read(n) -> bytes read at the current position (short at end of file) */
@@ -226,7 +235,7 @@ static int l_file_stage(lua_State *L)
         luaL_argerror(L, 2, "the buffer can hold at most 1 GiB");
     int rc = pl_file_stage(f, off, src, src_off, n);
     if (rc < 0)
-        return pl_pusherror(L, "stage", f->path, -rc, NULL);
+        return io_error(L, f, "stage", -rc);
     lua_pushboolean(L, 1);
     return 1;
 }
@@ -898,12 +907,7 @@ static int l_ioerror(lua_State *L)
 {
     struct pl_file *f = luaL_checkudata(L, 1, PL_FILE_MT);
     const char *op = luaL_checkstring(L, 2);
-    int err = (int)luaL_checkinteger(L, 3);
-    char extra[96] = "";
-    if (err == EINVAL && f->direct)
-        snprintf(extra, sizeof extra, "O_DIRECT needs the position and length aligned to %u bytes",
-                 f->align);
-    return pl_pusherror(L, op, f->path ? f->path : "(closed)", err, extra);
+    return io_error(L, f, op, (int)luaL_checkinteger(L, 3));
 }
 
 static const luaL_Reg file_funcs[] = {

@@ -13,6 +13,7 @@
 
 #include "guard.h"
 #include "io.h"
+#include "budget.h"
 #include "job.h"
 #include "l_util.h"
 #include "l_file.h"
@@ -477,10 +478,16 @@ static int l_live(lua_State *L)
     u->n = 0;
     luaL_getmetatable(L, PL_LIVE_MT);
     lua_setmetatable(L, -2);
+    if (pl_budget_take((size_t)n * sizeof *u->slot)) {
+        char why[256];
+        return luaL_error(L, "live: %s", pl_budget_why("shared counts", why, sizeof why));
+    }
     void *m = mmap(NULL, (size_t)n * sizeof *u->slot, PROT_READ | PROT_WRITE,
                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
+    if (m == MAP_FAILED) {
+        pl_budget_give((size_t)n * sizeof *u->slot);
         return luaL_error(L, "live: cannot map the shared counts: %s", strerror(errno));
+    }
     u->slot = m;
     u->n = (unsigned)n;
     return 1;
@@ -523,6 +530,7 @@ static int l_live_gc(lua_State *L)
     struct live *u = luaL_checkudata(L, 1, PL_LIVE_MT);
     if (u->slot)
         munmap(u->slot, (size_t)u->n * sizeof *u->slot);
+    pl_budget_give((size_t)u->n * sizeof *u->slot);
     u->slot = NULL;
     return 0;
 }
@@ -1116,6 +1124,7 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         ph->tl_t = r->tl_t;
         ph->tl_bytes = r->tl_bytes;
         ph->tl_n = r->tl_n;
+        ph->tl_cap = r->tl_cap;
         ph->tl_lost = r->tl_lost;
         ph->has_tl = 1;
         r->tl_t = r->tl_bytes = NULL;

@@ -10,10 +10,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "host.h"
 #include "guard.h"
 #include "io.h"
+#include "job.h"
 #include "l_util.h"
 #include "l_open.h"
 #include "l_file.h"
@@ -547,8 +549,9 @@ static int l_stats__gc(lua_State *L)
     ph->extra = LUA_NOREF;
     free(ph->tl_t);
     free(ph->tl_bytes);
+    pl_budget_give(ph->tl_cap * PL_TIMELINE_BYTES);
     ph->tl_t = ph->tl_bytes = NULL;
-    ph->tl_n = 0;
+    ph->tl_n = ph->tl_cap = 0;
     if (ph->series) {
         pl_series_free(ph->series);
         free(ph->series);

@@ -39,10 +39,10 @@ struct pl_phase {
     char verify_error[300];    /* the first: "crc32c at offset 8192 of f: expected .., got .." */
     uint64_t *tl_t, *tl_bytes; /* p.run with timeline: each completion's time and bytes done
                                   by then (malloc'd, freed with the userdata) */
-    size_t tl_n;
-    int has_tl;       /* the timeline is kept (even if empty) */
-    uint64_t tl_lost; /* completions memory could not keep */
-    int extra;        /* registry ref of fields a trusted module attached (s.world), or LUA_NOREF */
+    size_t tl_n, tl_cap;       /* tl_cap: what the memory bound counts for them (budget.h) */
+    int has_tl;                /* the timeline is kept (even if empty) */
+    uint64_t tl_lost;          /* completions memory could not keep */
+    int extra; /* registry ref of fields a trusted module attached (s.world), or LUA_NOREF */
     uint64_t interval_ns;     /* p.phase's interval (or --interval): keep a time series */
     struct pl_series *series; /* s.series: malloc'd, freed with the userdata; or NULL */
 };

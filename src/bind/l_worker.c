@@ -12,8 +12,10 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "guard.h"
+#include "host.h"
 #include "io.h"
 #include "target.h"
 #include "l_util.h"
@@ -76,10 +78,20 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
         b->r.st = *all;
         snprintf(b->r.name, sizeof b->r.name, "%s", pl_phase_cut_name()); /* fn's phase */
         snprintf(b->r.stopped, sizeof b->r.stopped, "%s", pl_interrupted ? "interrupted" : "error");
-        if (!pl_interrupted) {
+        if (!pl_interrupted && pl_host_heap_error(L, -1)) {
+            char size[32];
+            snprintf(b->r.error, sizeof b->r.error,
+                     "not enough memory: worker %d reached its share of --max-memory (%s)", number,
+                     pl_budget_size(pl_budget.limit, size, sizeof size));
+        } else if (!pl_interrupted) {
             const char *m = lua_tostring(L, -1);
             snprintf(b->r.error, sizeof b->r.error, "%s", m ? m : "(error object is not a string)");
         }
+    } else if (!values.err && values.len && pl_budget_take(values.len)) {
+        char why[256];
+        snprintf(b->r.error, sizeof b->r.error, "worker %d: the second value of fn: %s", number,
+                 pl_budget_why("values", why, sizeof why));
+        values.len = 0;
     } else if (values.err) {
         snprintf(b->r.error, sizeof b->r.error,
                  "worker %d: the second value of fn must be a plain table (numbers, strings, "
@@ -261,6 +273,15 @@ static void wait_ticking(lua_State *L, const struct pl_workers *ws, int fn, doub
  */
 static uint64_t share = MAX_WORKERS;
 
+/* In a worker just forked: its bound is its share of what its parent had left (budget.h) */
+static void bound_worker(uint64_t each)
+{
+    if (pl_budget.limit) {
+        pl_budget.limit = each;
+        pl_budget.worker = 1;
+    }
+}
+
 static int l_parallel(lua_State *L)
 {
     uint64_t n = pl_checkoffset(L, 1, "worker count"); /* (LuaJIT's checkinteger takes 1.5 as 1) */
@@ -311,17 +332,28 @@ static int l_parallel(lua_State *L)
     struct pl_workers ws;
     unsigned ran = (unsigned)n; /* the workers that were started */
     if (!(pl_target->flags & PL_TARGET_SERIAL)) {
+        /* n workers at once, and this process while they run (its tick): a share each */
+        uint64_t each;
+        char why[400];
+        if (pl_budget_share((unsigned)n, 1, &each, why, sizeof why) < 0)
+            return luaL_error(L, "parallel: %s", why);
         int rc = pl_workers_fork(&ws, (unsigned)n);
         if (rc < 0)
             return luaL_error(L, "parallel: cannot start workers: %s", strerror(-rc));
         if (ws.index >= 0) {
             share = (share - n) / n;
+            bound_worker(each);
             run_child(L, &ws, ws.index + 1); /* does not return */
         }
         close_handoff(L);
         pl_workers_release(&ws);
-        if (tick)
+        if (tick) {
+            uint64_t bound = pl_budget.limit;
+            if (bound)
+                pl_budget.limit = pl_budget.used + each;
             wait_ticking(L, &ws, tick, tick_ms);
+            pl_budget.limit = bound;
+        }
         pl_workers_collect(&ws);
     } else {
         /*
@@ -343,6 +375,13 @@ static int l_parallel(lua_State *L)
             struct pl_workers one;
             double u0, s0;
             pl_clock_cpu(&u0, &s0);
+            /* one at a time, the results of those before held here */
+            uint64_t each;
+            char why[400];
+            if (pl_budget_share(1, 0, &each, why, sizeof why) < 0) {
+                pl_workers_free(&ws);
+                return luaL_error(L, "parallel: %s", why);
+            }
             int rc = pl_workers_fork(&one, 1);
             if (rc < 0) {
                 pl_workers_free(&ws);
@@ -350,6 +389,7 @@ static int l_parallel(lua_State *L)
             }
             if (one.index >= 0) {
                 share = (share - n) / n;
+                bound_worker(each);
                 run_child(L, &one, (int)i + 1);
             }
             pl_workers_release(&one);
@@ -403,8 +443,16 @@ static int l_parallel(lua_State *L)
         int bad = !b || !b->r.has_stats || !WIFEXITED(w->status) || WEXITSTATUS(w->status) != 0 ||
                   (stopped && !cut);
         if (bad) {
+            char why[300] = "", said[256];
+            if (w->refused) { /* (this process had room for its share: a safety net) */
+                pl_budget.refused = w->refused;
+                snprintf(why, sizeof why, "worker %u: %s", i + 1,
+                         pl_budget_why("its result", said, sizeof said));
+            }
             push_failure(L, i, w,
-                         b ? (b->r.error[0] || !stopped ? b->r.error : "interrupted") : NULL);
+                         w->refused ? why
+                         : b        ? (b->r.error[0] || !stopped ? b->r.error : "interrupted")
+                                    : NULL);
             lua_rawseti(L, failed, ++nfailed);
         }
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "file.h"
 #include "hot.h"
 #include "rng.h"
@@ -39,10 +40,15 @@ PL_HOT int pl_file_reserve(struct pl_file *f, size_t n)
     while (want < n)
         want *= 2;
     void *p = NULL;
-    if (posix_memalign(&p, f->mem_align, want) != 0)
+    if (pl_budget_take(want)) /* the old buffer is freed once the new one is filled */
         return -ENOMEM;
+    if (posix_memalign(&p, f->mem_align, want) != 0) {
+        pl_budget_give(want);
+        return -ENOMEM;
+    }
     pl_file_fill_buffer(p, want, f->fill, f->seed);
     free(f->buf);
+    pl_budget_give(f->buflen);
     f->buf = p;
     f->buflen = want;
     return 0;
@@ -65,6 +71,7 @@ int pl_file_stage(struct pl_file *f, uint64_t off, const struct pl_file *src, ui
         if (old)
             memcpy(f->buf, old, oldlen);
         free(old);
+        pl_budget_give(oldlen);
     }
     /* src's buffer is read after any growth of f's: src may be f itself */
     if (src)
@@ -116,6 +123,7 @@ int pl_file_close(struct pl_file *f)
         rc = -errno;
     f->fd = -1;
     free(f->buf);
+    pl_budget_give(f->buflen);
     f->buf = NULL;
     f->buflen = 0;
     free(f->path);

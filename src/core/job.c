@@ -279,11 +279,17 @@ static void timeline_add(struct pl_job_result *r, uint64_t now, uint64_t n)
 {
     if (r->tl_n == r->tl_cap) {
         size_t cap = r->tl_cap ? r->tl_cap * 2 : 1024;
+        uint64_t more = (cap - r->tl_cap) * PL_TIMELINE_BYTES;
+        if (pl_budget_take(more)) {
+            r->tl_lost++;
+            return;
+        }
         uint64_t *t = realloc(r->tl_t, cap * sizeof *t);
         if (t)
             r->tl_t = t;
         uint64_t *b = t ? realloc(r->tl_bytes, cap * sizeof *b) : NULL;
         if (!b) {
+            pl_budget_give(more);
             r->tl_lost++;
             return;
         }
@@ -966,7 +972,10 @@ static void free_loop(struct loop *l)
         l->e.ops->cleanup(&l->e);
     if (l->e.bufs)
         for (unsigned i = 0; i < l->e.qd; i++)
-            free(l->e.bufs[i]);
+            if (l->e.bufs[i]) {
+                free(l->e.bufs[i]);
+                pl_budget_give(l->e.buflen);
+            }
     free(l->e.bufs);
     free(l->ios);
     free(l->done);
@@ -997,8 +1006,15 @@ static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const ch
     struct pl_rng fill;
     pl_rng_seed(&fill, s->seed ^ 0xf111f111ull);
     for (unsigned i = 0; i < qd; i++) {
-        if (posix_memalign(&l->e.bufs[i], memalign, buflen) != 0)
+        if (pl_budget_take(buflen)) {
+            static char budget_why[256];
+            *why = pl_budget_why("a buffer", budget_why, sizeof budget_why);
             return -ENOMEM;
+        }
+        if (posix_memalign(&l->e.bufs[i], memalign, buflen) != 0) {
+            pl_budget_give(buflen);
+            return -ENOMEM;
+        }
         if (s->files[0]->fill == PL_FILL_RANDOM && s->compress_pct < 100) {
             uint64_t *w = l->e.bufs[i];
             for (uint64_t k = 0; k < buflen / 8; k++)
@@ -1273,6 +1289,7 @@ void pl_job_result_free(struct pl_job_result *r)
     r->nsamples = 0;
     free(r->tl_t);
     free(r->tl_bytes);
+    pl_budget_give(r->tl_cap * PL_TIMELINE_BYTES);
     r->tl_t = r->tl_bytes = NULL;
     r->tl_n = r->tl_cap = 0;
 }

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "engine.h"
 #include "iolog.h"
 #include "pattern.h"
@@ -134,6 +135,8 @@ struct pl_sample {
 };
 #define PL_SAMPLES_MAX (1u << 18) /* windows kept; later ones are counted, not kept */
 
+#define PL_TIMELINE_BYTES (2 * sizeof(uint64_t)) /* a timeline entry: time and bytes */
+
 struct pl_job_result {
     struct pl_stats all;
     struct pl_stats by_op[3];   /* read, write, fsync */
@@ -173,7 +176,9 @@ struct pl_job_result {
     uint64_t log_t0;
     /* spec timeline: for each measured completion in order, its time (the job's clock,
        ns) and the bytes done by then (all completions, this one included); malloc'd
-       (pl_job_result_free), tl_n of them; tl_lost counts those memory could not keep */
+       (pl_job_result_free), tl_n of them, room for tl_cap, which the memory bound
+       counts (budget.h: tl_cap * PL_TIMELINE_BYTES, given back where they are freed);
+       tl_lost counts those memory could not keep */
     uint64_t *tl_t, *tl_bytes;
     size_t tl_n, tl_cap;
     uint64_t tl_lost;

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "out.h"
 #include "worker.h"
@@ -167,12 +168,18 @@ int pl_workers_collect(struct pl_workers *ws)
         struct pl_worker *w = &ws->w[i];
         uint64_t len;
         if (full_read(w->fd, &len, sizeof len) == 0 && len < (64u << 20)) {
-            w->data = malloc(len ? len : 1);
-            if (w->data && full_read(w->fd, w->data, len) == 0) {
-                w->len = len;
+            if (pl_budget_take(len)) {
+                w->refused = len; /* the worker gets EPIPE and ends */
+                pl_budget.refused = 0;
             } else {
-                free(w->data);
-                w->data = NULL;
+                w->data = malloc(len ? len : 1);
+                if (w->data && full_read(w->fd, w->data, len) == 0) {
+                    w->len = len;
+                } else {
+                    free(w->data);
+                    w->data = NULL;
+                    pl_budget_give(len);
+                }
             }
         }
         close(w->fd);
@@ -186,7 +193,10 @@ int pl_workers_collect(struct pl_workers *ws)
 void pl_workers_free(struct pl_workers *ws)
 {
     for (unsigned i = 0; ws->w && i < ws->n; i++)
-        free(ws->w[i].data);
+        if (ws->w[i].data) {
+            free(ws->w[i].data);
+            pl_budget_give(ws->w[i].len);
+        }
     free(ws->w);
     ws->w = NULL;
 }

@@ -14,9 +14,10 @@
 struct pl_worker {
     pid_t pid;
     int fd;     /* parent: read end of this worker's result pipe */
-    void *data; /* what the worker sent (malloc'd), or NULL */
+    void *data; /* what the worker sent (malloc'd, counted by the memory bound), or NULL */
     size_t len;
-    int status; /* waitpid status */
+    uint64_t refused; /* the size of what it sent, when the memory bound refused it (budget.h) */
+    int status;       /* waitpid status */
 };
 
 struct pl_workers {

@@ -35,7 +35,8 @@ platter --help (or -h) prints the usage on stdout and exits 0.
     --target NAME    where the bytes live: os (the default), null (every I/O done at
                      once, no system call: platter's own cost), sim:PRESET (--sim)
     --max-memory SIZE
-                     bound the Lua heap (default: a quarter of RAM; 0: no bound)
+                     bound what a script makes platter hold: its Lua heap, I/O buffers
+                     and workers (default: a quarter of RAM; 0: no bound)
     --verbose, -v    tracebacks with errors; more detail with --version
     --lua-dir DIR    load lua/ and workloads/ from DIR (also $PLATTER_LUA_DIR)
     --mpi            load the MPI module though not started by mpirun (one rank)

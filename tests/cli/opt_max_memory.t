@@ -83,3 +83,98 @@ Bad values are usage errors; 0 lifts the bound.
   [2]
   $ platter --max-memory 0 -e 'print(#("x"):rep(100 * 2^20))'
   104857600
+
+The bound counts what platter allocates for the script in C too: a file's
+I/O buffer (up to 1 GiB each, sized by the largest read or write on it) and
+p.run's buffers. Before, three 1 GiB reads on three files held 3 GiB under a
+64 MiB bound. A buffer past the bound is an I/O error that names it.
+
+  $ cat > bufs.lua <<'LUA'
+  > local p = require "platter"
+  > local function show(n, msg, e) print(n or ("nil, " .. msg .. ", " .. e)) end
+  > local fs = {}
+  > for i = 1, 3 do
+  >   fs[i] = assert(p.open(p.scratch("b" .. i), { create = true, write = true, size = 4096 }))
+  >   show(fs[i]:pread(0, 16 * 2^20))
+  > end
+  > fs[1]:close()
+  > show(fs[3]:pread(0, 16 * 2^20))
+  > local ok, err = pcall(p.run, { file = fs[2], qd = 8, bs = "4m", count = 1, range = { 0, 2^22 } })
+  > print(ok or err)
+  > LUA
+  $ platter --max-memory 40m bufs.lua
+  4096
+  4096
+  nil, pread b3: Cannot allocate memory \(a buffer of 16 MiB: platter already holds 32.[0-9] MiB for this script, and --max-memory is 40 MiB\), 12 (re)
+  4096
+  run: a buffer of 4 MiB: platter already holds 3[0-9].[0-9] MiB for this script, and --max-memory is 40 MiB (re)
+  $ ls
+  bufs.lua
+  hog.lua
+  r.json
+
+Closing the first file gave its buffer back, so the third could have one.
+When the heap reaches the bound while buffers hold part of it, the message
+says how much they held.
+
+  $ platter --max-memory 64m -e '
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("b"), { create = true, write = true, size = 4096 }))
+  > assert(f:pread(0, 32 * 2^20))
+  > local t = {} while true do t[#t + 1] = ("x"):rep(1000) .. #t end'
+  platter: the Lua heap reached --max-memory (64 MiB, of which I/O buffers held 32 MiB)
+  [1]
+
+The bound holds for the whole tree of p.parallel workers, not for each: a
+worker starts with a copy of what its parent holds and may hold 1/(n+1) of
+what the parent had left. Before, 4 workers each held 50 MiB under a 64 MiB
+bound, since each had the whole bound to itself.
+
+  $ cat > tree.lua <<'LUA'
+  > local p = require "platter"
+  > local r = p.parallel(4, function()
+  >   local t = {}
+  >   for i = 1, 50 do t[i] = ("x"):rep(2^20) .. i end
+  >   return p.phase("x", function() end)
+  > end)
+  > print(#r.failed)
+  > for _, f in ipairs(r.failed) do print(f.error) end
+  > LUA
+  $ platter --max-memory 64m tree.lua
+  4
+  not enough memory: worker 1 reached its share of --max-memory \(12.[0-9] MiB\) (re)
+  not enough memory: worker 2 reached its share of --max-memory \(12.[0-9] MiB\) (re)
+  not enough memory: worker 3 reached its share of --max-memory \(12.[0-9] MiB\) (re)
+  not enough memory: worker 4 reached its share of --max-memory \(12.[0-9] MiB\) (re)
+  $ platter --max-memory 1g tree.lua
+  0
+
+Workers that would not each have their copy of the caller and 1 MiB more are
+not started; nested workers share what their parent got.
+
+  $ platter --max-memory 64m -e 'local p = require "platter" p.parallel(100, function() end)'
+  platter: \(command line\):1: parallel: 100 workers at once would each start with a copy of the [0-9.]+ KiB this process holds \(its Lua heap and I/O buffers\) and need 1 MiB of their own: more than --max-memory \(64 MiB, shared by a run's workers\) leaves them; start fewer, hold less, or raise --max-memory (re)
+  [1]
+  $ platter --max-memory 64m -e '
+  > local p = require "platter"
+  > local r = p.parallel(1, function()
+  >   local ok, err = pcall(p.parallel, 40, function() end)
+  >   return p.phase("x", function() end), { err = err }
+  > end)
+  > print(r.values[1].err)'
+  parallel: 40 workers at once would each start with a copy of the [0-9.]+ KiB this process holds \(its Lua heap and I/O buffers\) and need 1 MiB of their own: more than this worker's share of --max-memory \(3[0-9].[0-9] MiB, shared by a run's workers\) leaves them; start fewer, hold less, or raise --max-memory (re)
+
+What a worker sends back counts against its share too: a table that names one
+string 30 times packs into 30 copies of it.
+
+  $ platter --max-memory 64m -e '
+  > local p = require "platter"
+  > local r = p.parallel(2, function()
+  >   local s, t = ("x"):rep(2^20), {}
+  >   for i = 1, 30 do t[i] = s end
+  >   return p.phase("x", function() end), t
+  > end)
+  > print(#r.failed, r.values[1])
+  > print(r.failed[1].error)'
+  2\tnil (esc)
+  worker 1: the second value of fn: values of 30.0 MiB: platter already holds [0-9.]+ MiB for this script, and this worker's share of --max-memory is 21.[0-9] MiB (re)
