@@ -97,7 +97,6 @@ PL_HOT static void check_io(lua_State *L, struct pl_file *f, const char *fn, int
                fn, bad_off ? "offset" : "length", num, (int)f->align, f->path, (int)f->align);
 }
 
-/* Common tail of every transfer (io.c has counted it): bytes or nil,msg,errno. */
 /* nil, msg, errno of a failed I/O on f: the alignment rule, or the memory bound that
    refused its buffer, in the message */
 static int io_error(lua_State *L, struct pl_file *f, const char *op, int err)
@@ -111,6 +110,7 @@ static int io_error(lua_State *L, struct pl_file *f, const char *op, int err)
     return pl_pusherror(L, op, f->path ? f->path : "(closed)", err, extra);
 }
 
+/* Common tail of every transfer (io.c has counted it): bytes or nil,msg,errno. */
 PL_HOT static int io_result(lua_State *L, struct pl_file *f, const char *op, int64_t r)
 {
     if (r >= 0) {

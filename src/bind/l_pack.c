@@ -3,9 +3,11 @@
  * the stats records p.parallel's workers send through their pipe, and p.mpi
  * sends between ranks.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "l_pack.h"
 #include "l_stats.h"
 #include "target.h"
@@ -26,6 +28,19 @@ static void pack_bytes(struct pl_pack *k, const void *src, size_t n)
         size_t cap = k->cap ? k->cap : 256;
         while (cap < k->len + n)
             cap *= 2;
+        /* a value that names one string many times packs into as many copies of it:
+           what the memory bound leaves must hold them (1024 workers each packing 48 MiB
+           held 48 GiB) */
+        if (!pl_budget_fits(cap)) {
+            static char why[160];
+            char room[32];
+            uint64_t left = pl_budget.limit > pl_budget.used ? pl_budget.limit - pl_budget.used : 0;
+            snprintf(why, sizeof why, "larger than the %s that %s leaves",
+                     pl_budget_size(left, room, sizeof room),
+                     pl_budget.worker ? "this worker's share of --max-memory" : "--max-memory");
+            k->err = why;
+            return;
+        }
         char *p = realloc(k->p, cap);
         if (!p) {
             k->err = "not enough memory";

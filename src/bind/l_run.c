@@ -528,9 +528,10 @@ static int l_live_mark(lua_State *L)
 static int l_live_gc(lua_State *L)
 {
     struct live *u = luaL_checkudata(L, 1, PL_LIVE_MT);
-    if (u->slot)
+    if (u->slot) {
         munmap(u->slot, (size_t)u->n * sizeof *u->slot);
-    pl_budget_give((size_t)u->n * sizeof *u->slot);
+        pl_budget_give((size_t)u->n * sizeof *u->slot);
+    }
     u->slot = NULL;
     return 0;
 }

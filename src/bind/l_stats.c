@@ -313,9 +313,12 @@ static int l_stats_done_by(lua_State *L)
     if (!ph->has_tl)
         return luaL_error(L, "done_by: '%s' has no timeline (give p.run timeline = true)",
                           ph->name);
-    if (ph->tl_lost)
-        return luaL_error(L, "done_by: '%s' lost %llu completions of its timeline (out of memory)",
-                          ph->name, (unsigned long long)ph->tl_lost);
+    if (ph->tl_lost) { /* (lua_pushfstring has no %llu: Lua 5.4 raised "invalid option") */
+        char n[24];
+        snprintf(n, sizeof n, "%llu", (unsigned long long)ph->tl_lost);
+        return luaL_error(L, "done_by: '%s' lost %s completions of its timeline (out of memory)",
+                          ph->name, n);
+    }
     size_t lo = 0, hi = ph->tl_n; /* the first completion after t */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

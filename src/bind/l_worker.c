@@ -87,11 +87,6 @@ static void run_child(lua_State *L, struct pl_workers *ws, int number)
             const char *m = lua_tostring(L, -1);
             snprintf(b->r.error, sizeof b->r.error, "%s", m ? m : "(error object is not a string)");
         }
-    } else if (!values.err && values.len && pl_budget_take(values.len)) {
-        char why[256];
-        snprintf(b->r.error, sizeof b->r.error, "worker %d: the second value of fn: %s", number,
-                 pl_budget_why("values", why, sizeof why));
-        values.len = 0;
     } else if (values.err) {
         snprintf(b->r.error, sizeof b->r.error,
                  "worker %d: the second value of fn must be a plain table (numbers, strings, "

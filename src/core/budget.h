@@ -34,6 +34,24 @@ static inline int pl_budget_take(uint64_t n)
     return 0;
 }
 
+/* n more bytes held, if the bound allows, for what may go without them (a series'
+   next interval, a timeline's entries): 0; else -1, recording no refusal to tell. */
+static inline int pl_budget_try(uint64_t n)
+{
+    uint64_t told = pl_budget.refused;
+    int rc = pl_budget_take(n);
+    pl_budget.refused = told;
+    return rc;
+}
+
+/* Would n more bytes fit in what the bound leaves (for what is held a moment only,
+   and not counted: a worker's packed result before it goes)? */
+static inline int pl_budget_fits(uint64_t n)
+{
+    return !pl_budget.limit ||
+           (pl_budget.used <= pl_budget.limit && n <= pl_budget.limit - pl_budget.used);
+}
+
 /* n bytes taken before are free again. */
 static inline void pl_budget_give(uint64_t n)
 {

@@ -280,7 +280,7 @@ static void timeline_add(struct pl_job_result *r, uint64_t now, uint64_t n)
     if (r->tl_n == r->tl_cap) {
         size_t cap = r->tl_cap ? r->tl_cap * 2 : 1024;
         uint64_t more = (cap - r->tl_cap) * PL_TIMELINE_BYTES;
-        if (pl_budget_take(more)) {
+        if (pl_budget_try(more)) {
             r->tl_lost++;
             return;
         }

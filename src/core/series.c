@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "series.h"
 
 static void cur_reset(struct pl_series *s)
@@ -17,9 +18,13 @@ static void cur_reset(struct pl_series *s)
 int pl_series_init(struct pl_series *s, uint64_t interval_ns, uint64_t t0)
 {
     memset(s, 0, sizeof *s);
-    s->hist = malloc(sizeof *s->hist);
-    if (!s->hist)
+    if (pl_budget_try(sizeof *s->hist))
         return -ENOMEM;
+    s->hist = malloc(sizeof *s->hist);
+    if (!s->hist) {
+        pl_budget_give(sizeof *s->hist);
+        return -ENOMEM;
+    }
     pl_hist_reset(s->hist);
     s->interval_ns = interval_ns ? interval_ns : 1;
     s->t0 = t0;
@@ -30,6 +35,7 @@ int pl_series_init(struct pl_series *s, uint64_t interval_ns, uint64_t t0)
 
 void pl_series_free(struct pl_series *s)
 {
+    pl_budget_give((s->hist ? sizeof *s->hist : 0) + s->cap * sizeof *s->pts);
     free(s->hist);
     free(s->pts);
     s->hist = NULL;
@@ -62,7 +68,12 @@ static void keep(struct pl_series *s, uint64_t end)
     }
     if (s->n == s->cap && s->n < PL_SERIES_MAX) {
         size_t cap = s->cap ? s->cap * 2 : 64;
-        struct pl_series_point *p = realloc(s->pts, cap * sizeof *p);
+        struct pl_series_point *p = NULL;
+        if (pl_budget_try((cap - s->cap) * sizeof *p) == 0) { /* else: dropped */
+            p = realloc(s->pts, cap * sizeof *p);
+            if (!p)
+                pl_budget_give((cap - s->cap) * sizeof *p);
+        }
         if (p) {
             s->pts = p;
             s->cap = cap;

@@ -164,8 +164,9 @@ not started; nested workers share what their parent got.
   > print(r.values[1].err)'
   parallel: 40 workers at once would each start with a copy of the [0-9.]+ KiB this process holds \(its Lua heap and I/O buffers\) and need 1 MiB of their own: more than this worker's share of --max-memory \(3[0-9].[0-9] MiB, shared by a run's workers\) leaves them; start fewer, hold less, or raise --max-memory (re)
 
-What a worker sends back counts against its share too: a table that names one
-string 30 times packs into 30 copies of it.
+What a worker sends back must fit in its share too: a table that names one
+string 30 times packs into 30 copies of it (1024 workers could each pack 48 MiB
+so, 48 GiB in all).
 
   $ platter --max-memory 64m -e '
   > local p = require "platter"
@@ -177,4 +178,22 @@ string 30 times packs into 30 copies of it.
   > print(#r.failed, r.values[1])
   > print(r.failed[1].error)'
   2\tnil (esc)
-  worker 1: the second value of fn: values of 30.0 MiB: platter already holds [0-9.]+ MiB for this script, and this worker's share of --max-memory is 21.[0-9] MiB (re)
+  worker 1: the second value of fn must be a plain table \(numbers, strings, booleans, tables\): larger than the [0-9.]+ MiB that this worker's share of --max-memory leaves (re)
+
+A time series and a timeline grow with the run, and a stats object keeps
+them for as long as the script holds it; they count too, and past the bound
+they go without more. Before, each run's series could hold 64 MiB (2^20
+intervals of 1us) however small the bound, and a script could keep hundreds.
+
+  $ cat > grow.lua <<'LUA'
+  > local p = require "platter"
+  > local f = assert(p.open(p.scratch("g.dat"), { create = true, write = true, size = 4096 }))
+  > local r = p.run { file = f, engine = "null", bs = 512, seconds = 0.4, interval = "1us",
+  >                   timeline = true }
+  > print(r.series_dropped > 0)
+  > local ok, err = pcall(r.done_by, r, p.now())
+  > print(ok or err)
+  > LUA
+  $ platter --max-memory 16m grow.lua
+  true
+  done_by: 'run' lost [0-9]+ completions of its timeline \(out of memory\) (re)
