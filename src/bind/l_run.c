@@ -490,6 +490,7 @@ static int l_live(lua_State *L)
     }
     u->slot = m;
     u->n = (unsigned)n;
+    lua_gc(L, LUA_GCSTEP, (int)((size_t)n * sizeof *u->slot / 1024)); /* (as push_job_stats) */
     return 1;
 }
 
@@ -1135,6 +1136,13 @@ static void push_job_stats(lua_State *L, const char *name, const struct pl_job_s
         *ph->series = r->series; /* the series moves to the stats object */
         memset(&r->series, 0, sizeof r->series);
     }
+    /* The collector sees the userdata, not what it holds in C: a step as if those bytes
+       were the heap's, so that the records of runs the script dropped are freed at the
+       pace they come (else they counted against --max-memory until a cycle came round) */
+    size_t held = ph->tl_cap * PL_TIMELINE_BYTES +
+                  (ph->series ? ph->series->cap * sizeof *ph->series->pts : 0);
+    if (held >= 1024)
+        lua_gc(L, LUA_GCSTEP, (int)(held / 1024));
     if (s->ss_dur)
         push_steady(L, ph, s, r);
     if (s->io_samples)

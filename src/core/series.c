@@ -129,6 +129,7 @@ void pl_series_finish(struct pl_series *s, uint64_t end)
     if (end > start || s->cur.ops) /* the last interval, partial or whole */
         keep(s, end > start ? end : start);
     s->finished = 1;
-    free(s->hist);
+    free(s->hist); /* the intervals are kept; the histogram is not needed again */
+    pl_budget_give(sizeof *s->hist);
     s->hist = NULL;
 }
