@@ -961,17 +961,13 @@ static void report_error(lua_State *L, struct job *j)
         return;
     }
     if (pl_host_heap_error(L, -1)) {
-        char size[32], bufs[32];
+        char size[32], bufs[32], held[64] = "";
         uint64_t other = pl_budget.used > heap.used ? pl_budget.used - heap.used : 0;
         if (other >= (1u << 20)) /* I/O buffers and the like hold a part of the bound */
-            fprintf(
-                stderr,
-                "platter: the Lua heap reached --max-memory (%s, of which I/O buffers held %s)\n",
-                pl_budget_size(pl_cfg.max_memory, size, sizeof size),
-                pl_budget_size(other, bufs, sizeof bufs));
-        else
-            fprintf(stderr, "platter: the Lua heap reached --max-memory (%s)\n",
-                    pl_budget_size(pl_cfg.max_memory, size, sizeof size));
+            snprintf(held, sizeof held, ", of which I/O buffers held %s",
+                     pl_budget_size(other, bufs, sizeof bufs));
+        fprintf(stderr, "platter: the Lua heap reached --max-memory (%s%s)\n",
+                pl_budget_size(pl_cfg.max_memory, size, sizeof size), held);
         j->status = PL_EXIT_ERROR;
         return;
     }

@@ -34,9 +34,8 @@ static void pack_bytes(struct pl_pack *k, const void *src, size_t n)
         if (!pl_budget_fits(cap)) {
             static char why[160];
             char room[32];
-            uint64_t left = pl_budget.limit > pl_budget.used ? pl_budget.limit - pl_budget.used : 0;
             snprintf(why, sizeof why, "larger than the %s that %s leaves",
-                     pl_budget_size(left, room, sizeof room),
+                     pl_budget_size(pl_budget_left(), room, sizeof room),
                      pl_budget.worker ? "this worker's share of --max-memory" : "--max-memory");
             k->err = why;
             return;

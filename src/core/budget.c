@@ -29,8 +29,7 @@ int pl_budget_share(unsigned at_once, int parent_runs, uint64_t *each, char *msg
     msg[0] = '\0';
     if (!pl_budget.limit)
         return 0;
-    uint64_t left = pl_budget.used < pl_budget.limit ? pl_budget.limit - pl_budget.used : 0;
-    *each = left / ((uint64_t)at_once + (parent_runs ? 1 : 0));
+    *each = pl_budget_left() / ((uint64_t)at_once + (parent_runs ? 1 : 0));
     if (*each >= pl_budget.used + PL_BUDGET_ROOM)
         return 0;
     char held[32], bound[32];

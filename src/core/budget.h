@@ -22,11 +22,18 @@ struct pl_budget {
 
 extern struct pl_budget pl_budget;
 
+/* What the bound leaves (with no bound: all). */
+static inline uint64_t pl_budget_left(void)
+{
+    if (!pl_budget.limit)
+        return UINT64_MAX;
+    return pl_budget.used < pl_budget.limit ? pl_budget.limit - pl_budget.used : 0;
+}
+
 /* n more bytes held, if the bound allows: 0; else -1 (pl_budget.refused = n). */
 static inline int pl_budget_take(uint64_t n)
 {
-    if (pl_budget.limit && n > 0 &&
-        (pl_budget.used > pl_budget.limit || n > pl_budget.limit - pl_budget.used)) {
+    if (n > pl_budget_left()) {
         pl_budget.refused = n;
         return -1;
     }
@@ -48,8 +55,7 @@ static inline int pl_budget_try(uint64_t n)
    and not counted: a worker's packed result before it goes)? */
 static inline int pl_budget_fits(uint64_t n)
 {
-    return !pl_budget.limit ||
-           (pl_budget.used <= pl_budget.limit && n <= pl_budget.limit - pl_budget.used);
+    return n <= pl_budget_left();
 }
 
 /* n bytes taken before are free again. */
