@@ -220,3 +220,27 @@ still sees the file.
   SECRET-TICKET
   
   $ rm -r "$T"
+
+A file made an instant ago and not marked (another platter process may be
+between making and marking it) is looked at again for up to 50 ms, and then
+refused like any other file that is not platter's: the wait never lets it
+through. And a new name whose way leads through a symlink beneath the root is
+not made at the link's target (the lookup that would make it follows no symlink).
+
+  $ mkdir fresh && cd fresh
+  $ echo mine > new.txt
+  $ platter -e 'local p = require "platter"
+  > local t0 = p.now()
+  > local ok, err = pcall(p.open, "new.txt", { write = true })
+  > print(ok or (tostring(err):gsub("^.-: open", "open")))
+  > print((p.now() - t0) / 1e6 >= 40)'
+  open: new.txt was not made by platter: beneath .* a sandboxed script writes and removes only files platter made \(name it on the command line, or run with --trust\) (re)
+  true
+  $ cat new.txt
+  mine
+  $ mkdir sub && ln -s sub ulink
+  $ platter -e 'local f, err = require("platter").open("ulink/new", { create = true, write = true })
+  > print(f == nil and err)'
+  open ulink/new: No such file or directory
+  $ ls sub
+  $ cd .. && rm -r fresh
