@@ -539,13 +539,18 @@ T.test("run: the time a generator takes is not in the latency", function()
   local r = p.run { file = f, count = 20, gen = slow_gen }
   T.eq(r.ops, 20, "ops")
   T.ok(r.seconds > 0.03, "the run took the generators' time: " .. r.seconds)
-  T.ok(r:percentile(100) < 1e6, "a cached read, not the generator: max " .. r:percentile(100) .. " ns")
+  -- Were the generator's 2 ms counted, every I/O would take over 2 ms; the median,
+  -- not the maximum, is checked so that one preempted read on a busy machine (CI saw
+  -- an io_uring read of 1.37 ms) does not fail the test.
+  T.ok(r:percentile(50) < 1e6, "a cached read, not the generator: median " .. r:percentile(50) .. " ns")
+  T.ok(r:percentile(90) < 2e6, "nine in ten under the generator's 2 ms: " .. r:percentile(90) .. " ns")
   -- (at qd > 1 the I/Os in flight wait for the generator to return before they are
   -- reaped, as in any single-threaded loop: docs/api.md says so)
   local ok, u = pcall(p.run, { file = f, count = 20, engine = "io_uring", qd = 1, gen = slow_gen })
   if ok then
     T.eq(u.ops, 20, "io_uring ops")
-    T.ok(u:percentile(100) < 1e6, "io_uring: max " .. u:percentile(100) .. " ns")
+    T.ok(u:percentile(50) < 1e6, "io_uring: median " .. u:percentile(50) .. " ns")
+    T.ok(u:percentile(90) < 2e6, "io_uring: nine in ten under 2 ms: " .. u:percentile(90) .. " ns")
   elseif not tostring(u):find("without io_uring", 1, true) then
     error(u, 0)
   end
