@@ -112,7 +112,9 @@ I/O's length, and the helper thread's windowed samples are then not
 logged at all. A time-based mixed job with a ramp: each tool writes a line
 per I/O it reports (its JSON's total_ios, per direction), none for the
 ramp, and each bw value follows from the clat line of the same I/O (fio
-reads the clock again for the bw line: its time may be 1 ms later). The
+reads the clock again for the bw line: its time may be 1 ms later, or
+more on a busy machine: CI once saw 9 ms, so real fio's lines may differ
+by up to 50 ms, platter's by 1 ms at most). The
 report's bw and iops figures are then these same samples (fio's ts->bw_stat
 and iops_stat get each logged value): samples= is the direction's number
 of lines, min, max, mean and stdev are the lines' values:
@@ -138,7 +140,7 @@ of lines, min, max, mean and stdev are the lines' values:
   >     print(d, k, "a line per I/O" if per == ios and min(ios) > 0 else "lines %s, I/Os %s" % (per, ios))
   > print(d, "iops values", sorted({r[1] for r in rows["iops"]}))
   > bad = [(b, c) for b, c in zip(rows["bw"], rows["clat"])
-  >        if not 0 <= int(b[0]) - int(c[0]) <= 1 or b[2:] != c[2:] or int(b[1]) != (4096 * 10**6 // int(c[1]) if int(c[1]) else 0)]
+  >        if not 0 <= int(b[0]) - int(c[0]) <= (1 if d == "ours" else 50) or b[2:] != c[2:] or int(b[1]) != (4096 * 10**6 // int(c[1]) if int(c[1]) else 0)]
   > print(d, "bw = bytes * 10^6 / clat" if not bad and len(rows["bw"]) == len(rows["clat"]) else bad[:3])
   > times = [int(r[0]) for r in rows["bw"]]
   > print(d, "times from the end of the ramp" if min(times) < 100 and max(times) <= 1100 else times[:3] + times[-3:])
