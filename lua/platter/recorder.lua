@@ -165,6 +165,7 @@ local function keep(R, r, kind)
   R.occ[k] = (R.occ[k] or 0) + 1
   r.occurrence = R.occ[k]
   R.phases[#R.phases + 1] = r
+  if R.hold then R.hold(r) end
 end
 
 -- A finished phase, run or p.parallel (kind). Without a record only what the
@@ -430,6 +431,65 @@ local function write_files(R, doc)
   if #errs > 0 then error(table.concat(errs, "; "), 0) end
 end
 
+-- The record as far as the run got, held by the keeper (src/core/record.c) for a run
+-- that ends without writing its files: a second Ctrl-C or SIGTERM exits at once (a
+-- loop LuaJIT compiled, or one long C call, never sees the first), or platter is
+-- killed. The head (the record without its phases, status and files) goes with the
+-- first phase, each phase once, and a tail (the files, the time of the last phase and
+-- a status saying the record is cut short) after them. A phase that finishes inside
+-- another waits for the outer one to finish: encoding and sending it (some 50 us) is
+-- then in no phase's time.
+local HELD_STATUS = { complete = false, message = "platter ended "
+  .. "before it wrote this record (a second Ctrl-C or SIGTERM, or it was killed): it "
+  .. "holds the phases that had finished" }
+
+local function holder(R)
+  local core, cfg = R.core, R.cfg
+  local script = core._script()
+  if script.name and script.name:find("^platter%.cmd%.") then return nil end  -- a command
+  local env = environment(core)  -- now, not inside the first phase's hook
+  local n, files_text, files_count = 0, nil, -1
+  local waiting = {}
+  local function hold(op, kind, text)
+    local ok, err = core._record_hold(op, kind, text)
+    if not ok then
+      R.hold = nil  -- once: the keeper is gone
+      error("holding the record: " .. tostring(err), 0)
+    end
+  end
+  local function send(r)
+    if cfg.json then
+      if n == 0 then
+        local doc = build_record(R, nil, nil)
+        doc.environment = env
+        doc.phases, doc.status, doc.files, doc.summary = nil, nil, nil, nil
+        doc.end_time, doc.end_unix, doc.repetitions = nil, nil, nil
+        hold("head", "json", resultfile.encode(doc):sub(1, -2) .. ',"phases":[')
+      end
+      hold("part", "json", (n > 0 and "," or "") .. resultfile.encode(r))
+      if #R.watch.files ~= files_count then
+        files_count = #R.watch.files
+        files_text = files_count > 0 and ',"files":' .. resultfile.encode(file_list(R)) or ""
+      end
+      local now = os.time()
+      hold("tail", "json", format('],"end_unix":%d,"end_time":"%s"%s,"status":%s}', now,
+        iso_time(now), files_text, resultfile.encode(HELD_STATUS)))
+    end
+    if cfg.csv then
+      if n == 0 then hold("head", "csv", resultfile.csv({})) end
+      hold("part", "csv", resultfile.csv_row(r) .. "\n")
+    end
+    n = n + 1
+  end
+  return function(r)
+    waiting[#waiting + 1] = r
+    if core._phases_open() > 0 then return end
+    local list = waiting
+    waiting = {}
+    for _, w in ipairs(list) do send(w) end
+  end
+end
+
 -- the phases a Ctrl-C cut short, one line each on stderr, after the workload's
 -- output and platter's "interrupted" (also with --quiet: they are results)
 local function report_cut(R)
@@ -508,7 +568,13 @@ function M.install(core)
     R.verdicts[#R.verdicts + 1] = facts
   end
   if not R.record then return set_params, set_verdict end
-  core._hook("repeat", function(rep, repeats) return start_repetition(R, rep, repeats) end)
+  core._hook("repeat", function(rep, repeats)
+    if rep == 1 and (R.cfg.json or R.cfg.csv) and not in_worker(R) then
+      local ok, hold = pcall(holder, R)
+      if ok then R.hold = hold else core._notice("platter: results: ", tostring(hold), "\n") end
+    end
+    return start_repetition(R, rep, repeats)
+  end)
   return set_params, set_verdict
 end
 

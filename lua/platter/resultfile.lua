@@ -260,11 +260,15 @@ end
 -- The texts: JSON and CSV
 -- =====================================================================
 
---- encode(doc) -> the JSON text of a result record (raises what lua-cjson raises)
+--- encode(doc) -> the JSON text of a result record, or of a part of one (raises what
+-- lua-cjson raises)
+local encoder
 function M.encode(doc)
-  local json = cjson.new()
-  json.encode_number_precision(14)
-  return json.encode(doc)
+  if not encoder then
+    encoder = cjson.new()
+    encoder.encode_number_precision(14)
+  end
+  return encoder.encode(doc)
 end
 
 --- decode(text, name) -> the decoded result record, or nil, message (name is for messages)
@@ -465,6 +469,7 @@ local function csv_row(r)
   for i = 1, #M.CSV_COLUMNS do row[i] = csv_field(row[i]) end
   return table.concat(row, ",", 1, #M.CSV_COLUMNS)
 end
+M.csv_row = csv_row
 
 --- csv(phases) -> the text of the CSV file: a header, then one row per phase record
 function M.csv(phases)

@@ -110,7 +110,8 @@ static void on_signal(int sig)
 {
     if (signals_seen || pl_interrupted) {
         if (signals_seen && signal_clock_ns() - first_signal_ns < SIGNAL_ECHO_NS)
-            return; /* the same stop, sent twice */
+            return;          /* the same stop, sent twice */
+        pl_record_end_now(); /* the record as far as the run got (record.h) */
         pl_scratch_cleanup();
         _exit(sig == SIGINT ? PL_EXIT_INTR : 128 + sig);
     }
@@ -1531,6 +1532,14 @@ static int pmain(lua_State *L)
     if (trusted) {
         lua_pushvalue(L, argt);
         lua_setglobal(L, "arg");
+        /* the keeper holds the record for a run that ends without writing it; a
+           trusted run could write its files itself, but not after a second Ctrl-C */
+        int rc = pl_record_start_keeper();
+        if (rc < 0)
+            fprintf(stderr,
+                    "platter: cannot start the result keeper (%s): a run cut short "
+                    "by a second Ctrl-C leaves no --json or --csv record\n",
+                    strerror(-rc));
     } else if (apply_sandbox(j) < 0) {
         call_exit_hook(L, j);
         return 0;

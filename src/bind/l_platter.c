@@ -22,6 +22,7 @@
 #include "device.h"
 #include "guard.h"
 #include "host.h"
+#include "io.h"
 #include "l_util.h"
 #include "l_open.h"
 #include "out.h"
@@ -647,6 +648,39 @@ static int l_record_write(lua_State *L)
     return 1;
 }
 
+/*
+ * core._record_hold("head"|"part"|"tail", "json"|"csv", text) -> true | nil, msg:
+ * give the keeper the record as far as the run got, for it to write should
+ * platter end without writing the file itself (src/core/record.h). Private to
+ * the result writer, as _record_write.
+ */
+static int l_record_hold(lua_State *L)
+{
+    static const char *const ops[] = {"head", "part", "tail", NULL};
+    static const char *const kinds[] = {"json", "csv", NULL};
+    int op = luaL_checkoption(L, 1, NULL, ops);
+    int k = luaL_checkoption(L, 2, NULL, kinds);
+    size_t len;
+    const char *text = luaL_checklstring(L, 3, &len);
+    int rc =
+        pl_record_hold((enum pl_record_op)(PL_RECORD_HEAD + op), (enum pl_record_kind)k, text, len);
+    if (rc < 0) {
+        lua_pushnil(L);
+        lua_pushstring(L, strerror(-rc));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* core._phases_open() -> how many phases are timing now (the recorder holds a finished
+   phase's record only when none is, so that its work is in no phase's time) */
+static int l_phases_open(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)pl_io_phase_count());
+    return 1;
+}
+
 /* p.ram() -> bytes of RAM */
 static int l_ram(lua_State *L)
 {
@@ -1189,6 +1223,8 @@ static const luaL_Reg core_funcs[] = {
     {"_notice", l_notice},
     {"_plan", l_plan},
     {"_record_write", l_record_write},
+    {"_record_hold", l_record_hold},
+    {"_phases_open", l_phases_open},
     {"_resolve", l_resolve},
     {"_script", l_script},
     {"clock_info", l_clock_info},

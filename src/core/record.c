@@ -1,9 +1,13 @@
 /*
  * The result files' writer and its keeper process. The keeper reads
- * requests {kind, length, text} from a socket and answers each with an
- * errno (0 for done); it ends when the socket closes, that is, when platter
- * and every worker it forked have exited. It ignores SIGINT, SIGTERM and
- * SIGHUP, so a Ctrl-C at the terminal cannot cut a write short.
+ * requests {op, kind, length, text} from a socket. A write is answered with
+ * an errno (0 for done). The keeper also holds, for each kind, the record as
+ * far as the run got (a head, the finished phases' parts, a tail, which the
+ * recorder sends as phases finish, unanswered): should platter end without
+ * writing that kind itself (a second Ctrl-C ends it at once, or it was
+ * killed), the keeper writes what it holds when the socket closes, that is,
+ * when platter and every worker it forked have exited. It ignores SIGINT,
+ * SIGTERM and SIGHUP, so a Ctrl-C at the terminal cannot cut a write short.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +29,8 @@
 static char *given[PL_RECORD_KINDS];
 static char *absolute[PL_RECORD_KINDS];
 static int keeper_fd = -1;
+static pid_t keeper_owner;                /* the process that started it, and talks to it */
+static volatile sig_atomic_t keeper_busy; /* a request is under way on the socket */
 
 static char *make_absolute(const char *path)
 {
@@ -241,10 +248,82 @@ static int write_file(const char *path, const char *text, size_t len, int guard)
 }
 
 struct request {
+    uint32_t op; /* enum pl_record_op */
     uint32_t kind;
     uint32_t guard; /* pl_out_guarding() of the run */
+    uint32_t pad;
     uint64_t len;
 };
+
+/* What the keeper holds of one kind's record for a run that ends without writing it. */
+struct held {
+    char *body; /* the head, then each part */
+    size_t len, cap;
+    char *tail;
+    size_t tail_len;
+    int armed; /* a head came, and no write since */
+};
+
+static int held_append(struct held *h, const char *text, size_t len)
+{
+    if (h->len + len + 1 > h->cap) {
+        size_t cap = h->cap ? h->cap : 4096;
+        while (cap < h->len + len + 1)
+            cap *= 2;
+        char *b = realloc(h->body, cap);
+        if (!b)
+            return -1;
+        h->body = b;
+        h->cap = cap;
+    }
+    memcpy(h->body + h->len, text, len);
+    h->len += len;
+    return 0;
+}
+
+static void held_take(struct held *h, enum pl_record_op op, char *text, size_t len)
+{
+    if (op == PL_RECORD_HEAD) {
+        h->len = 0;
+        h->armed = held_append(h, text, len) == 0;
+    } else if (op == PL_RECORD_PART && h->armed) {
+        if (held_append(h, text, len) < 0)
+            h->armed = 0; /* a record with phases missing in the middle is no record */
+    } else if (op == PL_RECORD_TAIL) {
+        free(h->tail);
+        h->tail = text;
+        h->tail_len = len;
+        return;
+    }
+    free(text);
+}
+
+/* Each kind platter did not write itself, as far as the run got. */
+static void write_held(struct held *held, int guard)
+{
+    for (int k = 0; k < PL_RECORD_KINDS; k++) {
+        struct held *h = &held[k];
+        if (!h->armed || !absolute[k])
+            continue;
+        h->armed = 0;
+        if (h->tail_len && held_append(h, h->tail, h->tail_len) < 0)
+            continue;
+        write_file(absolute[k], h->body, h->len, guard);
+    }
+}
+
+/* The socket closed: platter and its workers have exited. */
+static void keeper_end(struct held *held, int guard)
+{
+    write_held(held, guard);
+    _exit(0);
+}
+
+/* The ops the recorder sends without waiting for an answer. */
+static int unanswered(uint32_t op)
+{
+    return op == PL_RECORD_HEAD || op == PL_RECORD_PART || op == PL_RECORD_TAIL;
+}
 
 static void keeper(int fd, void *arg)
 {
@@ -252,10 +331,16 @@ static void keeper(int fd, void *arg)
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
+    struct held held[PL_RECORD_KINDS];
+    memset(held, 0, sizeof held);
+    int guard = 0; /* the run's terminal guard, as its requests carry it */
     for (;;) {
         struct request rq;
         if (read_all(fd, &rq, sizeof rq) < 0)
-            _exit(0);
+            keeper_end(held, guard);
+        int valid = rq.kind < PL_RECORD_KINDS && absolute[rq.kind];
+        if (rq.op != PL_RECORD_END) /* the signal handler's request does not know it */
+            guard = rq.guard != 0;
         char *text = rq.len < ((uint64_t)1 << 40) ? malloc(rq.len + 1) : NULL;
         int32_t err = 0;
         if (!text) { /* drain it, answer ENOMEM */
@@ -263,20 +348,35 @@ static void keeper(int fd, void *arg)
             for (uint64_t left = rq.len; left > 0;) {
                 size_t n = left < sizeof sink ? (size_t)left : sizeof sink;
                 if (read_all(fd, sink, n) < 0)
-                    _exit(0);
+                    keeper_end(held, guard);
                 left -= n;
             }
             err = ENOMEM;
+            if (unanswered(rq.op)) {
+                if (valid) /* a record with a piece missing is no record */
+                    held[rq.kind].armed = 0;
+                continue;
+            }
         } else if (read_all(fd, text, (size_t)rq.len) < 0) {
-            _exit(0);
-        } else if (rq.kind >= PL_RECORD_KINDS || !absolute[rq.kind]) {
+            free(text); /* cut off mid-request: that request is not part of the record */
+            keeper_end(held, guard);
+        } else if (unanswered(rq.op)) {
+            if (valid)
+                held_take(&held[rq.kind], (enum pl_record_op)rq.op, text, (size_t)rq.len);
+            else
+                free(text);
+            continue;
+        } else if (rq.op == PL_RECORD_END) {
+            write_held(held, guard); /* platter is exiting at once: now, not at the close */
+        } else if (rq.op != PL_RECORD_WRITE || !valid) {
             err = EINVAL;
         } else {
+            held[rq.kind].armed = 0; /* platter writes this kind itself */
             err = -write_file(absolute[rq.kind], text, (size_t)rq.len, rq.guard != 0);
         }
         free(text);
         if (write_all(fd, &err, sizeof err, 1) < 0)
-            _exit(0);
+            keeper_end(held, guard);
     }
 }
 
@@ -284,7 +384,19 @@ int pl_record_start_keeper(void)
 {
     if (!absolute[PL_RECORD_JSON] && !absolute[PL_RECORD_CSV])
         return 0;
+    keeper_owner = getpid();
     return pl_spawn_helper(SOCK_STREAM, keeper, NULL, &keeper_fd, NULL);
+}
+
+/* Marks the socket busy; the caller clears keeper_busy once it has read any answer. */
+static int send_request(enum pl_record_op op, enum pl_record_kind k, const char *text, size_t len)
+{
+    struct request rq = {(uint32_t)op, (uint32_t)k, (uint32_t)pl_out_guarding(), 0, (uint64_t)len};
+    keeper_busy = 1;
+    int rc = write_all(keeper_fd, &rq, sizeof rq, 1);
+    if (rc == 0)
+        rc = write_all(keeper_fd, text, len, 1);
+    return rc;
 }
 
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len)
@@ -293,14 +405,38 @@ int pl_record_write(enum pl_record_kind k, const char *text, size_t len)
         return -EINVAL;
     if (keeper_fd < 0)
         return write_file(absolute[k], text, len, pl_out_guarding());
-    struct request rq = {(uint32_t)k, (uint32_t)pl_out_guarding(), (uint64_t)len};
     int32_t err;
-    int rc = write_all(keeper_fd, &rq, sizeof rq, 1);
-    if (rc == 0)
-        rc = write_all(keeper_fd, text, len, 1);
+    int rc = send_request(PL_RECORD_WRITE, k, text, len);
     if (rc == 0)
         rc = read_all(keeper_fd, &err, sizeof err);
+    keeper_busy = 0;
     if (rc < 0)
         return rc;
     return -err;
+}
+
+int pl_record_hold(enum pl_record_op op, enum pl_record_kind k, const char *text, size_t len)
+{
+    if (k >= PL_RECORD_KINDS || !absolute[k] || op == PL_RECORD_WRITE || op > PL_RECORD_TAIL)
+        return -EINVAL;
+    if (keeper_fd < 0)
+        return 0; /* no keeper: nothing outlives platter to write it */
+    int rc = send_request(op, k, text, len);
+    keeper_busy = 0;
+    return rc;
+}
+
+void pl_record_end_now(void)
+{
+    /* a worker shares the socket but never talks on it; a request under way would be
+       cut in two (the keeper then writes what it held when the socket closes) */
+    if (keeper_fd < 0 || keeper_busy || getpid() != keeper_owner)
+        return;
+    struct request rq = {PL_RECORD_END, 0, 0, 0, 0};
+    if (send(keeper_fd, &rq, sizeof rq, MSG_NOSIGNAL | MSG_DONTWAIT) != (ssize_t)sizeof rq)
+        return;
+    struct pollfd pf = {keeper_fd, POLLIN, 0};
+    int32_t err;
+    if (poll(&pf, 1, 5000) > 0 && read(keeper_fd, &err, sizeof err) < 0)
+        return;
 }

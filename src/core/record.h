@@ -13,6 +13,17 @@
 
 enum pl_record_kind { PL_RECORD_JSON, PL_RECORD_CSV, PL_RECORD_KINDS };
 
+/* What a request to the keeper does: write the file now, or hold the record as far
+   as the run got (the head starts it again, each part is added after what came
+   before, the tail replaces the last tail) for a run that ends without writing it. */
+enum pl_record_op {
+    PL_RECORD_WRITE,
+    PL_RECORD_HEAD,
+    PL_RECORD_PART,
+    PL_RECORD_TAIL,
+    PL_RECORD_END
+};
+
 /* Set the paths (NULL: not written). Made absolute now: the keeper and the
    writer agree on them whatever happens later. 0 or -errno. */
 int pl_record_paths(const char *json, const char *csv);
@@ -23,7 +34,8 @@ int pl_record_paths(const char *json, const char *csv);
    socket is refused. 0 or -errno, with *why set when strerror would not say
    why (checked before a run). */
 int pl_record_writable(const char *path, const char **why);
-/* Fork the keeper (before the sandbox). 0 or -errno. */
+/* Fork the keeper (before the sandbox; a trusted run starts one too, to hold the
+   record). 0 or -errno. */
 int pl_record_start_keeper(void);
 /* The path of a kind, as given (for messages), or NULL. */
 const char *pl_record_path(enum pl_record_kind k);
@@ -33,5 +45,20 @@ const char *pl_record_path(enum pl_record_kind k);
  * through the keeper when there is one, else directly. 0 or -errno.
  */
 int pl_record_write(enum pl_record_kind k, const char *text, size_t len);
+/*
+ * Give the keeper a piece of kind k's record as far as the run got (op: HEAD,
+ * PART or TAIL). Should platter end without a pl_record_write of k (a second
+ * Ctrl-C exits at once; a kill), the keeper writes head, parts and tail, in
+ * that order, once platter and its workers have exited. Not answered; without
+ * a keeper, nothing is held. 0 or -errno.
+ */
+int pl_record_hold(enum pl_record_op op, enum pl_record_kind k, const char *text, size_t len);
+/*
+ * platter is about to exit at once (the second Ctrl-C): the keeper writes what it
+ * holds now, and this waits (at most 5 s) until it has, so the files are there
+ * when the shell gets its prompt back. Async-signal-safe; does nothing in a
+ * worker, or while a request is under way (the keeper writes at the close then).
+ */
+void pl_record_end_now(void);
 
 #endif

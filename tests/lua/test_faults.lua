@@ -204,6 +204,91 @@ T.test("a second Ctrl-C exits at once (status 130) and still removes scratch fil
   T.ok(not exists(dir .. "/scratch.dat"), "scratch file removed")
 end)
 
+-- A second Ctrl-C or SIGTERM exits at once, before platter's writer runs, and a kill
+-- ends it with no chance to write: the result keeper (src/core/record.c) then writes
+-- the record as far as the run got. Before, --json and --csv were not written at all.
+local KEPT = [[
+local p = require "platter"
+local f = assert(p.open(p.scratch("kept.dat"), { create = true, write = true, size = 65536 }))
+p.phase("first", function() for i = 0, 15 do f:pread(i * 4096, 4096) end end)
+p.run { file = f, name = "second", bs = 4096, count = 8 }
+p.phase("outer", function()
+  p.phase("inner", function() f:pread(0, 4096) end)
+  p.write("ready\n"); p.flush()
+  local s = ("a"):rep(2000)
+  pcall(string.find, s, ".-.-.-.-.-.-b")  -- never calls platter again
+end)
+]]
+
+local function check_kept(dir, what)
+  local text = read(dir .. "/r.json")
+  T.ok(text, what .. ": --json written")
+  local doc = cjson.decode(text)
+  local names = {}
+  for i, r in ipairs(doc.phases) do names[i] = r.kind .. " " .. r.name end
+  -- "inner" finished inside "outer", which never did: it waits for "outer" (its
+  -- record is sent only when no phase is timing)
+  T.eq(table.concat(names, ", "), "phase first, run second", what .. ": the finished phases")
+  T.eq(doc.phases[1].ops, 16, what .. ": first's ops")
+  T.eq(doc.phases[2].ops, 8, what .. ": second's ops")
+  T.eq(doc.status.complete, false, what .. ": not complete")
+  T.has(doc.status.message, "ended before it wrote this record", what .. ": says so")
+  T.eq(type(doc.environment), "table", what .. ": the head is there")
+  T.eq(doc.files and #doc.files, 1, what .. ": the file the phases name")
+  T.ok(doc.script and doc.script.text and doc.script.text:find("kept.dat", 1, true),
+    what .. ": the script")
+  local csv = read(dir .. "/r.csv") or ""
+  local lines = {}
+  for l in csv:gmatch("[^\n]+") do lines[#lines + 1] = l end
+  T.eq(#lines, 3, what .. ": a header and two rows in --csv")
+  T.has(lines[2] or "", '"first"', what .. ": csv row 1")
+  T.has(lines[3] or "", '"second"', what .. ": csv row 2")
+end
+
+T.test("a second Ctrl-C, SIGTERM or a kill keeps the finished phases in --json and --csv",
+  function()
+    for _, how in ipairs { { "INT", "INT", 130 }, { "TERM", "TERM", 143 }, { "INT", "KILL", 137 } } do
+      local dir = T.tmpdir()
+      local what = how[1] .. " then " .. how[2]
+      write(dir .. "/kept.lua", KEPT)
+      local h = start({ "--json", "r.json", "--csv", "r.csv", "kept.lua" }, dir)
+      local pid = wait_text(h, "ready")
+      T.sh("sleep 0.2")
+      T.sh("kill -" .. how[1] .. " " .. pid)
+      T.sh("sleep 0.3")
+      T.eq(read(h.rcf), nil, what .. ": still running after the first signal")
+      T.sh("kill -" .. how[2] .. " " .. pid)
+      T.eq((wait_exit(h, 5)), how[3], what .. ": exit status")
+      if how[2] == "KILL" then  -- the keeper writes once the socket closes, just after
+        wait_for(function() return exists(dir .. "/r.json") and exists(dir .. "/r.csv") end, 5,
+          "the record after a kill")
+      end
+      check_kept(dir, what)
+    end
+  end)
+
+T.test("a trusted run keeps them too; a run that ends writes its own record over them",
+  function()
+    local dir = T.tmpdir()
+    write(dir .. "/kept.lua", KEPT)
+    local h = start({ "--trust", "--json", "r.json", "--csv", "r.csv", "kept.lua" }, dir)
+    local pid = wait_text(h, "ready")
+    T.sh("sleep 0.2; kill -INT " .. pid .. "; sleep 0.3; kill -INT " .. pid)
+    T.eq((wait_exit(h, 5)), 130, "exit status")
+    check_kept(dir, "--trust")
+    -- the same script without the pattern match ends normally: platter's own record
+    -- replaces the one the keeper wrote, and the keeper writes nothing after it
+    write(dir .. "/ends.lua", (KEPT:gsub("pcall%(string.find[^\n]*", "")))
+    local out, err, rc = T.platter({ "--json", dir .. "/r.json", "--csv", dir .. "/r.csv",
+      dir .. "/ends.lua" })
+    T.eq(rc, 0, "ends: " .. err .. out)
+    T.sh("sleep 0.2")
+    local doc = cjson.decode(read(dir .. "/r.json"))
+    T.eq(doc.status.complete, true, "platter's own record")
+    T.eq(#doc.phases, 4, "every phase, the inner and outer too")
+    T.eq(select(2, read(dir .. "/r.csv"):gsub("\n", "")), 5, "csv: a header and four rows")
+  end)
+
 -- ---- system settings are put back ---------------------------------------------------
 
 T.test("a readahead a script changes is put back at exit: normal end, error, 2nd Ctrl-C",
