@@ -165,7 +165,13 @@ local function keep(R, r, kind)
   R.occ[k] = (R.occ[k] or 0) + 1
   r.occurrence = R.occ[k]
   R.phases[#R.phases + 1] = r
-  if R.hold then R.hold(r) end
+  if R.hold then  -- the keeper's copy (below): its failure is said once, and ends it
+    local ok, err = pcall(R.hold, r)
+    if not ok then
+      R.hold = nil
+      R.core._notice("platter: results: ", tostring(err), "\n")
+    end
+  end
 end
 
 -- A finished phase, run or p.parallel (kind). Without a record only what the
@@ -448,14 +454,12 @@ local function holder(R)
   local script = core._script()
   if script.name and script.name:find("^platter%.cmd%.") then return nil end  -- a command
   local env = environment(core)  -- now, not inside the first phase's hook
-  local n, files_text, files_count = 0, nil, -1
+  local n, files_text, files_count, files_changed, tail_time = 0, nil, -1, false, nil
+  local status_text = resultfile.encode(HELD_STATUS)
   local waiting = {}
   local function hold(op, kind, text)
     local ok, err = core._record_hold(op, kind, text)
-    if not ok then
-      R.hold = nil  -- once: the keeper is gone
-      error("holding the record: " .. tostring(err), 0)
-    end
+    if not ok then error("holding the record: " .. tostring(err), 0) end
   end
   local function send(r)
     if cfg.json then
@@ -468,12 +472,15 @@ local function holder(R)
       end
       hold("part", "json", (n > 0 and "," or "") .. resultfile.encode(r))
       if #R.watch.files ~= files_count then
-        files_count = #R.watch.files
+        files_count, files_changed = #R.watch.files, true
         files_text = files_count > 0 and ',"files":' .. resultfile.encode(file_list(R)) or ""
       end
       local now = os.time()
-      hold("tail", "json", format('],"end_unix":%d,"end_time":"%s"%s,"status":%s}', now,
-        iso_time(now), files_text, resultfile.encode(HELD_STATUS)))
+      if now ~= tail_time or files_changed then
+        tail_time, files_changed = now, false
+        hold("tail", "json", format('],"end_unix":%d,"end_time":"%s"%s,"status":%s}', now,
+          iso_time(now), files_text, status_text))
+      end
     end
     if cfg.csv then
       if n == 0 then hold("head", "csv", resultfile.csv({})) end

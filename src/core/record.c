@@ -20,6 +20,7 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "out.h"
@@ -388,14 +389,27 @@ int pl_record_start_keeper(void)
     return pl_spawn_helper(SOCK_STREAM, keeper, NULL, &keeper_fd, NULL);
 }
 
-/* Marks the socket busy; the caller clears keeper_busy once it has read any answer. */
+/* The request and its text in one system call when the socket takes them at once.
+   Marks the socket busy; the caller clears keeper_busy once it has read any answer. */
 static int send_request(enum pl_record_op op, enum pl_record_kind k, const char *text, size_t len)
 {
     struct request rq = {(uint32_t)op, (uint32_t)k, (uint32_t)pl_out_guarding(), 0, (uint64_t)len};
+    struct iovec iov[2] = {{&rq, sizeof rq}, {(void *)text, len}};
+    struct msghdr msg = {.msg_iov = iov, .msg_iovlen = 2};
     keeper_busy = 1;
-    int rc = write_all(keeper_fd, &rq, sizeof rq, 1);
-    if (rc == 0)
-        rc = write_all(keeper_fd, text, len, 1);
+    ssize_t n;
+    do
+        n = sendmsg(keeper_fd, &msg, MSG_NOSIGNAL);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -errno;
+    size_t sent = (size_t)n; /* the rest, should the socket have taken part of it */
+    int rc = 0;
+    if (sent < sizeof rq)
+        rc = write_all(keeper_fd, (char *)&rq + sent, sizeof rq - sent, 1);
+    size_t done = sent > sizeof rq ? sent - sizeof rq : 0;
+    if (rc == 0 && done < len)
+        rc = write_all(keeper_fd, text + done, len - done, 1);
     return rc;
 }
 
