@@ -106,6 +106,48 @@ static long long signal_clock_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/*
+ * The first signal has not stopped the script within STOP_HINT_S: a loop that LuaJIT
+ * compiled, or one long C call, never sees the hook. Say so once, and what a second
+ * signal does, so a person is not left waiting. Only platter's own process says it
+ * (its workers got the signal too); not once the script has ended (pmain cancels
+ * it then). The text says 5 s.
+ */
+#define STOP_HINT_S 5
+
+static pid_t signals_owner;
+static volatile sig_atomic_t records_kept; /* --json or --csv: the keeper holds them */
+
+static void on_stop_hint(int sig)
+{
+    (void)sig;
+    static const char hint[] = "platter: the script has not stopped 5 s after the signal (a loop "
+                               "that LuaJIT compiled, or one long C call, never sees it): a "
+                               "second Ctrl-C ends platter at once";
+    static const char kept[] = ", and --json/--csv keep the phases that finished";
+    if (!pl_interrupted || getpid() != signals_owner)
+        return;
+    int saved = errno;
+    ssize_t rc = write(2, hint, sizeof hint - 1);
+    if (rc > 0 && records_kept)
+        rc = write(2, kept, sizeof kept - 1);
+    if (rc > 0)
+        rc = write(2, "\n", 1);
+    (void)rc;
+    errno = saved;
+}
+
+static void arm_stop_hint(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_hint;
+    sa.sa_flags = SA_RESTART; /* a system call under way goes on */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL); /* the plan's budget, if any, is spent or moot now */
+    alarm(STOP_HINT_S);
+}
+
 static void on_signal(int sig)
 {
     if (signals_seen || pl_interrupted) {
@@ -118,6 +160,9 @@ static void on_signal(int sig)
     first_signal_ns = signal_clock_ns(); /* before the flag a second handler reads */
     signals_seen = 1;
     pl_interrupted = sig;
+    int saved = errno;
+    arm_stop_hint();
+    errno = saved;
     if (global_L)
         lua_sethook(global_L, stop_hook, STOP_MASK, 1);
     lua_State *co = running_co;
@@ -159,6 +204,7 @@ static void plan_budget(uint64_t ns)
 
 void pl_host_signals(void)
 {
+    signals_owner = getpid();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -1329,6 +1375,7 @@ static int apply_sandbox(struct job *j)
     char why[512];
     pl_cache_preopen();
     int rc = pl_record_start_keeper();
+    records_kept = rc == 0 && (pl_cfg.json_path || pl_cfg.csv_path);
     if (rc == 0)
         rc = pl_sandbox_apply(&o, why, sizeof why);
     else
@@ -1535,6 +1582,7 @@ static int pmain(lua_State *L)
         /* the keeper holds the record for a run that ends without writing it; a
            trusted run could write its files itself, but not after a second Ctrl-C */
         int rc = pl_record_start_keeper();
+        records_kept = rc == 0 && (pl_cfg.json_path || pl_cfg.csv_path);
         if (rc < 0)
             fprintf(stderr,
                     "platter: cannot start the result keeper (%s): a run cut short "
@@ -1589,6 +1637,9 @@ static int pmain(lua_State *L)
         fprintf(stderr, "platter: %s: declares no manifest (p.script)\n", shown);
         j->status = PL_EXIT_ERROR;
     }
+    /* the script has ended: no hint that it has not (on_stop_hint), and a plan's
+       budget has nothing left to stop */
+    alarm(0);
     heap_headroom(L); /* the end of the run allocates (an interned key) even at the bound */
     j->status = pl_mpi_end(L, j->status); /* every rank learns how the others ended */
     call_exit_hook(L, j);

@@ -204,6 +204,26 @@ T.test("a second Ctrl-C exits at once (status 130) and still removes scratch fil
   T.ok(not exists(dir .. "/scratch.dat"), "scratch file removed")
 end)
 
+T.test("a first Ctrl-C that the script never sees: after 5 s platter says a second one ends it",
+  function()
+    local dir = T.tmpdir()
+    write(dir .. "/stubborn.lua", STUBBORN)
+    local h = start({ "--json", "r.json", "stubborn.lua" }, dir)
+    local pid = wait_text(h, "ready")
+    T.sh("sleep 0.2")
+    T.sh("kill -INT " .. pid)
+    local hint = "platter: the script has not stopped 5 s after the signal"
+    local took = wait_for(function() return (read(h.err) or ""):find(hint, 1, true) end, 20, "the hint")
+    T.ok(took > 4, "not before its 5 s: " .. took)
+    local err = read(h.err)
+    T.has(err, "a second Ctrl-C ends platter at once, and --json/--csv keep the phases that "
+      .. "finished\n", "what a second one does, and the record")
+    T.eq(select(2, err:gsub("has not stopped", "")), 1, "said once")
+    T.eq(read(h.rcf), nil, "still running")
+    T.sh("kill -INT " .. pid)
+    T.eq((wait_exit(h, 5)), 130, "the second Ctrl-C")
+  end)
+
 -- A second Ctrl-C or SIGTERM exits at once, before platter's writer runs, and a kill
 -- ends it with no chance to write: the result keeper (src/core/record.c) then writes
 -- the record as far as the run got. Before, --json and --csv were not written at all.
