@@ -443,8 +443,8 @@ end
 -- killed. The head (the record without its phases, status and files) goes with the
 -- first phase, each phase once, and a tail (the files, the time of the last phase and
 -- a status saying the record is cut short) after them. A phase that finishes inside
--- another waits for the outer one to finish: encoding and sending it (some 50 us) is
--- then in no phase's time.
+-- another waits for the outer one to finish: encoding and sending it (35-60 us a
+-- phase, docs/performance.md) is then in no phase's time.
 local HELD_STATUS = { complete = false, message = "platter ended "
   .. "before it wrote this record (a second Ctrl-C or SIGTERM, or it was killed): it "
   .. "holds the phases that had finished" }

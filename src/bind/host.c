@@ -111,25 +111,27 @@ static long long signal_clock_ns(void)
  * compiled, or one long C call, never sees the hook. Say so once, and what a second
  * signal does, so a person is not left waiting. Only platter's own process says it
  * (its workers got the signal too); not once the script has ended (pmain cancels
- * it then). The text says 5 s.
+ * it then).
  */
 #define STOP_HINT_S 5
+#define STOP_HINT_QUOTE(s) #s
+#define STOP_HINT_TEXT(s) STOP_HINT_QUOTE(s) /* the number, as the text says it */
 
 static pid_t signals_owner;
-static volatile sig_atomic_t records_kept; /* --json or --csv: the keeper holds them */
 
 static void on_stop_hint(int sig)
 {
     (void)sig;
-    static const char hint[] = "platter: the script has not stopped 5 s after the signal (a loop "
-                               "that LuaJIT compiled, or one long C call, never sees it): a "
-                               "second Ctrl-C ends platter at once";
+    static const char hint[] = "platter: the script has not stopped " STOP_HINT_TEXT(
+        STOP_HINT_S) " s after the signal (a loop "
+                     "that LuaJIT compiled, or one long C call, never sees it): a "
+                     "second Ctrl-C ends platter at once";
     static const char kept[] = ", and --json/--csv keep the phases that finished";
     if (!pl_interrupted || getpid() != signals_owner)
         return;
     int saved = errno;
     ssize_t rc = write(2, hint, sizeof hint - 1);
-    if (rc > 0 && records_kept)
+    if (rc > 0 && pl_record_keeping())
         rc = write(2, kept, sizeof kept - 1);
     if (rc > 0)
         rc = write(2, "\n", 1);
@@ -1375,7 +1377,6 @@ static int apply_sandbox(struct job *j)
     char why[512];
     pl_cache_preopen();
     int rc = pl_record_start_keeper();
-    records_kept = rc == 0 && (pl_cfg.json_path || pl_cfg.csv_path);
     if (rc == 0)
         rc = pl_sandbox_apply(&o, why, sizeof why);
     else
@@ -1582,7 +1583,6 @@ static int pmain(lua_State *L)
         /* the keeper holds the record for a run that ends without writing it; a
            trusted run could write its files itself, but not after a second Ctrl-C */
         int rc = pl_record_start_keeper();
-        records_kept = rc == 0 && (pl_cfg.json_path || pl_cfg.csv_path);
         if (rc < 0)
             fprintf(stderr,
                     "platter: cannot start the result keeper (%s): a run cut short "

@@ -440,6 +440,11 @@ int pl_record_hold(enum pl_record_op op, enum pl_record_kind k, const char *text
     return rc;
 }
 
+int pl_record_keeping(void)
+{
+    return keeper_fd >= 0;
+}
+
 void pl_record_end_now(void)
 {
     /* a worker shares the socket but never talks on it; a request under way would be

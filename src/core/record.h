@@ -60,5 +60,8 @@ int pl_record_hold(enum pl_record_op op, enum pl_record_kind k, const char *text
  * worker, or while a request is under way (the keeper writes at the close then).
  */
 void pl_record_end_now(void);
+/* Is a keeper holding the record (a --json or --csv path, and the keeper started)?
+   Async-signal-safe. */
+int pl_record_keeping(void);
 
 #endif
