@@ -24,6 +24,7 @@
 #include "plan.h"
 #include "record.h"
 #include "sandbox.h"
+#include "worker.h"
 #include "l_mpi.h"
 #include "host.h"
 #include "l_util.h"
@@ -150,7 +151,9 @@ static void arm_stop_hint(void)
     alarm(STOP_HINT_S);
 }
 
-static void on_signal(int sig)
+/* forward: pass the stop on to this process's p.parallel workers (a signal that
+   reached platter alone; a terminal's Ctrl-C reaches the whole process group) */
+static void stop_signal(int sig, int forward)
 {
     if (signals_seen || pl_interrupted) {
         if (signals_seen && signal_clock_ns() - first_signal_ns < SIGNAL_ECHO_NS)
@@ -164,12 +167,20 @@ static void on_signal(int sig)
     pl_interrupted = sig;
     int saved = errno;
     arm_stop_hint();
+    if (forward)
+        pl_workers_signal(sig);
     errno = saved;
     if (global_L)
         lua_sethook(global_L, stop_hook, STOP_MASK, 1);
     lua_State *co = running_co;
     if (co)
         lua_sethook(co, stop_hook, STOP_MASK, 1);
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    stop_signal(sig, !si || si->si_code != SI_KERNEL); /* SI_KERNEL: from the terminal */
 }
 
 /* platter plan --budget: the run is stopped, as a Ctrl-C stops it, when the budget of
@@ -183,7 +194,7 @@ static void on_budget(int sig)
     if (pl_interrupted)
         return; /* the user's Ctrl-C came first */
     plan_budget_spent = 1;
-    on_signal(SIGINT);
+    stop_signal(SIGINT, 1);
 }
 
 static void plan_budget(uint64_t ns)
@@ -207,9 +218,11 @@ static void plan_budget(uint64_t ns)
 void pl_host_signals(void)
 {
     signals_owner = getpid();
+    pl_guard_share(); /* before any worker: what they register is put back here */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);

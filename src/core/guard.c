@@ -40,8 +40,81 @@ struct restore {
     char ident_path[PATH_MAX]; /* "" when there is none */
     char ident[RESTORE_TEXT];
 };
-static struct restore restore[MAX_RESTORE];
-static volatile sig_atomic_t restore_used[MAX_RESTORE];
+
+/*
+ * A scratch entry a worker (p.parallel: a forked process) registered. The worker
+ * ends before platter does, and its directory descriptor with it, so the entry
+ * is kept where platter's own process finds it at exit: by the directory's
+ * name and identity (device, inode), looked up again then without following a
+ * symlink and used only if it is still that directory.
+ */
+#define MAX_SHARED_SCRATCH 256
+struct shared_scratch {
+    dev_t dev;
+    ino_t ino;
+    char dir[PATH_MAX];
+    char name[NAME_MAX + 1];
+};
+
+/*
+ * What platter's own process and its workers share (a MAP_SHARED mapping made
+ * before any worker is forked, pl_guard_share): the settings to put back, so a
+ * readahead a worker changed is put back at platter's exit, and the workers'
+ * scratch entries. The process that made it (owner) does the cleanup; without
+ * one (no mapping) each process cleans up its own, as before workers existed.
+ * A slot is claimed with an atomic compare-and-swap: 0 free, 1 being filled,
+ * 2 set.
+ */
+struct shared {
+    pid_t owner;
+    int restore_used[MAX_RESTORE];
+    struct restore restore[MAX_RESTORE];
+    int scratch_state[MAX_SHARED_SCRATCH];
+    struct shared_scratch scratch[MAX_SHARED_SCRATCH];
+};
+static struct shared unshared, *sh = &unshared;
+
+enum { SLOT_FREE, SLOT_FILLING, SLOT_SET };
+
+static int slot_claim(int *state)
+{
+    int free_ = SLOT_FREE;
+    return __atomic_compare_exchange_n(state, &free_, SLOT_FILLING, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
+static void slot_set(int *state, int v)
+{
+    __atomic_store_n(state, v, __ATOMIC_RELEASE);
+}
+
+static int slot_is_set(int *state)
+{
+    return __atomic_load_n(state, __ATOMIC_ACQUIRE) == SLOT_SET;
+}
+
+/* This process cleans up at exit: platter's own, or any when nothing is shared. */
+static int cleans_up(void)
+{
+    return sh->owner == 0 || sh->owner == getpid();
+}
+
+void pl_guard_share(void)
+{
+    if (sh != &unshared)
+        return;
+    struct shared *m =
+        mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return; /* workers' settings and scratch entries are then their own */
+    for (int i = 0; i < MAX_RESTORE; i++)
+        if (unshared.restore_used[i]) {
+            m->restore[i] = unshared.restore[i];
+            m->restore_used[i] = unshared.restore_used[i];
+        }
+    m->owner = getpid();
+    sh = m;
+}
 
 /* Read a small text file into buf (NUL-terminated, trailing blanks cut);
    async-signal-safe. 0 or -1. */
@@ -75,7 +148,7 @@ static void copy_text(char *dst, const char *src)
 static int restore_find(const char *path)
 {
     for (int i = 0; i < MAX_RESTORE; i++)
-        if (restore_used[i] && strcmp(restore[i].path, path) == 0)
+        if (slot_is_set(&sh->restore_used[i]) && strcmp(sh->restore[i].path, path) == 0)
             return i;
     return -1;
 }
@@ -88,15 +161,15 @@ int pl_restore_add(const char *path, const char *text, const char *ident)
     if (restore_find(path) >= 0)
         return 0; /* the first value stands */
     for (int i = 0; i < MAX_RESTORE; i++) {
-        if (!restore_used[i]) {
-            struct restore *r = &restore[i];
+        if (slot_claim(&sh->restore_used[i])) {
+            struct restore *r = &sh->restore[i];
             strcpy(r->path, path);
             copy_text(r->old, text);
             r->mine[0] = '\0';
             r->ident_path[0] = '\0';
             if (ident != NULL && read_small(ident, r->ident, sizeof r->ident) == 0)
                 strcpy(r->ident_path, ident);
-            restore_used[i] = 1;
+            slot_set(&sh->restore_used[i], SLOT_SET);
             return 0;
         }
     }
@@ -107,7 +180,7 @@ void pl_restore_wrote(const char *path, const char *text)
 {
     int i = restore_find(path);
     if (i >= 0 && strlen(text) < RESTORE_TEXT)
-        copy_text(restore[i].mine, text);
+        copy_text(sh->restore[i].mine, text);
 }
 
 /* Still ours to put back: the same device, and the value platter left. */
@@ -126,11 +199,13 @@ static int restore_still_ours(const struct restore *r)
 
 void pl_scratch_cleanup(void)
 {
+    if (!cleans_up())
+        return; /* a worker: platter's own process puts everything back */
     scratch_cleanup();
     for (int i = 0; i < MAX_RESTORE; i++) {
-        if (restore_used[i]) {
-            struct restore *r = &restore[i];
-            restore_used[i] = 0;
+        if (slot_is_set(&sh->restore_used[i])) {
+            struct restore *r = &sh->restore[i];
+            slot_set(&sh->restore_used[i], SLOT_FREE);
             if (!restore_still_ours(r))
                 continue;
             int fd = open(r->path, O_WRONLY | O_CLOEXEC);
@@ -1357,6 +1432,31 @@ struct scratch {
 static struct scratch scratch[MAX_SCRATCH];
 static volatile sig_atomic_t scratch_used[MAX_SCRATCH];
 
+/* A worker's entry: its directory by name (what the descriptor leads to now) and
+   identity. 0, or -ENOSPC / -errno. */
+static int scratch_share(int dirfd, const struct stat *st, const char *name)
+{
+    char link[32], dir[PATH_MAX];
+    ssize_t n = readlink(fd_path(dirfd, link), dir, sizeof dir - 1);
+    if (n < 0)
+        return -errno;
+    if (n == 0 || dir[0] != '/' || (size_t)n >= sizeof dir - 1)
+        return -ENAMETOOLONG;
+    dir[n] = '\0';
+    for (int i = 0; i < MAX_SHARED_SCRATCH; i++) {
+        if (slot_claim(&sh->scratch_state[i])) {
+            struct shared_scratch *e = &sh->scratch[i];
+            e->dev = st->st_dev;
+            e->ino = st->st_ino;
+            memcpy(e->dir, dir, (size_t)n + 1);
+            strcpy(e->name, name);
+            slot_set(&sh->scratch_state[i], SLOT_SET);
+            return 0;
+        }
+    }
+    return -ENOSPC;
+}
+
 int pl_scratch_add(const char *path, char *why, size_t len)
 {
     char name[NAME_MAX + 1], rest[PATH_MAX];
@@ -1372,6 +1472,11 @@ int pl_scratch_add(const char *path, char *why, size_t len)
     }
     if (fstat(dirfd, &st) < 0) {
         rc = -errno;
+        close(dirfd);
+        return rc;
+    }
+    if (!cleans_up()) { /* a worker: kept for platter's own process */
+        rc = scratch_share(dirfd, &st, name);
         close(dirfd);
         return rc;
     }
@@ -1401,12 +1506,37 @@ static void scratch_forget(int dirfd, const char *name)
             scratch_used[i] = 0;
             close(scratch[i].dirfd);
         }
+    for (int i = 0; i < MAX_SHARED_SCRATCH; i++) {
+        struct shared_scratch *e = &sh->scratch[i];
+        if (slot_is_set(&sh->scratch_state[i]) && e->dev == st.st_dev && e->ino == st.st_ino &&
+            strcmp(e->name, name) == 0)
+            slot_set(&sh->scratch_state[i], SLOT_FREE);
+    }
 }
 
-/* Newest first (files made in a scratch directory usually come after it); a
-   directory goes only when it is empty. Async-signal-safe. */
+/* Newest first (files made in a scratch directory usually come after it), the
+   workers' first (their files are made in what this process made before it forked
+   them); a directory goes only when it is empty. Async-signal-safe. */
 static void scratch_cleanup(void)
 {
+    /* the workers' entries: each directory looked up again, no symlink followed, and
+       used only while it is the one the worker registered in */
+    struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+                           .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS};
+    for (int i = MAX_SHARED_SCRATCH - 1; i >= 0; i--) {
+        if (!slot_is_set(&sh->scratch_state[i]))
+            continue;
+        struct shared_scratch *e = &sh->scratch[i];
+        slot_set(&sh->scratch_state[i], SLOT_FREE);
+        int fd = (int)syscall(SYS_openat2, AT_FDCWD, e->dir, &how, sizeof how);
+        struct stat st;
+        if (fd < 0)
+            continue;
+        if (fstat(fd, &st) == 0 && st.st_dev == e->dev && st.st_ino == e->ino &&
+            unlinkat(fd, e->name, 0) < 0 && errno == EISDIR)
+            unlinkat(fd, e->name, AT_REMOVEDIR);
+        close(fd);
+    }
     for (int i = MAX_SCRATCH - 1; i >= 0; i--) {
         if (scratch_used[i]) {
             scratch_used[i] = 0;

@@ -41,8 +41,17 @@ int pl_restore_add(const char *path, const char *text, const char *ident);
  */
 void pl_restore_wrote(const char *path, const char *text);
 /* Unlink every remembered scratch file, then put back every remembered
-   setting; async-signal-safe. Runs at exit and on the second Ctrl-C. */
+   setting; async-signal-safe. Runs at exit and on the second Ctrl-C, in
+   platter's own process: a worker's entries wait for it (pl_guard_share). */
 void pl_scratch_cleanup(void);
+/*
+ * Share the settings to put back and the scratch entries with every process
+ * forked from now on (p.parallel's workers), so what a worker registers or
+ * changes is put back when platter itself exits; this process becomes the one
+ * that cleans up. Called once at start, before anything is registered or
+ * forked. Without it (or if the mapping fails) each process keeps its own.
+ */
+void pl_guard_share(void);
 
 /* ---- the sandbox's allow list and the chokepoint for file system calls ---- */
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,10 @@
 #include "clock.h"
 #include "out.h"
 #include "worker.h"
+
+/* This process's workers while it has any (set once forked, cleared once reaped):
+   what pl_workers_signal reaches. */
+static struct pl_workers *volatile live;
 
 static int full_write(int fd, const void *p, size_t n)
 {
@@ -52,6 +57,8 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
         return -err;
     }
     fflush(NULL); /* children must not repeat the parent's buffered output */
+    pid_t parent = getpid();
+    live = ws; /* each as soon as its pid is known (0 until then) */
     for (unsigned i = 0; i < n; i++) {
         int res[2];
         if (pipe(res) < 0)
@@ -63,6 +70,11 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
             goto fail;
         }
         if (pid == 0) {
+            /* a worker ends with platter, however platter ends (SIGKILL, a second
+               Ctrl-C): none is left running, writing its files */
+            if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+                _exit(127);
+            live = NULL; /* the parent's workers are not this one's */
             pl_out_forked();
             close(res[0]);
             close(ws->ready[0]);
@@ -82,6 +94,7 @@ int pl_workers_fork(struct pl_workers *ws, unsigned n)
     return 0;
 fail : {
     int err = errno;
+    live = NULL;
     for (unsigned k = 0; k < n; k++) {
         if (ws->w[k].pid > 0) {
             kill(ws->w[k].pid, SIGKILL);
@@ -184,14 +197,40 @@ int pl_workers_collect(struct pl_workers *ws)
         }
         close(w->fd);
         w->fd = -1;
+        /* wait for its end without reaping it, then reap it with SIGINT and SIGTERM
+           held, so a signal forwarded in between never reaches a pid used again */
+        siginfo_t si;
+        while (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+            ;
+        sigset_t hold, old;
+        sigemptyset(&hold);
+        sigaddset(&hold, SIGINT);
+        sigaddset(&hold, SIGTERM);
+        sigprocmask(SIG_BLOCK, &hold, &old);
         while (waitpid(w->pid, &w->status, 0) < 0 && errno == EINTR)
             ;
+        w->reaped = 1;
+        sigprocmask(SIG_SETMASK, &old, NULL);
     }
+    if (live == ws)
+        live = NULL;
     return 0;
+}
+
+void pl_workers_signal(int sig)
+{
+    struct pl_workers *ws = live;
+    if (!ws)
+        return;
+    for (unsigned i = 0; i < ws->n; i++)
+        if (ws->w[i].pid > 0 && !ws->w[i].reaped)
+            kill(ws->w[i].pid, sig);
 }
 
 void pl_workers_free(struct pl_workers *ws)
 {
+    if (live == ws)
+        live = NULL;
     for (unsigned i = 0; ws->w && i < ws->n; i++)
         if (ws->w[i].data) {
             free(ws->w[i].data);

@@ -8,6 +8,7 @@
 #define PLATTER_CORE_WORKER_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -18,6 +19,7 @@ struct pl_worker {
     size_t len;
     uint64_t refused; /* the size of what it sent, when the memory bound refused it (budget.h) */
     int status;       /* waitpid status */
+    volatile sig_atomic_t reaped; /* waited for: its pid may be another process's now */
 };
 
 struct pl_workers {
@@ -48,6 +50,14 @@ void pl_worker_exit(int code) __attribute__((noreturn));
 int pl_workers_release(struct pl_workers *ws);
 /* Parent: read every worker's blob and reap every child. 0 or -errno. */
 int pl_workers_collect(struct pl_workers *ws);
+/*
+ * Parent: send sig to every worker of this process not yet reaped; async-signal-
+ * safe. For a SIGINT or SIGTERM that reached platter alone (kill, a service
+ * manager), not its process group as a terminal's Ctrl-C does, so the workers
+ * stop as they would on a Ctrl-C. Each worker, once forked, also ends when this
+ * process ends (PR_SET_PDEATHSIG).
+ */
+void pl_workers_signal(int sig);
 /* Parent: free what collect gathered. */
 void pl_workers_free(struct pl_workers *ws);
 

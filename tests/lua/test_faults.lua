@@ -309,6 +309,70 @@ T.test("a trusted run keeps them too; a run that ends writes its own record over
     T.eq(select(2, read(dir .. "/r.csv"):gsub("\n", "")), 5, "csv: a header and four rows")
   end)
 
+-- ---- p.parallel's workers end with platter -------------------------------------------
+
+-- Two workers, each reading its own scratch file for 60 s; SECS (argument 2) shorter
+-- for a run that ends by itself, which then says whether the files are still there.
+local WORKERS = [[
+local p = require "platter"
+local dir, secs = ...
+local sub = p.scratch(dir .. "/D")  -- the workers' files go in it: they go first
+assert(p.mkdir(sub))
+local r = p.parallel(2, function(i)
+  local g = assert(p.open(p.scratch(sub .. "/w" .. i .. ".dat"),
+    { create = true, write = true, size = 4096 }))
+  p.write("worker ", p.pid(), "\n"); p.flush()
+  return p.run{ file = g, bs = 4096, seconds = tonumber(secs) }
+end)
+p.write("after: ", tostring(p.stat(sub .. "/w1.dat") ~= nil), " ",
+  tostring(p.stat(sub .. "/w2.dat") ~= nil), " ops ", r.merged.ops, "\n")
+]]
+
+local function worker_pids(h)
+  local pids = {}
+  for pid in (read(h.out) or ""):gmatch("worker (%d+)") do pids[#pids + 1] = tonumber(pid) end
+  return pids
+end
+
+local function alive(pid)
+  local _, _, rc = T.sh("kill -0 " .. pid)
+  return rc == 0
+end
+
+T.test("p.parallel's workers stop when a signal reaches platter alone, and die with it",
+  function()
+    local dir = T.tmpdir()
+    write(dir .. "/work.lua", WORKERS)
+    -- SIGTERM to platter's pid alone (a service manager, kill, timeout): the workers
+    -- stop as they would on a terminal's Ctrl-C, and what they did is the phase
+    for _, sig in ipairs { "TERM", "KILL" } do
+      local h = start({ "--json", dir .. "/r.json", dir .. "/work.lua", dir, "60" }, T.tmpdir())
+      wait_for(function() return #worker_pids(h) == 2 end, 20, "two workers")
+      local pids = worker_pids(h)
+      local ok, err = pcall(function()
+        T.sh("kill -" .. sig .. " " .. read(h.pidf))
+        local rc = wait_exit(h, 10)
+        T.eq(rc, sig == "TERM" and 143 or 137, sig .. " status: " .. (read(h.err) or ""))
+        wait_for(function() return not alive(pids[1]) and not alive(pids[2]) end, 3,
+          "the workers to end after SIG" .. sig)
+        if sig == "TERM" then
+          T.has(read(h.err), "interrupted p.parallel after", "the workers' phase so far")
+          local doc = cjson.decode(read(dir .. "/r.json"))
+          T.ok(doc.phases[1] and doc.phases[1].ops > 0, "the phase in --json")
+          T.ok(not exists(dir .. "/D"), "the workers' scratch files removed, then their directory")
+        end
+      end)
+      for _, pid in ipairs(pids) do T.sh("kill -KILL " .. pid) end -- the old code's
+      T.sh("rm -rf " .. T.q(dir .. "/D")) -- SIGKILL leaves scratch files (safety.md)
+      if not ok then error(err, 0) end
+    end
+    -- a run that ends by itself: the workers' scratch files last until platter ends
+    local out, err, rc = T.platter({ dir .. "/work.lua", dir, "0.1" })
+    T.eq(rc, 0, err)
+    T.has(out, "after: true true ops", "scratch files a worker made stay until platter ends")
+    T.ok(not exists(dir .. "/D"), "then they are removed, and the directory")
+  end)
+
 -- ---- system settings are put back ---------------------------------------------------
 
 T.test("a readahead a script changes is put back at exit: normal end, error, 2nd Ctrl-C",
@@ -349,6 +413,30 @@ if how == "stuck" then pcall(function() pcall(p.sleep, 60) end) while true do en
       T.ok(not exists(mnt .. "/ra.dat"), "scratch file removed")
     end)
   end)
+
+T.test("a readahead a p.parallel worker changes is put back when platter exits", function()
+  with_tiny_fs(function(mnt)
+    local src = T.sh("findmnt -no SOURCE " .. T.q(mnt)):match("/dev/(%S+)")
+    local knob = "/sys/block/" .. src .. "/queue/read_ahead_kb"
+    local before = read(knob)
+    local dir = T.tmpdir()
+    write(dir .. "/ra.lua", [[
+local p = require "platter"
+local mnt = ...
+local f = assert(p.open(p.scratch(mnt .. "/ra.dat"), { create = true, write = true, size = 4096 }))
+f:close()
+p.parallel(1, function()
+  local g = assert(p.open(mnt .. "/ra.dat"))
+  assert(g:readahead(24) == 24)
+end)
+p.write("in the parent: ", p.read_text("]] .. knob .. [["))
+]])
+    local out, err, rc = T.platter({ dir .. "/ra.lua", mnt, knob })
+    T.eq(rc, 0, err)
+    T.eq(out, "in the parent: 24\n", "the worker's value while platter runs")
+    T.eq(read(knob), before, "put back at platter's exit")
+  end)
+end)
 
 T.test("at exit a readahead is left alone when someone changed it since or the loop device " ..
   "was set up again", function()
