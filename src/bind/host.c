@@ -1473,6 +1473,8 @@ static int pmain(lua_State *L)
         if (err < 0)
             return usage_error(j, lua_pushfstring(L, "%s %s: cannot write the result there: %s",
                                                   opt[k], path[k], why ? why : strerror(-err)));
+        if (path[k])
+            (void)pl_fs_reserve(path[k], opt[k]); /* not the script's to make or remove */
     }
     pl_record_paths(pl_cfg.json_path, pl_cfg.csv_path);
     pl_allow_enable(!pl_cfg.trust && !j->command);

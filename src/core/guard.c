@@ -897,9 +897,78 @@ static int resolve(const char *path, int follow, int want_parent, int change, in
     return 0;
 }
 
+static int parent_at(const char *path, int change, int *dirfd, char *name, const struct root **rp,
+                     char *rest, char *why, size_t len);
+
+/*
+ * The files this run's record goes to (--json, --csv), by their directory's
+ * identity and name: platter writes them when the script has ended, so the
+ * script does not make a directory there, remove them or register them as
+ * scratch (each would lose the record, silently for scratch).
+ */
+#define MAX_RESERVED 4
+static struct reserved {
+    dev_t dev;
+    ino_t ino;
+    char name[NAME_MAX + 1];
+    char what[16];
+} reserved[MAX_RESERVED];
+static int nreserved;
+
+int pl_fs_reserve(const char *path, const char *what)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *last = slash ? slash + 1 : path;
+    if (nreserved == MAX_RESERVED || !*last || strlen(last) > NAME_MAX ||
+        strlen(what) >= sizeof reserved[0].what)
+        return -ENOSPC;
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct stat st;
+    if (stat(dir, &st) < 0)
+        return -errno;
+    struct reserved *e = &reserved[nreserved++];
+    e->dev = st.st_dev;
+    e->ino = st.st_ino;
+    strcpy(e->name, last);
+    strcpy(e->what, what);
+    return 0;
+}
+
+/* name in dirfd is one of the record's files: refused, why says so. */
+static int refuse_reserved(const char *path, int dirfd, const char *name, char *why, size_t len)
+{
+    struct stat st;
+    if (!nreserved || fstat(dirfd, &st) < 0)
+        return 0;
+    for (int i = 0; i < nreserved; i++)
+        if (reserved[i].dev == st.st_dev && reserved[i].ino == st.st_ino &&
+            strcmp(reserved[i].name, name) == 0) {
+            snprintf(why, len,
+                     "%s is where platter writes this run's %s record when the script ends: "
+                     "a script does not make, remove or register it as scratch",
+                     path, reserved[i].what);
+            return PL_FS_REFUSED;
+        }
+    return 0;
+}
+
 /* The parent directory of path and its last name, for the *at() calls. With the
-   allow list off: the directory as the path names it. */
+   allow list off: the directory as the path names it. A change is refused on the
+   record's files (pl_fs_reserve). */
 static int parent_of(const char *path, int change, int *dirfd, char *name, const struct root **rp,
+                     char *rest, char *why, size_t len)
+{
+    int rc = parent_at(path, change, dirfd, name, rp, rest, why, len);
+    if (rc == 0 && change && (rc = refuse_reserved(path, *dirfd, name, why, len)) < 0)
+        close(*dirfd);
+    return rc;
+}
+
+static int parent_at(const char *path, int change, int *dirfd, char *name, const struct root **rp,
                      char *rest, char *why, size_t len)
 {
     if (rp)

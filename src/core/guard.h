@@ -162,6 +162,12 @@ int pl_fs_mkdir(const char *path, unsigned mode, char *why, size_t len);
 int pl_fs_rmdir(const char *path, char *why, size_t len);
 /* Unlink a regular file or symlink (never a directory, device or FIFO). */
 int pl_fs_remove_file(const char *path, char *why, size_t len);
+/*
+ * Keep a script from making a directory at path, removing it or registering it
+ * as scratch: the file (what: "--json", "--csv") platter writes the run's
+ * record to when the script has ended. Sandboxed or not. 0, or -errno / -ENOSPC.
+ */
+int pl_fs_reserve(const char *path, const char *what);
 /* Unlink path only while it is still the file fd refers to (undoing a create). */
 void pl_fs_unlink_if_same(const char *path, int fd);
 

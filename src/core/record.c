@@ -20,7 +20,9 @@
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "out.h"
@@ -231,12 +233,25 @@ static int write_file(const char *path, const char *text, size_t len, int guard)
             rc = -errno;
         return rc;
     }
-    size_t n = strlen(real) + 32;
+    size_t n = strlen(real) + 48;
     char *tmp = malloc(n);
     if (!tmp)
         return -ENOMEM;
-    snprintf(tmp, n, "%s.tmp%ld", real, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* a name nobody could have put there first (a file, a directory or a symlink
+       made in that directory beforehand is never opened, followed or replaced) */
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 8; tries++) {
+        uint64_t r = 0;
+        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            r = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+        }
+        snprintf(tmp, n, "%s.tmp%ld.%016llx", real, (long)getpid(), (unsigned long long)r);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     int rc = fd < 0 ? -errno : write_all(fd, text, len, 0);
     if (fd >= 0 && close(fd) < 0 && rc == 0)
         rc = -errno;

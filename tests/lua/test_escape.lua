@@ -195,3 +195,44 @@ T.test("a script cannot reach the file methods that the result writer and fast p
     T.has(out, "platter.file\n", "getmetatable gives the name only")
     T.has(out, "false", "setmetatable refused")
   end)
+
+for _, m in ipairs(MODES) do
+  T.test("a script cannot make a directory where its record goes, remove it or register it " ..
+    "as scratch (" .. m.name .. ")", function()
+    local L = layout()
+    local json, csv = L.cwd .. "/r.json", L.cwd .. "/r.csv"
+    local out, err, rc = T.sh("cd " .. T.q(L.cwd) .. " && " .. m.env .. " TMPDIR=" ..
+      T.q(L.tmp) .. " " .. T.q(T.bin) .. " --json r.json --csv " .. T.q(csv) .. [[ -e '
+      local p = platter
+      p.phase("a", function() end)
+      print("mkdir", pcall(p.mkdir, p.config.json))
+      print("scratch", pcall(p.scratch, "./" .. p.config.json))
+      print("remove", pcall(p.remove, p.config.csv))
+      print("scratch csv", pcall(p.scratch, p.config.csv))']])
+    T.eq(rc, 0, "exit status (stderr " .. err .. ")")
+    for _, what in ipairs { "mkdir", "scratch", "remove", "scratch csv" } do
+      T.has(out, what .. "\tfalse", what .. " refused")
+    end
+    T.has(out, "r.json is where platter writes this run's --json record when the script ends",
+      "why")
+    local doc = require("cjson").decode((assert(read(json), "the record was written")))
+    T.eq(doc.phases[1].name, "a", "the phase")
+    T.has(assert(read(csv), "the csv was written"), "\n1,1,\"phase\",\"a\",", "the csv row")
+  end)
+end
+
+T.test("the record's temporary file follows no symlink planted beside it", function()
+  local L = layout()
+  -- the keeper is forked right after platter starts: its pid is a few above the
+  -- shell's that execs platter; a link for each, to a file outside every root
+  local out, err, rc = T.sh("cd " .. T.q(L.cwd) .. " && TMPDIR=" .. T.q(L.tmp) ..
+    " sh -c 'perl -e \"symlink \\$ARGV[0], qq(r.json.tmp) . (\\$ARGV[1] + \\$_) for 1 .. 20\" " ..
+    T.q(L.outside .. "/planted") .. " $$; exec \"$@\"' sh " .. T.q(T.bin) ..
+    " --json r.json -e 'platter.phase(\"a\", function() end)'")
+  T.eq(rc, 0, "exit status (stderr " .. err .. out .. ")")
+  T.ok(not read(L.outside .. "/planted"), "nothing written through a planted link")
+  local link = T.sh("test -L " .. T.q(L.cwd .. "/r.json") .. " && echo link")
+  T.eq(link, "", "r.json is the record, not a link")
+  local doc = require("cjson").decode((assert(read(L.cwd .. "/r.json"), "the record")))
+  T.eq(doc.phases[1].name, "a", "the phase")
+end)
