@@ -41,6 +41,7 @@ local KiB, MiB = 1024, 1024 * 1024
 
 local o = p.args({
   name = NAME,
+  long_only = true,  -- ioping 1.3 parses with getopt_long_only: "-count 2", "-quiet"
   usage = "[options] DIRECTORY|FILE|DEVICE",
   summary = "ioping 1.3: time single requests at an interval and print ioping's lines and summary.",
   options = {
@@ -68,12 +69,23 @@ local o = p.args({
     { "-k", "--keep", help = "keep and reuse the temporary file DIRECTORY/ioping.tmp" },
     { "-q", "--quiet", help = "no per-request lines" },
     { "-B", "--batch", help = "print the final statistics as raw numbers only" },
+    { "-v", "--version", help = "print ioping's version line (of --as) and exit" },
+    -- ioping 1.3's other options: named, so that they say they are not here
+    { "-J", "--json", unsupported = "JSON output" },
+    { "-I", "--time", unsupported = "printing the time of each request" },
+    { "-A", "--async", unsupported = "asynchronous I/O (libaio)" },
+    { "-N", "--nowait", unsupported = "RWF_NOWAIT requests" },
+    { "-H", "--hipri", unsupported = "RWF_HIPRI polled requests" },
+    { "-b", "--burst", arg = "COUNT", unsupported = "bursts of requests" },
+    { "-l", "--speed-limit", arg = "SIZE", unsupported = "a speed limit" },
+    { "-r", "--rate-limit", arg = "COUNT", unsupported = "a rate limit" },
+    { "-e", "--entropy", arg = "SEED", unsupported = "a random seed (use platter --seed)" },
     { "--as", arg = "VERSION", choices = { "1.3", "1.2", "1.0", "0.9" }, default = "1.3",
       help = "behave and print as this ioping: 1.3, 1.2 (fast/slow by the range seen), "
         .. "1.0 (to 1.1: also no filesystem size, no -a), 0.9 (0.7 to 0.9: \"from\"/\"to\", "
         .. "microseconds, no warmup, no \"generated\" line)" },
   },
-  positional = { { "target", arg = "TARGET" } },
+  positional = { { "target", arg = "TARGET", optional = true } },
   epilog = "Sizes take ioping's suffixes (k = 1024, m, g, sector, page); times take ns, us,\n"
     .. "ms, s (the default), min and hour; counts take k = 1000, M, G.",
 }, ...)
@@ -96,6 +108,11 @@ end
 -- had (getopt strings: 0.9 "hvkALRDCWBqi:w:s:S:c:o:p:P:", 1.0 adds G Y y t T l,
 -- 1.2 a), and what it printed
 local version = tonumber(o.as)
+if o.version then  -- version(): on stdout from 1.3, on stderr before
+  if version >= 1.3 then p.write(NAME, " ", o.as, "\n") else p.ewrite(NAME, " ", o.as, "\n") end
+  p.exit(0)
+end
+if not o.target then p.usage_error(NAME, "missing TARGET") end
 local since = { read_write = 1.0, sync = 1.0, dsync = 1.0, min_time = 1.0, max_time = 1.0,
   warmup = 1.2 }
 local flag_of = { read_write = "-G", sync = "-Y", dsync = "-y", min_time = "-t", max_time = "-T",

@@ -98,18 +98,20 @@ local function help_text(spec)
   if spec.summary then lines[#lines + 1] = spec.summary end
   local rows, width = {}, 0
   for _, opt in ipairs(spec.options or {}) do
-    local names = {}
-    for _, n in ipairs(opt) do names[#names + 1] = n end
-    local left = table.concat(names, ", ")
-    if opt.arg then
-      left = left .. (left:sub(-1) == "=" and "" or " ") .. opt.arg
+    if not opt.unsupported then  -- not in the help
+      local names = {}
+      for _, n in ipairs(opt) do names[#names + 1] = n end
+      local left = table.concat(names, ", ")
+      if opt.arg then
+        left = left .. (left:sub(-1) == "=" and "" or " ") .. opt.arg
+      end
+      local help = opt.help or ""
+      if opt.default ~= nil and opt.default ~= false then
+        help = help .. string.format(" (default %s)", tostring(opt.default))
+      end
+      rows[#rows + 1] = { left, help }
+      if #left > width then width = #left end
     end
-    local help = opt.help or ""
-    if opt.default ~= nil and opt.default ~= false then
-      help = help .. string.format(" (default %s)", tostring(opt.default))
-    end
-    rows[#rows + 1] = { left, help }
-    if #left > width then width = #left end
   end
   if #rows > 0 then
     lines[#lines + 1] = ""
@@ -147,7 +149,8 @@ local function entry_problem(e, where, positional)
     end
   end
   for _, kw in ipairs { { "arg", "string" }, { "help", "string" }, { "key", "string" },
-      { "multi", "boolean" }, { "count", "boolean" }, { "optional", "boolean" } } do
+      { "multi", "boolean" }, { "count", "boolean" }, { "optional", "boolean" },
+      { "unsupported", "string" } } do
     local k, want = kw[1], kw[2]
     if e[k] ~= nil and type(e[k]) ~= want then
       return string.format("%s.%s: a %s expected, got %s", where, k, want, type(e[k]))
@@ -175,7 +178,7 @@ local function spec_problem(spec)
       return string.format("%s: a string expected, got %s", k, type(spec[k]))
     end
   end
-  for _, k in ipairs { "rest", "keyvalue" } do
+  for _, k in ipairs { "rest", "keyvalue", "long_only" } do
     if spec[k] ~= nil and type(spec[k]) ~= "boolean" then
       return string.format("%s: a boolean expected, got %s", k, type(spec[k]))
     end
@@ -218,6 +221,10 @@ function M.parse(spec, ...)
   end
 
   local function set(opt, name, value)
+    if opt.unsupported then
+      usage_error(spec, string.format("option '%s' is not supported by platter's %s: %s", name,
+        spec.name or "script", opt.unsupported))
+    end
     if opt.arg then
       local v = convert(spec, opt, name, value)
       if opt.multi then
@@ -238,6 +245,55 @@ function M.parse(spec, ...)
     i = i + 1
     if argv[i] == nil then usage_error(spec, "option '" .. name .. "' needs a value") end
     return argv[i]
+  end
+
+  -- "-s100" or bundled flags "-tT"
+  local function short_options(a)
+    local k = 2
+    while k <= #a do
+      local name = "-" .. a:sub(k, k)
+      local opt = by_name[name]
+      if not opt then
+        usage_error(spec, "unknown option '" .. (k == 2 and a or name) .. "'")
+      end
+      if opt.arg then
+        local rest = a:sub(k + 1)
+        set(opt, name, rest ~= "" and rest or take_value(name))
+        break
+      end
+      set(opt, name)
+      k = k + 1
+    end
+  end
+
+  -- long_only (getopt_long_only, as ioping parses): "-count 2", "-count=2" and a unique
+  -- abbreviation "-cou" name the long option; a single short letter stays short, and a
+  -- word that names no long option is short options. The long option, or nil.
+  local longs = {}
+  for _, opt in ipairs(spec.options or {}) do
+    for _, n in ipairs(opt) do
+      local long = n:match("^%-%-(.+)$")
+      if long then longs[#longs + 1] = { long, opt } end
+    end
+  end
+  if not by_name["--help"] then longs[#longs + 1] = { "help", "help" } end
+  local function long_only(a, name)
+    local exact, found, seen = nil, {}, {}
+    for _, l in ipairs(longs) do
+      if l[1] == name then exact = l end
+      if l[1]:sub(1, #name) == name and not seen[l[2]] then
+        seen[l[2]] = true
+        found[#found + 1] = l
+      end
+    end
+    if exact then return exact end
+    if #found > 1 then
+      local names = {}
+      for _, l in ipairs(found) do names[#names + 1] = "'-" .. l[1] .. "'" end
+      usage_error(spec, string.format("option '%s' is ambiguous; possibilities: %s", a,
+        table.concat(names, " ")))
+    end
+    return found[1]
   end
 
   while i <= #argv do
@@ -265,21 +321,24 @@ function M.parse(spec, ...)
     elseif a:match("^%-%-") then
       unknown_option(spec, a, argv[i + 1])
     elseif a:match("^%-.") and not tonumber(a) then
-      -- "-s100" or bundled flags "-tT"
-      local k = 2
-      while k <= #a do
-        local name = "-" .. a:sub(k, k)
-        opt = by_name[name]
-        if not opt then
-          usage_error(spec, "unknown option '" .. (k == 2 and a or name) .. "'")
-        end
+      local word, value = a:sub(2), nil
+      if word:find("=", 1, true) then word, value = word:match("^([^=]*)=(.*)$") end
+      local long = spec.long_only and (#a > 2 or not by_name[a]) and word ~= ""
+        and long_only(a, word)
+      if long and long[2] == "help" then
+        core.write(spec.help_text or help_text(spec))
+        core.exit(0)
+      elseif long then
+        opt = long[2]
         if opt.arg then
-          local rest = a:sub(k + 1)
-          set(opt, name, rest ~= "" and rest or take_value(name))
-          break
+          set(opt, "-" .. word, value or take_value("-" .. word))
+        elseif value then
+          usage_error(spec, "option '-" .. long[1] .. "' takes no value")
+        else
+          set(opt, "-" .. word)
         end
-        set(opt, name)
-        k = k + 1
+      else
+        short_options(a)
       end
     elseif a:match("^[%w_]+=") and spec.keyvalue then
       usage_error(spec, "unknown operand '" .. a:match("^([%w_]+)=") .. "'")

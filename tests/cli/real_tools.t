@@ -36,6 +36,17 @@ LC_NUMERIC locale.
   $ test -s real.fs && diff real.fs ours.fs && echo same
   same
 
+ioping 1.3 reads its options with getopt_long_only: the single-dash long
+names and unique abbreviations it accepts are taken the same way, and -v
+prints its version line.
+
+  $ same ioping -count 3 -interval 0 .
+  same
+  $ same ioping -co 2 -i 0 -quiet -s4k .
+  same
+  $ same ioping -v
+  same
+
 Refusals, on a terminal and with 2>&1, with the same exit status: a FIFO
 (ioping refuses it after its stat; platter once waited in open for a
 writer), and a device that takes no O_DIRECT (platter's own remark about

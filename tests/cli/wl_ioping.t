@@ -156,3 +156,36 @@ Errors, with ioping's messages and exit statuses.
   $ ls
   data.img
   out
+
+ioping 1.3's own option syntax (getopt_long_only): a single-dash long name,
+with its value after it or after "=", and a unique abbreviation; an
+ambiguous one is refused, naming the candidates. The options ioping has and
+platter does not say so, rather than being unknown; -v prints the version
+of --as (on stderr before 1.3, as those releases did).
+
+  $ w platter ioping -count 2 -interval=0 -q . | grep -c 'requests completed'
+  1
+  $ w platter ioping -cou 2 -i 0 -quiet -ca data.img | grep -c 'requests completed'
+  1
+  $ platter ioping -ra -c 1 .
+  platter: ioping: option '-ra' is ambiguous; possibilities: '-rapid' '-rate-limit'
+  Try 'platter ioping --help'.
+  [2]
+  $ platter ioping -J -c 1 .
+  platter: ioping: option '-J' is not supported by platter's ioping: JSON output
+  Try 'platter ioping --help'.
+  [2]
+  $ platter ioping --speed-limit 1m -c 1 .
+  platter: ioping: option '--speed-limit' is not supported by platter's ioping: a speed limit
+  Try 'platter ioping --help'.
+  [2]
+  $ platter ioping --help | grep -c -e '--json\|--speed-limit'
+  0
+  [1]
+  $ platter ioping -v; platter ioping --as 1.2 -version 2>/dev/null; platter ioping --as 1.2 -v 2>&1
+  ioping 1.3
+  ioping 1.2
+  $ platter ioping -c 1
+  platter: ioping: missing TARGET
+  Try 'platter ioping --help'.
+  [2]

@@ -188,6 +188,9 @@ T.test("a malformed spec is named at the script's line, never inside platter.arg
     { { positional = { { 1 } } }, "positional[1][1]: a name expected, got number" },
     { { name = {} }, "name: a string expected, got table" },
     { { rest = "yes" }, "rest: a boolean expected, got string" },
+    { { long_only = 1 }, "long_only: a boolean expected, got number" },
+    { { options = { { "-J", unsupported = true } } },
+      "options[1].unsupported: a string expected, got boolean" },
   }
   for _, c in ipairs(cases) do
     local e = T.raises(function() p.args(c[1], "-s", "4k") end, "bad argument #1 to 'args' (" .. c[2] .. ")",
@@ -195,6 +198,36 @@ T.test("a malformed spec is named at the script's line, never inside platter.arg
     T.ok(e:find("test_args.lua:", 1, true) and not e:find("platter/args.lua", 1, true),
       "at the script's line: " .. e)
   end
+end)
+
+T.test("long_only: single-dash long names and abbreviations, as getopt_long_only", function()
+  local function lo(...)
+    return p.args({ name = "demo", long_only = true, rest = true, options = {
+      { "-c", "--count", arg = "N", type = "int" }, { "-C", "--cached" },
+      { "-q", "--quiet" }, { "-s", "--size", arg = "S" }, { "-D", "--direct" },
+      { "-r", "--rate-limit", arg = "R", unsupported = "a rate limit" }, { "-R", "--rapid" },
+    } }, ...)
+  end
+  local o = lo("-count", "3", "-quiet", "-size=4k", "x")
+  T.eq(o.count, 3, "-count 3")
+  T.eq(o.quiet, true, "-quiet")
+  T.eq(o.size, "4k", "-size=4k")
+  T.eq(o[1], "x", "positional")
+  T.eq(lo("-cou", "5").count, 5, "a unique abbreviation")
+  T.eq(lo("-ca").cached, true, "-ca is --cached")
+  T.eq(lo("-c", "7").count, 7, "a declared letter stays short")
+  local b = lo("-qD", "-s4k")
+  T.ok(b.quiet and b.direct and b.size == "4k", "no long name: short options")
+  T.eq(lo("--count=2").count, 2, "--count=2 as ever")
+  usage(function() lo("-ra") end, "option '-ra' is ambiguous; possibilities: '-rate-limit' '-rapid'")
+  usage(function() lo("-quiet=1") end, "option '-quiet' takes no value")
+  usage(function() lo("-rate", "5") end,
+    "option '-rate' is not supported by platter's demo: a rate limit")
+  usage(function() lo("-r", "5") end, "option '-r' is not supported by platter's demo: a rate limit")
+  usage(function() lo("-xyz") end, "unknown option '-xyz'")
+  -- without long_only, -count is -c with the value "ount"
+  usage(function() p.args({ name = "demo", options = { { "-c", "--count", arg = "N", type = "int" } } },
+    "-count") end, "bad value 'ount' for -c")
 end)
 
 T.test("positionals, negative numbers and --", function()

@@ -42,11 +42,13 @@ if json then
   local out = { name = spec.name or name, usage = spec.usage, summary = spec.summary,
     epilog = spec.epilog, options = {}, positional = {} }
   for _, opt in ipairs(spec.options or {}) do
-    local o = { names = {}, arg = opt.arg, type = opt.type, help = opt.help,
-      choices = opt.choices, multi = opt.multi or nil, count = opt.count or nil }
-    if opt.default ~= nil and opt.default ~= false then o.default = tostring(opt.default) end
-    for _, n in ipairs(opt) do o.names[#o.names + 1] = n end
-    out.options[#out.options + 1] = o
+    if not opt.unsupported then  -- accepted only to say so: not offered
+      local o = { names = {}, arg = opt.arg, type = opt.type, help = opt.help,
+        choices = opt.choices, multi = opt.multi or nil, count = opt.count or nil }
+      if opt.default ~= nil and opt.default ~= false then o.default = tostring(opt.default) end
+      for _, n in ipairs(opt) do o.names[#o.names + 1] = n end
+      out.options[#out.options + 1] = o
+    end
   end
   for _, pos in ipairs(spec.positional or {}) do
     out.positional[#out.positional + 1] = { name = pos[1], arg = pos.arg,
@@ -61,7 +63,7 @@ end
 -- One line per flag: the flag, a tab, its metavariable (empty for a switch),
 -- a tab, its choices separated by spaces (empty when any value goes).
 for _, opt in ipairs(spec.options or {}) do
-  for _, n in ipairs(opt) do
+  for _, n in ipairs(opt.unsupported and {} or opt) do
     p.write(n, "\t", opt.arg or "", "\t", table.concat(opt.choices or {}, " "), "\n")
   end
 end
