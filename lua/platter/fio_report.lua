@@ -1198,7 +1198,8 @@ end
 --   group_bw         {read=, write=} the group's bytes/s, for bw_agg (default own)
 --   shorts           {read=, write=, trim=} short I/Os
 --   continue_on_error, total_err, first_error
---   gtod_reduce      fio's gtod_reduce=1: no latencies, no submit/complete counts
+--   gtod_reduce      fio's gtod_reduce=1: no latencies (slat, clat, lat); the windowed bw
+--                    and iops samples and the submit and complete counts stay, as in fio
 --   slat_percentiles fio's slat_percentiles=1: stats.slat's need s:percentile(p) too
 function M.job(meta, stats)
   stats = stats or {}
@@ -1255,6 +1256,7 @@ function M.job(meta, stats)
     end
     -- slat: what p.run's slat = true measured (async engines), as fio shows it without percentiles
     local sl = stats.slat and stats.slat[name]
+    if meta.gtod_reduce then sl = nil end
     d.slat_ns = lat_of_stats(sl, sl and sl.ops or 0, slat_pcts, nil)
     -- gtod_reduce: fio takes no latencies at all
     local lat_s, lat_n = s, ops
@@ -1321,9 +1323,9 @@ function M.job(meta, stats)
     for i = 1, 7 do t = t + (c[i] or 0) end
     return calc_dist(c, t, 0.1)
   end
-  local zero = { 0, 0, 0, 0, 0, 0, 0 }  -- gtod_reduce: fio counts no calls either
-  job.iodepth_submit = named(ORDERS.iodepth_submit, calls(meta.gtod_reduce and zero or meta.submit))
-  job.iodepth_complete = named(ORDERS.iodepth_submit, calls(meta.gtod_reduce and zero or meta.complete))
+  -- (gtod_reduce leaves these: fio counts its submit and reap calls without the clock)
+  job.iodepth_submit = named(ORDERS.iodepth_submit, calls(meta.submit))
+  job.iodepth_complete = named(ORDERS.iodepth_submit, calls(meta.complete))
   local function lat_pct(counts, n)
     local out = {}
     for i = 1, n do

@@ -200,7 +200,8 @@ function M.run(cfg, given)
       -- randrepeat=1 (fio's default): the same offsets every run; 0: new ones each run
       seed = o.randrepeat == false and p.random(0, 2 ^ 40) or (o.randseed or 137) + inst.index - 1,
       sample_ms = 500, progress = false,
-      slat = ASYNC[engine] or nil,   -- fio shows submission latency for async engines
+      -- fio shows submission latency for async engines, unless gtod_reduce turns latencies off
+      slat = (ASYNC[engine] and not o.gtod_reduce) or nil,
     }
     if engine == "null" then r.batch = nil end
     if bs_list then r.bs_list, r.weights = bs_list, weights else r.bs = bs end

@@ -1,0 +1,36 @@
+platter fio against the real fio 3.33 (Debian's), when it is installed: the
+same command lines run by both on a scratch file, and what the reports say
+compared with the numbers masked (or only the figures that must agree
+shown). Each section is a case where platter once said something fio does
+not.
+
+  $ command -v fio >/dev/null || exit 80
+  $ command -v python3 >/dev/null || exit 80
+  $ both() { rm -rf real ours; mkdir real ours
+  >   (cd real && fio "$@" >out 2>err; echo $? >rc)
+  >   (cd ours && platter fio "$@" >out 2>err; echo $? >rc); }
+  $ mask() { sed -E 's/[0-9]+(\.[0-9]+)?[kMGT]?/#/g'; }
+
+gtod_reduce=1 turns every latency off (slat too, which platter measures
+for libaio and io_uring); the submit and complete counts stay, as fio
+counts its calls without the clock, and so do the bw and iops samples of
+its 500 ms windows (only per-I/O ones go):
+
+  $ both --ioengine=libaio --direct=1 --gtod_reduce=1 --name=test --filename=F --bs=4k \
+  >   --iodepth=64 --size=8m --readwrite=randrw --rwmixread=75
+  $ for t in real ours; do grep -E 'lat \(|submit' $t/out > $t/lines; done
+  $ diff real/lines ours/lines && cat ours/lines
+       submit    : 0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%
+  $ both --ioengine=psync --gtod_reduce=1 --name=test --filename=F --bs=4k --size=1m \
+  >   --readwrite=randrw --runtime=1100ms --time_based --output-format=json
+  $ for t in real ours; do python3 -c '
+  > import json, sys
+  > j = json.load(open(sys.argv[1]))["jobs"][0]
+  > for d in ("read", "write"):
+  >     print(d, [j[d][k]["N"] for k in ("slat_ns", "clat_ns", "lat_ns")], j[d]["bw_samples"] > 0, j[d]["iops_samples"] > 0)
+  > print("submit 4:", j["iodepth_submit"]["4"], "complete 4:", j["iodepth_complete"]["4"])' $t/out > $t/json; done
+  $ diff real/json ours/json && cat ours/json
+  read [0, 0, 0] True True
+  write [0, 0, 0] True True
+  submit 4: 100.0 complete 4: 100.0
+  $ rm -rf real ours
