@@ -728,16 +728,26 @@ function M.run(cfg, given)
     return out
   end
 
+  -- fio's runtime: the time the job did I/O (after its ramp), in ms rounded up (backend.c)
+  local function ms(sec) return math.floor((math.floor((sec or 0) * 1e6) + 999) / 1000) end
+  -- one job copy's whole time in ms (fio's total_run_time): its runtime, or with a
+  -- verify pass the writes' and the reads' times together
+  local function job_ms(v, stats)
+    if v.runtime_rw then return ms(v.runtime_rw.read) + ms(v.runtime_rw.write) end
+    return ms(v.runtime or stats.seconds)
+  end
+
   -- one job object per instance, or per group with group_reporting
   local function meta_of(inst, v, stats)
     local o = inst.o
-    -- fio's runtime: the time the job did I/O (after its ramp), in ms rounded up (backend.c)
-    local function ms(sec) return math.floor((math.floor((sec or 0) * 1e6) + 999) / 1000) end
     local runtime, job_runtime = ms(v.runtime or stats.seconds), nil
     if v.runtime_rw then
       runtime = { read = ms(v.runtime_rw.read), write = ms(v.runtime_rw.write) }
       job_runtime = runtime.read + runtime.write
     end
+    -- a group_reporting group: fio adds its jobs' times (sum_thread_stats), and its CPU
+    -- shares are the jobs' summed CPU time over that sum, an average, not a sum of shares
+    if v.jobs_ms then job_runtime = v.jobs_ms end
     return {
       name = inst.job.name, groupid = inst.groupid, pid = p.pid(),
       options = pairs_of(inst.job.list), runtime_ms = runtime, job_runtime_ms = job_runtime,
@@ -795,6 +805,7 @@ function M.run(cfg, given)
         end
       end
       local mv = m.values or {}
+      if #g.members > 1 then v.jobs_ms = (v.jobs_ms or 0) + job_ms(mv, s or {}) end
       v.steady = v.steady or mv.steady  -- a group's jobs all report the group's window
       v.elapsed = math.max(v.elapsed or 0, mv.elapsed or 0)
       v.runtime = math.max(v.runtime or 0, mv.runtime or 0)

@@ -33,4 +33,32 @@ its 500 ms windows (only per-I/O ones go):
   read [0, 0, 0] True True
   write [0, 0, 0] True True
   submit 4: 100.0 complete 4: 100.0
-  $ rm -rf real ours
+
+group_reporting: fio adds the jobs' run times (job_runtime is 2 s for two
+1 s jobs) and divides their summed CPU time by it, so a group's usr and sys
+are the jobs' average share, never more than 100%; the normal report, the
+terse line and the JSON say the same:
+
+  $ both --name=t --ioengine=null --rw=randread --bs=4k --size=1g --runtime=1 --time_based \
+  >   --numjobs=2 --group_reporting --output-format=terse,json,normal
+  $ cat > cpu.py <<'PY'
+  > import json, re, sys
+  > text = open(sys.argv[1]).read()
+  > start, end = text.index("\n{") + 1, text.rindex("\n}") + 2
+  > j = json.loads(text[start:end])["jobs"][0]
+  > print("json: job_runtime / runtime =", round(j["job_runtime"] / j["read"]["runtime"]),
+  >       "usr+sys <= 100:", j["usr_cpu"] + j["sys_cpu"] <= 100)
+  > terse = [l for l in text.split("\n") if l.startswith("3;fio-3.33;")][0].split(";")
+  > usr, sys_ = (float(f.rstrip("%")) for f in terse[87:89])
+  > print("terse: usr+sys <= 100:", usr + sys_ <= 100, "same as json:",
+  >       abs(usr - j["usr_cpu"]) < 1e-5 and abs(sys_ - j["sys_cpu"]) < 1e-5)
+  > m = re.search(r"cpu +: usr=([\d.]+)%, sys=([\d.]+)%", text[end:])
+  > print("normal: same as json:", abs(float(m.group(1)) - j["usr_cpu"]) < 0.006
+  >       and abs(float(m.group(2)) - j["sys_cpu"]) < 0.006)
+  > PY
+  $ python3 cpu.py real/out > real/cpu; python3 cpu.py ours/out > ours/cpu
+  $ diff real/cpu ours/cpu && cat ours/cpu
+  json: job_runtime / runtime = 2 usr+sys <= 100: True
+  terse: usr+sys <= 100: True same as json: True
+  normal: same as json: True
+  $ rm -rf real ours cpu.py
