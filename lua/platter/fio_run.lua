@@ -176,6 +176,29 @@ function M.run(cfg, given)
       ramp_s = o.steadystate_ramp_time or 0 }
   end
 
+  -- rw=read:SKIP, SKIP > 0, on one file: how many I/Os of `len` fio does before it is done
+  -- with the file, or nil when it never is (io.c's get_next_seq_offset and get_next_offset).
+  -- Offsets are relative to the job's offset `lo` over `w` bytes of a file of `real` bytes.
+  -- After an I/O at p the next is at p + len + skip; fio wraps that to `lo` (relative, as
+  -- it does) once it is at or past `real`, and it is done with the file when the last I/O
+  -- ended at or past `real`, or when the next start is at or past `w`, or its end past
+  -- `real`. So a file laid out to just the job's size wraps and the job runs until its
+  -- bytes are done, while in a larger file the job makes one pass and stops.
+  local function skip_ios(lo, w, real, len, skip)
+    local st, n, start = len + skip, 0, 0
+    local limit = math.min(math.min(real, w) - 1, real - lo - len)  -- the last start that goes on
+    for _ = 1, 2 do  -- the pass from 0, then (after a wrap) the ones from `lo`, all alike
+      if start >= w or lo + start + len > real then return n end
+      local m = start <= limit and math.floor((limit - start) / st) + 1 or 1
+      n = n + m
+      local last = start + (m - 1) * st
+      if lo + last + len >= real or last + st < real then return n end  -- done
+      if start == lo then return nil end  -- wrapped to where this pass began: never done
+      start = lo
+    end
+    return nil
+  end
+
   local function plan(inst, files, per, offset, size)
     local o = inst.o
     local kind = o.rw.kind
@@ -253,6 +276,27 @@ function M.run(cfg, given)
         r.pattern, r.skip = "seq", skip  -- fio's backwards read (get_next_seq_offset's wrap)
       elseif skip > 0 then
         r.pattern, r.stride = "stride", (bs or bs_list[1]) + skip
+        -- fio's amount of I/O: one pass over a file larger than the job's range (see
+        -- skip_ios); with a fixed block size and not time_based
+        if bs and not (o.time_based and (o.runtime or 0) > 0) then
+          local per_loop = 0
+          for _, n in ipairs(files) do
+            local have = size_of(n)
+            local k = skip_ios(offset, per, math.max(have or 0, offset + per), bs, skip)
+            if not k then per_loop = nil; break end
+            per_loop = per_loop + k
+          end
+          if per_loop then
+            -- rw=rw:SKIP: fio keeps a place per direction and stops when the first of them
+            -- is done; platter's directions share one, so the job stops where the busier
+            -- direction would be done at its share of the mix
+            if reads and writes then
+              local share = math.max(o.rwmixread or 50, 100 - (o.rwmixread or 50)) / 100
+              per_loop = math.floor(per_loop / share + 0.5)
+            end
+            r.count = per_loop * (o.loops or 1)
+          end
+        end
       else
         r.pattern = "seq"
       end

@@ -62,3 +62,46 @@ terse line and the JSON say the same:
   terse: usr+sys <= 100: True same as json: True
   normal: same as json: True
   $ rm -rf real ours cpu.py
+
+rw=read:SKIP (sequential with holes): in a file laid out to just the job's
+size fio wraps to the start and goes on until the job's bytes are done; in
+a larger file it makes one pass over the job's range and stops (8 MiB in
+steps of 20 KiB: 410 I/Os, 1640 KiB), with loops a pass each:
+
+  $ again() {  # the same job, in files the tools laid out before
+  >   (cd real && fio "$@" >out 2>err; echo $? >rc)
+  >   (cd ours && platter fio "$@" >out 2>err; echo $? >rc); }
+  $ issued() { for t in real ours; do grep -E 'issued|io=' $t/out | sed -E 's/ bw=.*(io=[^,]*),.*/ \1/' > $t/io; done
+  >   diff real/io ours/io && cat ours/io; }
+  $ both --name=t --filename=F --size=8m --bs=4k --rw=read:16k
+  $ issued
+       issued rwts: total=2048,0,0,0 short=0,0,0,0 dropped=0,0,0,0
+     READ: io=8192KiB (8389kB)
+  $ both --name=t --filename=F --size=32m --bs=4k --rw=read --io_size=4k
+  $ again --name=t --filename=F --size=8m --bs=4k --rw=read:16k
+  $ issued
+       issued rwts: total=410,0,0,0 short=0,0,0,0 dropped=0,0,0,0
+     READ: io=1640KiB (1679kB)
+  $ again --name=t --filename=F --size=8m --bs=4k --rw=write:16k --loops=2
+  $ issued
+       issued rwts: total=0,820,0,0 short=0,0,0,0 dropped=0,0,0,0
+    WRITE: io=3280KiB (3359kB)
+  $ again --name=t --filename=F --size=1m --offset=1m --bs=4k --rw=read:6k
+  $ issued
+       issued rwts: total=103,0,0,0 short=0,0,0,0 dropped=0,0,0,0
+     READ: io=412KiB (422kB)
+
+rw=rw:SKIP: fio keeps a place per direction and stops when the first is
+done, after a number of I/Os its random mix decides; platter's directions
+share one place, so it stops where the busier direction would be done at
+its share of the mix (8 MiB in steps of 12 KiB: 683, so about 1366):
+
+  $ again --name=t --filename=F --size=8m --bs=4k --rw=rw:8k --output-format=json
+  $ for t in real ours; do python3 -c '
+  > import json, sys
+  > j = json.load(open(sys.argv[1]))["jobs"][0]
+  > n = j["read"]["total_ios"] + j["write"]["total_ios"]
+  > print(1250 < n < 1400, max(j["read"]["total_ios"], j["write"]["total_ios"]) < 720)' $t/out; done
+  True True
+  True True
+  $ rm -rf real ours
