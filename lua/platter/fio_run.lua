@@ -672,7 +672,10 @@ function M.run(cfg, given)
   if normal then
     local stub = {}
     for _, inst in ipairs(instances) do
-      stub[#stub + 1] = fr.job({ name = inst.job.name, groupid = inst.groupid, options = pairs_of(inst.job.list) }, {})
+      local opts = pairs_of(inst.job.list)
+      -- a bare `thread` (fio stores "", which its JSON leaves out) still starts threads
+      if inst.o.thread then opts[#opts + 1] = { "thread", "1" } end
+      stub[#stub + 1] = fr.job({ name = inst.job.name, groupid = inst.groupid, options = opts }, {})
     end
     emit(fr.header(fr.defs(fr.top(stub, { global_options = global_options }))))
   end

@@ -105,3 +105,13 @@ its share of the mix (8 MiB in steps of 12 KiB: 683, so about 1366):
   True True
   True True
   $ rm -rf real ours
+
+A bare thread option (on the command line or a line of a job file) starts
+threads, as thread=1 does:
+
+  $ printf '[global]\nthread\nsize=1m\n[x]\nnumjobs=2\n' > thread.fio
+  $ both --name=a --thread --size=1m --name=b --thread=0 --size=1m ../thread.fio
+  $ grep -h Starting real/out ours/out
+  Starting 3 threads and 1 process
+  Starting 3 threads and 1 process
+  $ rm -rf real ours thread.fio
