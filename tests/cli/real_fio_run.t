@@ -9,7 +9,7 @@ not.
   $ both() { rm -rf real ours; mkdir real ours
   >   (cd real && fio "$@" >out 2>err; echo $? >rc)
   >   (cd ours && platter fio "$@" >out 2>err; echo $? >rc); }
-  $ mask() { sed -E 's/[0-9]+(\.[0-9]+)?[kMGT]?/#/g'; }
+  $ mask() { sed -E 's/[0-9]+(\.[0-9]+)?[kMGT]?/#/g; s/(pid=#): .*/\1: DATE/'; }
 
 gtod_reduce=1 turns every latency off (slat too, which platter measures
 for libaio and io_uring); the submit and complete counts stay, as fio
@@ -115,3 +115,37 @@ threads, as thread=1 does:
   Starting 3 threads and 1 process
   Starting 3 threads and 1 process
   $ rm -rf real ours thread.fio
+
+O_DIRECT with a block size off the file's alignment: fio issues the I/O,
+the kernel refuses it (EINVAL) and the job ends with err=22, its messages
+on stderr and stdout, and exit status 1; never a message naming one of
+platter's own files:
+
+  $ for e in libaio psync; do
+  >   both --name=t --size=1m --filename=f --rw=read --ioengine=$e --direct=1 --bs=1000
+  >   for t in real ours; do grep -v -e '^Disk stats' -e '^  [a-z0-9]*: ios=' $t/out | mask > $t/masked; done
+  >   diff real/masked ours/masked && diff real/err ours/err && diff real/rc ours/rc && echo "$e: same"
+  > done
+  libaio: same
+  psync: same
+  $ cat ours/masked ours/err ours/rc
+  t: (g=#): rw=read, bs=(R) #B-#B, (W) #B-#B, (T) #B-#B, ioengine=psync, iodepth=#
+  fio-#
+  Starting # process
+  t: Laying out IO file (# file / #iB)
+  fio: first direct IO errored. File system may not support direct IO, or iomem_align= is bad, or invalid block size. Try setting direct=#.
+  fio: pid=#, err=#/file:io_u.c:#, func=io_u error, error=Invalid argument
+  
+  t: (groupid=#, jobs=#): err=# (file:io_u.c:#, func=io_u error, error=Invalid argument): pid=#: DATE
+    cpu          : usr=#%, sys=#%, ctx=#, majf=#, minf=#
+    IO depths    : #=#%, #=#%, #=#%, #=#%, #=#%, #=#%, >=#=#%
+       submit    : #=#%, #=#%, #=#%, #=#%, #=#%, #=#%, >=#=#%
+       complete  : #=#%, #=#%, #=#%, #=#%, #=#%, #=#%, >=#=#%
+       issued rwts: total=#,#,#,# short=#,#,#,# dropped=#,#,#,#
+       latency   : target=#, window=#, percentile=#%, depth=#
+  
+  Run status group # (all jobs):
+  
+  fio: io_u error on file f: Invalid argument: read offset=0, buflen=1000
+  1
+  $ rm -rf real ours
