@@ -1363,7 +1363,8 @@ function M.parse(argv, env)
         if name == "output" then
           cfg.output = v
         elseif name == "output-format" then
-          cfg.output_format = output_formats(v)
+          -- fio's --minimal is --output-format=terse: whichever comes later wins
+          cfg.output_format, cfg.minimal = output_formats(v), false
         elseif name == "minimal" then
           cfg.minimal, cfg.output_format = true, { "terse" }
         elseif name == "append-terse" then

@@ -41,8 +41,8 @@ function M.run(cfg, given)
   end
 
   local formats = {}
+  -- (--minimal is there as terse, unless a later --output-format replaced it, as in fio)
   for _, f in ipairs(cfg.output_format or { "normal" }) do formats[f] = true end
-  if cfg.minimal then formats = { terse = true } end
   local normal = formats.normal
 
   -- fio_job's {name=, value=} lists as fio_report's {{name, value}} pairs
@@ -1047,7 +1047,6 @@ function M.lua(cfg, source)
   }
   local fmt = {}
   for _, f in ipairs(cfg.output_format or { "normal" }) do fmt[#fmt + 1] = f end
-  if cfg.minimal then fmt = { "terse" } end
   out[#out + 1] = "  output_format = " .. literal(fmt) .. ","
   if cfg.terse_version and cfg.terse_version ~= 3 then
     out[#out + 1] = "  terse_version = " .. literal(cfg.terse_version) .. ","

@@ -149,3 +149,13 @@ platter's own files:
   fio: io_u error on file f: Invalid argument: read offset=0, buflen=1000
   1
   $ rm -rf real ours
+
+--minimal and --output-format set the same thing: the later one wins:
+
+  $ for o in "--minimal --output-format=json" "--output-format=json --minimal"; do
+  >   both $o --name=t --ioengine=null --size=1m
+  >   echo "$o: $(head -c 10 real/out | head -1) / $(head -c 10 ours/out | head -1)"
+  > done
+  --minimal --output-format=json: { / {
+  --output-format=json --minimal: 3;fio-3.33 / 3;fio-3.33
+  $ rm -rf real ours

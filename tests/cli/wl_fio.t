@@ -79,6 +79,14 @@ json, then normal) when several are asked for.
   $ sed -n '/^{/,$p' both.txt | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["fio version"], [j["jobname"] for j in d["jobs"]], d["jobs"][1]["read"]["total_ios"] > 0)'
   fio-3.33 ['writer', 'reader'] True
 
+--minimal is --output-format=terse, and the later of the two wins, as in
+fio:
+
+  $ platter --sim ata-5400-1999 fio --minimal --output-format=json --name=one --size=1m | head -c 1; echo
+  {
+  $ platter --sim ata-5400-1999 fio --output-format=json --minimal --name=one --size=1m | head -c 10; echo
+  3;fio-3.33
+
 --output=FILE writes the report there (a file named on the command line:
 the sandbox lets a script write text nowhere else), and nothing on stdout.
 
