@@ -501,6 +501,8 @@ static int l_file_advise(lua_State *L)
     struct pl_error e = {0};
     if (f->target->advise(f, (int)a, off, len, &e) < 0)
         return error_result(L, &e, f->path);
+    if (off == 0 && len == 0 && a <= PL_ADV_RANDOM)
+        f->access = (int)a; /* an access pattern for the whole file: kept for mmap */
     lua_pushboolean(L, 1);
     return 1;
 }

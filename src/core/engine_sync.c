@@ -122,6 +122,19 @@ static int mmap_init(struct pl_engine *e, const char **why)
         void *p = mmap(NULL, (size_t)size, prot, MAP_SHARED, f->fd, 0);
         if (p == MAP_FAILED)
             return -errno;
+        /* fio's mmap engine (fadvise_hint): the mapping is advised as the file was, so a
+           page fault reads ahead for sequential access and only its page for random */
+        int adv = f->access == PL_ADV_RANDOM       ? POSIX_MADV_RANDOM
+                  : f->access == PL_ADV_SEQUENTIAL ? POSIX_MADV_SEQUENTIAL
+                                                   : POSIX_MADV_NORMAL;
+        if (adv != POSIX_MADV_NORMAL) {
+            int rc = posix_madvise(p, (size_t)size, adv);
+            if (rc != 0) {
+                munmap(p, (size_t)size);
+                *why = "posix_madvise on the mapping failed";
+                return -rc;
+            }
+        }
         m[i].p = p;
         m[i].len = (uint64_t)size;
     }

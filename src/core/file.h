@@ -42,6 +42,9 @@ struct pl_file {
     int dsync;          /* opened O_DSYNC or O_SYNC: a write returns once its data is stable */
     uint32_t align;     /* O_DIRECT offset/length rule (bytes), 1 if buffered */
     uint32_t mem_align; /* buffer alignment we use */
+    int access;         /* how the whole file will be read, as last advised (f:advise):
+                           0 normal, 1 sequential, 2 random (target.h's enum pl_advice);
+                           the mmap engine gives its mapping the same advice */
     enum pl_fill fill;
     uint64_t seed;
     void *buf; /* aligned, buflen bytes, filled per `fill` */

@@ -159,3 +159,20 @@ platter's own files:
   --minimal --output-format=json: { / {
   --output-format=json --minimal: 3;fio-3.33 / 3;fio-3.33
   $ rm -rf real ours
+
+ioengine=mmap: fio advises its mapping as its fadvise_hint does the file,
+MADV_RANDOM for a random job and MADV_SEQUENTIAL for a sequential one (so a
+random read faults in its page alone, without readaround); platter's mmap
+engine does the same (seen with strace, when it is installed):
+
+  $ advice() { strace -f -qq -e trace=madvise -o st "$@" >/dev/null 2>&1
+  >   grep -o 'MADV_RANDOM\|MADV_SEQUENTIAL' st | sort -u | tr '\n' ' '; }
+  $ command -v strace >/dev/null && for rw in randread read randwrite; do
+  >   rm -rf real ours; mkdir real ours
+  >   echo "$rw: $(cd real && advice fio --name=t --filename=F --size=1m --ioengine=mmap --rw=$rw)/ $(
+  >     cd ours && advice platter fio --name=t --filename=F --size=1m --ioengine=mmap --rw=$rw)"
+  > done || echo skipped
+  randread: MADV_RANDOM / MADV_RANDOM 
+  read: MADV_SEQUENTIAL / MADV_SEQUENTIAL 
+  randwrite: MADV_RANDOM / MADV_RANDOM 
+  $ rm -rf real ours
