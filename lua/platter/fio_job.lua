@@ -1303,8 +1303,9 @@ end
 --                 that order ("json+" comes with "json"); cfg.output (path),
 --                 cfg.showcmd, cfg.parse_only, cfg.help, cfg.version,
 --                 cfg.minimal, cfg.cmdhelp, cfg.eta ("always"|"never"|..),
---                 cfg.eta_newline, cfg.eta_interval, cfg.status_interval (s),
---                 cfg.terse_version (3), cfg.warnings_fatal
+--                 cfg.eta_newline, cfg.eta_interval, cfg.terse_version (3)
+--                 (--status-interval and --warnings-fatal are refused: nothing would
+--                 honour them)
 -- A job: name (o.name), section (job files), file, cmdline (true for
 -- command-line jobs), index (1..n), o (the normalized options: fio's names,
 -- see OPTIONS and the kinds above), raw (name -> value as given, [global]
@@ -1391,9 +1392,15 @@ function M.parse(argv, env)
           cfg.eta_interval = time_s(v, "eta interval")
           if floor(cfg.eta_interval * 1000) < 250 then fail("fio: eta interval time too short (250msec min)") end
         elseif name == "status-interval" then
-          cfg.status_interval = time_s(v, "time")
+          -- fio prints the whole report every N seconds from its jobs' running figures;
+          -- platter fio has its workers' figures only when they end
+          time_s(v, "time")
+          fail((not_supported("option '--status-interval'"):gsub("%(.*%)$",
+            "(its report is made once, when the jobs end)")))
         elseif name == "warnings-fatal" then
-          cfg.warnings_fatal = true
+          -- platter fio prints none of fio's parser warnings, so it has none to make fatal
+          fail((not_supported("option '--warnings-fatal'"):gsub("%(.*%)$",
+            "(platter fio prints none of fio's parser warnings to make fatal)")))
         elseif name == "section" then
           if v == "global" then fail("fio: can't use global as only section") end
           sections = sections or {}
