@@ -363,6 +363,10 @@ local OPTIONS = {
     alias = "ss_ramp", unit_s = true, def = "0" },
   { "thread", "set", "threads rather than processes (platter: workers either way)" },
   { "gtod_reduce", "bool", "fewer clock reads: no latency figures", def = "0" },
+  { "unified_rw_reporting", "enum", "report reads and writes as one 'mixed': none (0), mixed (1), "
+    .. "both (2: after read and write)", def = "none",
+    values = { none = "none", ["0"] = "none", mixed = "mixed", ["1"] = "mixed", both = "both", ["2"] = "both" },
+    order = { "none", "mixed", "both", "0", "1", "2" } },
   { "refill_buffers", "set", "new buffer contents for every write" },
   { "buffer_compress_percentage", "int", "how compressible written data is (percent)", max = 100 },
   { "buffer_compress_chunk", "int", "the size of each compressible chunk (bytes)", def = "512" },

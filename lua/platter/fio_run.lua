@@ -868,6 +868,57 @@ function M.run(cfg, given)
     }
   end
 
+  -- unified_rw_reporting (fio's UNIFIED_MIXED and UNIFIED_BOTH): the directions summed
+  -- into one "mixed" object (stat.c's sum_thread_stats into direction 0): bytes and I/Os
+  -- added, the histograms merged, the longest runtime, and the bw and iops samples summed
+  -- as fio sums a group's (min, max, mean and deviation each added); "mixed" replaces
+  -- read, write, trim and sync, "both" adds it after them. job has been made from stats
+  -- already, so they may be merged into each other now.
+  local function unify(job, meta, stats, how)
+    local function add(a, b) if a and b then return a:merge(b) end return a or b end
+    local sum = add(stats.read, stats.write)
+    local slat = stats.slat and { read = add(stats.slat.read, stats.slat.write) } or nil
+    local m = {}
+    for k, x in pairs(meta) do m[k] = x end
+    if type(meta.runtime_ms) == "table" then
+      m.runtime_ms = math.max(meta.runtime_ms.read or 0, meta.runtime_ms.write or 0)
+    end
+    local mixed = fr.job(m, { read = sum, slat = slat }).read
+    local acc = {}
+    for _, kind in ipairs({ { "bw", "bw_dev" }, { "iops", "iops_stddev" } }) do
+      local k, dev = kind[1], kind[2]
+      local t
+      for _, d in ipairs({ "read", "write" }) do
+        local x = job[d]
+        if x and (x[k .. "_samples"] or 0) > 0 then
+          t = io_sum(t, { n = x[k .. "_samples"], min = x[k .. "_min"], max = x[k .. "_max"],
+            mean = x[k .. "_mean"], stdev = x[dev] })
+        end
+      end
+      acc[k] = t
+    end
+    for _, k in ipairs({ "bw", "iops" }) do
+      local t = acc[k]
+      local dev = k == "bw" and "bw_dev" or "iops_stddev"
+      if t then
+        mixed[k .. "_min"], mixed[k .. "_max"], mixed[k .. "_mean"] = t.min, t.max, t.mean
+        mixed[dev], mixed[k .. "_samples"] = t.n > 1 and math.sqrt(t.S / (t.n - 1)) or 0.0, t.n
+      else
+        mixed[k .. "_min"], mixed[k .. "_max"], mixed[k .. "_mean"], mixed[dev], mixed[k .. "_samples"] =
+          0, 0, 0.0, 0.0, 0
+      end
+    end
+    mixed.bw_agg = 0.0
+    if mixed.bw_samples > 0 then
+      mixed.bw_agg = 100.0
+      if mixed.bw_bytes > 1024 then
+        mixed.bw_agg = math.min(100.0, math.floor(mixed.bw_mean) * 100.0 / (mixed.bw_bytes / 1024.0))
+      end
+    end
+    if how == "mixed" then job.read, job.write, job.trim, job.sync = nil, nil, nil, nil end
+    job.mixed = mixed
+  end
+
   local groups_done = {}
   for _, inst in ipairs(instances) do
     local res = results[inst.index]
@@ -950,6 +1001,10 @@ function M.run(cfg, given)
     if io_err then failures = failures + 1 end
     job_objects[#job_objects + 1] = fr.job(meta, merged)
     if io_err then io_error_counts(job_objects[#job_objects], io_err) end
+    local unified = g.inst.o.unified_rw_reporting
+    if unified == "mixed" or unified == "both" then
+      unify(job_objects[#job_objects], meta, merged, unified)
+    end
   end
 
   local disk = {}

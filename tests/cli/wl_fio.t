@@ -79,6 +79,17 @@ json, then normal) when several are asked for.
   $ sed -n '/^{/,$p' both.txt | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["fio version"], [j["jobname"] for j in d["jobs"]], d["jobs"][1]["read"]["total_ios"] > 0)'
   fio-3.33 ['writer', 'reader'] True
 
+unified_rw_reporting=mixed reports the reads and writes as one "mixed"
+direction (fio's sum of the two); both (2) adds it after read and write:
+
+  $ platter --sim ata-5400-1999 fio --name=m --rw=randrw --size=1m --unified_rw_reporting=mixed | grep -E "mixed:|MIXED|issued"
+    mixed: IOPS=183, BW=734KiB/s (751kB/s)(1024KiB/1396msec)
+       issued rwts: total=256,0,0,0 short=0,0,0,0 dropped=0,0,0,0
+    MIXED: bw=734KiB/s (751kB/s), 734KiB/s-734KiB/s (751kB/s-751kB/s), io=1024KiB (1049kB), run=1396-1396msec
+  $ platter --sim ata-5400-1999 fio --name=m --rw=randrw --size=1m --unified_rw_reporting=both --output-format=json |
+  >   python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0]; print([k for k in ("read","write","trim","sync","mixed") if k in j], j["mixed"]["total_ios"])'
+  ['read', 'write', 'trim', 'sync', 'mixed'] 256
+
 --minimal is --output-format=terse, and the later of the two wins, as in
 fio:
 
