@@ -207,11 +207,15 @@ function M.run(cfg, given)
     local random = kind:sub(1, 4) == "rand"
     local dir = reads and "read" or "write"
     local bs, bs_list, weights = sizes_of(o, dir)
+    -- bs=4k,64k, bssplit=...,...: the writes of a mixed job take their own sizes
+    local wbs, wbs_list, wweights
     if reads and writes then
-      local wb, wl = sizes_of(o, "write")
-      if wb ~= bs or (wl and #wl ~= #(bs_list or {})) then
-        jobfail(inst, "different read and write block sizes in one job are not supported by platter fio")
+      local wb, wl, ww = sizes_of(o, "write")
+      local same = wb == bs and #(wl or {}) == #(bs_list or {})
+      for i, b in ipairs(wl or {}) do
+        same = same and b == bs_list[i] and (ww and ww[i]) == (weights and weights[i])
       end
+      if not same then wbs, wbs_list, wweights = wb, wl, ww end
     end
     local engine = ENGINES[o.ioengine or "psync"]
     local r = {
@@ -229,6 +233,12 @@ function M.run(cfg, given)
     if engine == "null" then r.batch = nil end
     if bs_list then r.bs_list, r.weights = bs_list, weights else r.bs = bs end
     if bs_list then r.align = bs_list[1] end
+    if wbs_list then r.write_bs_list, r.write_weights = wbs_list, wweights elseif wbs then r.write_bs = wbs end
+    if wbs or wbs_list then
+      -- one alignment for both directions (fio aligns each to its own smallest size): the
+      -- smaller of the two, so that every size of either fits its offsets
+      r.align = math.min(r.align or bs, wbs_list and wbs_list[1] or wbs)
+    end
     if o.ba and o.ba[dir] then r.align = o.ba[dir] end
     if r.op == "mix" then r.read_pct = o.rwmixread or 50 end
     local dist = o.random_distribution or { kind = "random" }
@@ -1051,8 +1061,8 @@ end
 
 -- A p.run table as a readable literal: what the I/O is first, a field per
 -- "key = value", lines kept under 100 columns.
-local RUN_ORDER = { "name", "op", "read_pct", "pattern", "bs", "bs_list", "weights", "align", "engine", "qd",
-  "batch", "range", "seconds", "bytes", "count", "ramp" }
+local RUN_ORDER = { "name", "op", "read_pct", "pattern", "bs", "bs_list", "weights", "write_bs", "write_bs_list",
+  "write_weights", "align", "engine", "qd", "batch", "range", "seconds", "bytes", "count", "ramp" }
 local function run_literal(r, indent)
   local seen, fields = { files = true }, {}
   for _, k in ipairs(RUN_ORDER) do

@@ -89,6 +89,9 @@ static const char *const run_keys[] = {
     "verify_fatal",
     "verify_pass",
     "weights",
+    "write_bs",
+    "write_bs_list",
+    "write_weights",
     "zones",
     NULL,
 };
@@ -770,6 +773,31 @@ static const struct pl_log_spec *get_log(lua_State *L)
  * offsets) are userdata left on the stack above index 1: keep them there, or
  * anchored, for as long as the job runs. g receives the generator, if any.
  */
+/* bs, or bs_list with weights (pre "": every I/O's; "write_": a mix job's writes') */
+static void get_sizes(lua_State *L, const char *pre, uint64_t *bs, const uint64_t **list,
+                      const double **weights, unsigned *n)
+{
+    char kbs[32], klist[32], kw[32];
+    snprintf(kbs, sizeof kbs, "%sbs", pre);
+    snprintf(klist, sizeof klist, "%sbs_list", pre);
+    snprintf(kw, sizeof kw, "%sweights", pre);
+    *bs = getsize(L, 1, kbs, 0);
+    size_t nbs = 0, nw = 0;
+    *list = getlist(L, 1, klist, &nbs);
+    *n = (unsigned)nbs;
+    uint64_t *w = getlist(L, 1, kw, &nw);
+    if (w) {
+        if (nw != nbs)
+            luaL_error(L, "run: '%s' must have one entry per '%s' entry", kw, klist);
+        double *dw = lua_newuserdata(L, nw * sizeof *dw);
+        for (size_t i = 0; i < nw; i++)
+            dw[i] = (double)w[i];
+        *weights = dw;
+    }
+    if (*bs && *n)
+        luaL_error(L, "run: give '%s' or '%s', not both", kbs, klist);
+}
+
 static void parse_spec(lua_State *L, struct pl_job_spec *sp)
 {
     static const char *const ops[] = {"read", "write", "mix", NULL};
@@ -784,21 +812,8 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
 
     s.op = (enum pl_job_op)getoption(L, 1, "op", "read", ops);
     s.read_pct = getuint(L, 1, "read_pct", 50, 0, 100);
-    s.bs = getsize(L, 1, "bs", 0);
-    size_t nbs = 0, nw = 0;
-    s.bs_list = getlist(L, 1, "bs_list", &nbs);
-    s.nbs = (unsigned)nbs;
-    uint64_t *w = getlist(L, 1, "weights", &nw);
-    if (w) {
-        if (nw != nbs)
-            luaL_error(L, "run: 'weights' must have one entry per 'bs_list' entry");
-        double *dw = lua_newuserdata(L, nw * sizeof *dw);
-        for (size_t i = 0; i < nw; i++)
-            dw[i] = (double)w[i];
-        s.bs_weights = dw;
-    }
-    if (s.bs && s.nbs)
-        luaL_error(L, "run: give 'bs' or 'bs_list', not both");
+    get_sizes(L, "", &s.bs, &s.bs_list, &s.bs_weights, &s.nbs);
+    get_sizes(L, "write_", &s.write_bs, &s.write_bs_list, &s.write_bs_weights, &s.write_nbs);
 
     const char *pat = optname(L, "pattern", "seq");
     int kind = pl_pattern_kind_of(pat);

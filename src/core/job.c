@@ -32,7 +32,8 @@ struct loop {
     struct pl_io *ios;
     struct pl_io **done;
     unsigned *free_slots, nfree;
-    double *bs_cum; /* cumulative weights of bs_list */
+    double *bs_cum;       /* cumulative weights of bs_list */
+    double *write_bs_cum; /* and of write_bs_list */
     uint64_t start, meas_start, deadline;
     uint64_t log_t0; /* the log's lines count from here: meas_start, or a verify's job's */
     uint64_t last;   /* pl_job_step: when the previous step ended */
@@ -367,16 +368,26 @@ PL_HOT static void complete(struct loop *l, struct pl_io *io, uint64_t now)
     r->by_op[io->op].t_end = now;
 }
 
-PL_HOT static uint64_t pick_bs(struct loop *l)
+PL_HOT static uint64_t pick_from(struct loop *l, uint64_t bs, const uint64_t *list, unsigned n,
+                                 const double *cum)
+{
+    if (!n)
+        return bs;
+    double x = pl_rng_double(&l->rng) * cum[n - 1];
+    for (unsigned i = 0; i < n; i++)
+        if (x < cum[i])
+            return list[i];
+    return list[n - 1];
+}
+
+/* the size of the next I/O: a write of a job with sizes of its own for writes takes one
+   of those */
+PL_HOT static uint64_t pick_bs(struct loop *l, enum pl_op op)
 {
     const struct pl_job_spec *s = l->s;
-    if (!s->nbs)
-        return s->bs;
-    double x = pl_rng_double(&l->rng) * l->bs_cum[s->nbs - 1];
-    for (unsigned i = 0; i < s->nbs; i++)
-        if (x < l->bs_cum[i])
-            return s->bs_list[i];
-    return s->bs_list[s->nbs - 1];
+    if (op == PL_OP_WRITE && (s->write_bs || s->write_nbs))
+        return pick_from(l, s->write_bs, s->write_bs_list, s->write_nbs, l->write_bs_cum);
+    return pick_from(l, s->bs, s->bs_list, s->nbs, l->bs_cum);
 }
 
 /* Fill io with the next I/O of the pattern; think with the job's think time. */
@@ -389,7 +400,7 @@ PL_HOT static void next_io(struct loop *l, struct pl_io *io, uint64_t *think)
         io->op = pl_rng_below(&l->rng, 100) < s->read_pct ? PL_OP_READ : PL_OP_WRITE;
     else
         io->op = s->op == PL_JOB_READ ? PL_OP_READ : PL_OP_WRITE;
-    io->len = pick_bs(l);
+    io->len = pick_bs(l, io->op);
     io->off = pl_pattern_next(&l->pat, io->len);
 }
 
@@ -908,18 +919,29 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
         *why = "this engine completes each I/O before the next: qd > 1 needs io_uring or libaio";
         return -EINVAL;
     }
-    *maxbs = s->bs;
-    for (unsigned i = 0; i < s->nbs; i++) {
-        if (!s->bs_list[i]) {
+    *maxbs = s->bs > s->write_bs ? s->bs : s->write_bs;
+    for (unsigned i = 0; i < s->nbs + s->write_nbs; i++) {
+        int w = i >= s->nbs; /* the writes' list after the reads' */
+        uint64_t b = w ? s->write_bs_list[i - s->nbs] : s->bs_list[i];
+        const double *wt = w ? s->write_bs_weights : s->bs_weights;
+        if (!b) {
             *why = "a block size of 0 is not allowed";
             return -EINVAL;
         }
-        if (s->bs_list[i] > *maxbs)
-            *maxbs = s->bs_list[i];
-        if (s->bs_weights && !(s->bs_weights[i] >= 0)) {
+        if (b > *maxbs)
+            *maxbs = b;
+        if (wt && !(wt[w ? i - s->nbs : i] >= 0)) {
             *why = "block size weights must not be negative";
             return -EINVAL;
         }
+    }
+    if ((s->write_bs || s->write_nbs) && s->op != PL_JOB_MIX) {
+        *why = "block sizes of the writes' own are for a mix job";
+        return -EINVAL;
+    }
+    if ((s->write_bs || s->write_nbs) && (s->verify || s->external)) {
+        *why = "block sizes of the writes' own do not go with verify or a generator";
+        return -EINVAL;
     }
     if (!*maxbs || *maxbs > PL_IO_MAX) {
         *why = "block size must be within 1 byte..1 GiB";
@@ -954,6 +976,9 @@ static int check_spec(const struct pl_job_spec *s, uint64_t *maxbs, const char *
                   (s->pat.kind == PL_PAT_STRIDE && s->pat.stride % f->align);
         for (unsigned k = 0; k < s->nbs; k++)
             bad |= s->bs_list[k] % f->align != 0;
+        bad |= s->write_bs % f->align != 0;
+        for (unsigned k = 0; k < s->write_nbs; k++)
+            bad |= s->write_bs_list[k] % f->align != 0;
         if (s->pat.kind == PL_PAT_LIST)
             for (size_t k = 0; k < s->pat.nlist; k++)
                 bad |= s->pat.list[k] % f->align != 0;
@@ -981,6 +1006,27 @@ static void free_loop(struct loop *l)
     free(l->done);
     free(l->free_slots);
     free(l->bs_cum);
+    free(l->write_bs_cum);
+}
+
+/* the cumulative weights of a list of n block sizes (none for an empty list) */
+static int cumulate(double **cum, unsigned n, const double *weights, const char **why)
+{
+    if (!n)
+        return 0;
+    *cum = calloc(n, sizeof **cum);
+    if (!*cum)
+        return -ENOMEM;
+    double acc = 0;
+    for (unsigned i = 0; i < n; i++) {
+        acc += weights ? weights[i] : 1.0;
+        (*cum)[i] = acc;
+    }
+    if (!(acc > 0)) {
+        *why = "block size weights add up to 0";
+        return -EINVAL;
+    }
+    return 0;
 }
 
 static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const char **why)
@@ -1027,22 +1073,13 @@ static int setup(struct loop *l, struct pl_job_spec *s, uint64_t maxbs, const ch
         l->free_slots[qd - 1 - i] = i;
     }
     l->nfree = qd;
-    if (s->nbs) {
-        l->bs_cum = calloc(s->nbs, sizeof *l->bs_cum);
-        if (!l->bs_cum)
-            return -ENOMEM;
-        double acc = 0;
-        for (unsigned i = 0; i < s->nbs; i++) {
-            acc += s->bs_weights ? s->bs_weights[i] : 1.0;
-            l->bs_cum[i] = acc;
-        }
-        if (!(acc > 0)) {
-            *why = "block size weights add up to 0";
-            return -EINVAL;
-        }
-    }
+    int rc = cumulate(&l->bs_cum, s->nbs, s->bs_weights, why);
+    if (rc == 0)
+        rc = cumulate(&l->write_bs_cum, s->write_nbs, s->write_bs_weights, why);
+    if (rc < 0)
+        return rc;
     if (s->engine->init) {
-        int rc = s->engine->init(&l->e, why);
+        rc = s->engine->init(&l->e, why);
         if (rc < 0)
             return rc;
     }
@@ -1109,7 +1146,9 @@ int pl_job_open(struct pl_job **out, const struct pl_job_spec *spec, struct pl_j
             goto fail;
         }
         s->pat.seed = s->seed;
-        rc = pl_pattern_init(&l->pat, &s->pat, s->nbs ? s->bs_list[0] : s->bs, why);
+        uint64_t len0 = s->nbs ? s->bs_list[0] : s->bs;
+        uint64_t wlen0 = s->write_nbs ? s->write_bs_list[0] : s->write_bs;
+        rc = pl_pattern_init(&l->pat, &s->pat, wlen0 > len0 ? wlen0 : len0, why);
         if (rc < 0)
             goto fail;
         rc = default_stop(l, s, s->pat.hi - s->pat.lo, why);

@@ -46,6 +46,12 @@ struct pl_job_spec {
     const uint64_t *bs_list;  /* optional sizes, picked by weight */
     const double *bs_weights; /* NULL = equal weights */
     unsigned nbs;
+    /* MIX: the writes' own sizes (fio's bs=R,W and bssplit=...,...); with neither
+       write_bs nor write_nbs set the writes take bs / bs_list as the reads do */
+    uint64_t write_bs;
+    const uint64_t *write_bs_list;
+    const double *write_bs_weights;
+    unsigned write_nbs;
     struct pl_pattern_spec pat;        /* hi == 0: the size of the first file */
     uint64_t count, bytes, seconds_ns; /* stop rules; 0 = unused */
     uint64_t ramp_ns;                  /* excluded from the stats */

@@ -112,6 +112,26 @@ T.test("run: every engine reads and writes", function()
   f:close()
 end)
 
+T.test("run: a mix job's writes take write_bs / write_bs_list, the reads bs / bs_list", function()
+  local f = scratch("4m")
+  local r = p.run { file = f, op = "mix", read_pct = 50, pattern = "random", bs = 4096, write_bs = "64k",
+    count = 400, seed = 7, progress = false }
+  T.ok(r.read.ops > 100 and r.write.ops > 100, "both directions ran")
+  T.eq(r.read.bytes, r.read.ops * 4096, "reads of bs")
+  T.eq(r.write.bytes, r.write.ops * 65536, "writes of write_bs")
+  r = p.run { file = f, op = "mix", pattern = "shuffle", bs_list = { 4096, 16384 }, weights = { 1, 1 },
+    write_bs_list = { 8192 }, count = 300, seed = 7, progress = false }
+  T.eq(r.write.bytes, r.write.ops * 8192, "writes from write_bs_list")
+  T.ok(r.read.bytes > r.read.ops * 4096 and r.read.bytes < r.read.ops * 16384, "reads from bs_list")
+  T.raises(function() p.run { file = f, op = "write", write_bs = 8192, count = 1 } end,
+    "block sizes of the writes' own are for a mix job")
+  T.raises(function() p.run { file = f, op = "mix", write_bs = 8192, write_bs_list = { 4096 }, count = 1 } end,
+    "give 'write_bs' or 'write_bs_list', not both")
+  T.raises(function() p.run { file = f, op = "mix", write_bs_list = { 4096 }, write_weights = { 1, 2 } } end,
+    "'write_weights' must have one entry per 'write_bs_list' entry")
+  f:close()
+end)
+
 T.test("run: validation errors are clear", function()
   local f = scratch("1m")
   T.raises(function() p.run { file = f, colour = "red" } end, "run: unknown field 'colour'")
