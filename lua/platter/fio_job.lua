@@ -1184,7 +1184,8 @@ local CMD = {
 local CMD_PLATTER = { output = true, minimal = true, ["output-format"] = true, version = true,
   help = true, showcmd = true, eta = true, ["eta-newline"] = true, ["eta-interval"] = true,
   ["parse-only"] = true, section = true, ["terse-version"] = true, cmdhelp = true,
-  ["append-terse"] = true, ["warnings-fatal"] = true, ["status-interval"] = true }
+  ["append-terse"] = true, ["warnings-fatal"] = true, ["status-interval"] = true,
+  readonly = true }
 
 -- The long option a word names: exact, else a unique prefix (getopt_long).
 local function long_name(word)
@@ -1386,6 +1387,8 @@ function M.parse(argv, env)
           cfg.showcmd = true
         elseif name == "parse-only" then
           cfg.parse_only = true
+        elseif name == "readonly" then
+          cfg.readonly = true
         elseif name == "eta" then
           cfg.eta = v
         elseif name == "eta-newline" then
@@ -1450,6 +1453,15 @@ function M.parse(argv, env)
   if #cfg.jobs == 0 and not (cfg.showcmd or cfg.parse_only or cfg.help or cfg.version
       or cfg.cmdhelp) then
     fail("No job(s) defined")
+  end
+  -- --readonly: fio's guard against a job that would write (platter has no trim)
+  if cfg.readonly then
+    for _, job in ipairs(cfg.jobs) do
+      local kind = job.o.rw and job.o.rw.kind or "read"
+      if kind ~= "read" and kind ~= "randread" then
+        fail("fio: trim and write operations are not allowed with the --readonly parameter.")
+      end
+    end
   end
   -- numbered copies of a job (numjobs) are the workload's to make; fio's
   -- job number within the whole run is the list's order

@@ -176,3 +176,20 @@ engine does the same (seen with strace, when it is installed):
   read: MADV_SEQUENTIAL / MADV_SEQUENTIAL 
   randwrite: MADV_RANDOM / MADV_RANDOM 
   $ rm -rf real ours
+
+--readonly: a read job runs as without it; a job that would write is
+refused with fio's message and status before anything is laid out (the
+file is not made):
+
+  $ both --readonly --name=t --filename=ro --size=1m --rw=randread --ioengine=null --minimal
+  $ cat real/rc ours/rc; cut -d';' -f1-3 real/out ours/out
+  0
+  0
+  3;fio-3.33;t
+  3;fio-3.33;t
+  $ both --name=t --filename=ro --size=1m --rw=randrw --ioengine=psync --readonly
+  $ diff real/err ours/err && cat ours/err ours/rc; ls real ours | grep -c '^ro$'
+  fio: trim and write operations are not allowed with the --readonly parameter.
+  1
+  0
+  [1]

@@ -469,7 +469,12 @@ T.test("the command line's own options", function()
   bad({ "--name=x", "--bs" }, "fio: option '--bs' requires an argument")
   bad({ "--name=x", "--bs=" }, "fio: option bs requires an argument")
   bad({ "--name=x", "--zonemode=zbd" }, "fio: option 'zonemode' is not supported by platter fio")
-  bad({ "--readonly", "--name=x" }, "fio: option '--readonly' is not supported by platter fio")
+  bad({ "--daemonize=f", "--name=x" }, "fio: option '--daemonize' is not supported by platter fio")
+  T.eq(parse({ "--readonly", "--name=x", "--rw=randread" }).readonly, true, "--readonly, a read job")
+  bad({ "--readonly", "--name=x", "--rw=write" },
+    "fio: trim and write operations are not allowed with the --readonly parameter.")
+  bad({ "--name=x", "--rw=randrw", "--readonly" },
+    "fio: trim and write operations are not allowed with the --readonly parameter.")
   bad({ "--section=global", "x.fio" }, "fio: can't use global as only section")
   bad({}, "No job(s) defined")
 end)
