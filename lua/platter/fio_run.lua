@@ -376,6 +376,13 @@ function M.run(cfg, given)
     return r
   end
 
+  -- The job ends with fio's error: its code and text in the report (td_verror), and
+  -- fio's "fio: pid=N, err=CODE/TEXT" line on stdout.
+  local function job_error(meta, code, text)
+    meta.error, meta.verror = code, text
+    emit(string.format("fio: pid=%d, err=%d/%s\n", meta.pid or 0, code, text))
+  end
+
   -- A job whose check found a bad block: fio's messages, err=84 in its report.
   local VERIFY_ERR = "Invalid or incomplete multibyte or wide character"
   -- rate_min / rate_iops_min not met: fio's check_min_rate ends the job with EIO, says
@@ -386,8 +393,7 @@ function M.run(cfg, given)
       local v = m.values or {}
       if v.stopped == "rate_min" then
         p.ewrite(string.format("%s: %s\n", inst.job.name, v.error or "rate_min not met"))
-        meta.error, meta.verror = 5, RATE_ERR
-        emit(string.format("fio: pid=%d, err=5/%s\n", meta.pid or 0, RATE_ERR))
+        job_error(meta, 5, RATE_ERR)
         return true
       end
     end
@@ -409,8 +415,7 @@ function M.run(cfg, given)
           emit("fio: first direct IO errored. File system may not support direct IO, or iomem_align= is bad, "
             .. "or invalid block size. Try setting direct=0.\n")
         end
-        meta.error, meta.verror = 22, IOU_ERR
-        emit(string.format("fio: pid=%d, err=22/%s\n", meta.pid or 0, IOU_ERR))
+        job_error(meta, 22, IOU_ERR)
         return e
       end
     end
@@ -438,9 +443,7 @@ function M.run(cfg, given)
         p.ewrite(string.format("%s: verify failed at file %s offset %s\n       Expected: %s\n       Received: %s\n",
           what or "verify", file or "?", off or "?", want or "?", got or "?"))
         local func = ASYNC[ENGINES[inst.o.ioengine or "psync"]] and "io_u_queued_complete" or "io_u_sync_complete"
-        meta.error, meta.verror = 84, "file:io_u.c:2152, func=" .. func .. ", error=" .. VERIFY_ERR
-        emit(string.format("fio: pid=%d, err=84/file:io_u.c:2152, func=%s, error=%s\n", meta.pid or 0, func,
-          VERIFY_ERR))
+        job_error(meta, 84, "file:io_u.c:2152, func=" .. func .. ", error=" .. VERIFY_ERR)
         return true
       end
     end

@@ -768,11 +768,6 @@ static const struct pl_log_spec *get_log(lua_State *L)
     return ls;
 }
 
-/*
- * Read the p.run table at index 1 into *sp. Arrays it needs (files, sizes,
- * offsets) are userdata left on the stack above index 1: keep them there, or
- * anchored, for as long as the job runs. g receives the generator, if any.
- */
 /* bs, or bs_list with weights (pre "": every I/O's; "write_": a mix job's writes') */
 static void get_sizes(lua_State *L, const char *pre, uint64_t *bs, const uint64_t **list,
                       const double **weights, unsigned *n)
@@ -798,6 +793,11 @@ static void get_sizes(lua_State *L, const char *pre, uint64_t *bs, const uint64_
         luaL_error(L, "run: give '%s' or '%s', not both", kbs, klist);
 }
 
+/*
+ * Read the p.run table at index 1 into *sp. Arrays it needs (files, sizes,
+ * offsets) are userdata left on the stack above index 1: keep them there, or
+ * anchored, for as long as the job runs. g receives the generator, if any.
+ */
 static void parse_spec(lua_State *L, struct pl_job_spec *sp)
 {
     static const char *const ops[] = {"read", "write", "mix", NULL};
