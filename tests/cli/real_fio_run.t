@@ -193,3 +193,28 @@ file is not made):
   1
   0
   [1]
+
+The same cases as people paste them: on a terminal (script, util-linux) and
+with 2>&1, the lines these fixes changed, in the order both tools print
+them, numbers masked:
+
+  $ command -v script >/dev/null || exit 80
+  $ both_tty() { (script -qec "fio $*" /dev/null < /dev/null | tr -d '\r' | mask > real.tty
+  >   script -qec "platter fio $*" /dev/null < /dev/null | tr -d '\r' | grep -v '^platter: ' | mask > ours.tty
+  >   fio "$@" 2>&1 | mask > real.two; platter fio "$@" 2>&1 | grep -v '^platter: ' | mask > ours.two) }
+  $ keep() { grep -E "$1" real.$2 > real.k; grep -E "$1" ours.$2 > ours.k; diff real.k ours.k && echo "same, $(wc -l < ours.k) lines"; }
+  $ both_tty --name=t --filename=F --size=1m --rw=read --ioengine=psync --direct=1 --bs=1000
+  $ keep '^fio:|err=' tty; keep '^fio:|err=' two
+  same, 4 lines
+  same, 4 lines
+  $ both_tty --ioengine=psync --gtod_reduce=1 --name=t --filename=F --bs=4k --size=1m --rw=randrw
+  $ keep 'lat \(|submit|complete|Starting' tty; keep 'lat \(|submit|complete|Starting' two
+  same, 3 lines
+  same, 3 lines
+  $ both_tty --name=t --filename=ro --size=1m --rw=randrw --ioengine=psync --readonly
+  $ keep . tty; keep . two; cat ours.two
+  same, 1 lines
+  same, 1 lines
+  fio: trim and write operations are not allowed with the --readonly parameter.
+  $ rm -f F ro
+

@@ -46,6 +46,10 @@ prints its version line.
   same
   $ same ioping -v
   same
+  $ pty ioping -count 3 -interval 0 .
+  same
+  $ pty ioping -co 2 -i 0 -quiet -s4k .
+  same
 
 Refusals, on a terminal and with 2>&1, with the same exit status: a FIFO
 (ioping refuses it after its stat; platter once waited in open for a
