@@ -1148,6 +1148,16 @@ local function bucket_of(v, edges)
   end
   return #edges + 1
 end
+M.bucket_of = bucket_of
+
+-- fio's bw_agg: a direction's mean bandwidth as a percentage of its group's (agg,
+-- bytes/s), 0 without samples, at most 100
+local function bw_agg(samples, bw_mean, agg)
+  if samples <= 0 then return 0.0 end
+  if agg <= 1024 then return 100.0 end
+  return math.min(100.0, (bw_mean >= 0 and floor(bw_mean) or 0) * 100.0 / (agg / 1024.0))
+end
+M.bw_agg = bw_agg
 
 -- fio's stat_calc_dist: percentages, at least 0.1 for a non-empty bucket
 local function calc_dist(counts, total, floor_pct)
@@ -1271,14 +1281,7 @@ function M.job(meta, stats)
     if per and per.bw then
       d.bw_min, d.bw_max, d.bw_mean, d.bw_dev, d.bw_samples = io_moments(per.bw[name])
     end
-    d.bw_agg = 0.0
-    if d.bw_samples > 0 then
-      local agg = meta.group_bw and meta.group_bw[name] or d.bw_bytes
-      d.bw_agg = 100.0
-      if agg > 1024 then
-        d.bw_agg = math.min(100.0, (d.bw_mean >= 0 and floor(d.bw_mean) or 0) * 100.0 / (agg / 1024.0))
-      end
-    end
+    d.bw_agg = bw_agg(d.bw_samples, d.bw_mean, meta.group_bw and meta.group_bw[name] or d.bw_bytes)
     d.iops_min, d.iops_max, d.iops_mean, d.iops_stddev = moments(iopss)
     d.iops_samples = #iopss
     if per and per.iops then

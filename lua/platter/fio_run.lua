@@ -426,7 +426,7 @@ function M.run(cfg, given)
     job[e.op].total_ios = e.n
     local depths = { 0, 0, 0, 0, 0, 0, 0 }
     for d = 1, e.n do
-      local b = d >= 64 and 7 or d >= 32 and 6 or d >= 16 and 5 or d >= 8 and 4 or d >= 4 and 3 or d >= 2 and 2 or 1
+      local b = fr.bucket_of(d, { 2, 4, 8, 16, 32, 64 })
       depths[b] = depths[b] + 1
     end
     for i, k in ipairs({ "1", "2", "4", "8", "16", "32", ">=64" }) do job.iodepth_level[k] = depths[i] * 100.0 / e.n end
@@ -921,13 +921,7 @@ function M.run(cfg, given)
           0, 0, 0.0, 0.0, 0
       end
     end
-    mixed.bw_agg = 0.0
-    if mixed.bw_samples > 0 then
-      mixed.bw_agg = 100.0
-      if mixed.bw_bytes > 1024 then
-        mixed.bw_agg = math.min(100.0, math.floor(mixed.bw_mean) * 100.0 / (mixed.bw_bytes / 1024.0))
-      end
-    end
+    mixed.bw_agg = fr.bw_agg(mixed.bw_samples, mixed.bw_mean, mixed.bw_bytes)
     if how == "mixed" then job.read, job.write, job.trim, job.sync = nil, nil, nil, nil end
     job.mixed = mixed
   end
