@@ -944,8 +944,10 @@ static void parse_spec(lua_State *L, struct pl_job_spec *sp)
         if (strcmp(eng, "libaio") == 0)
             luaL_error(L, "run: this platter was built without libaio (install libaio-dev "
                           "and rebuild)");
-        luaL_error(L, "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, libaio, null)",
-                   eng);
+        luaL_error(
+            L,
+            "run: unknown engine '%s' (sync, psync, stdio, mmap, io_uring, libaio, posixaio, null)",
+            eng);
     }
     s.engine = pl_engine_for_qd(s.engine, s.qd); /* null above qd 1: its queued form */
     lua_pop(L, 1);

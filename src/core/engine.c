@@ -9,7 +9,7 @@
 #include "engine.h"
 
 extern const struct pl_engine_ops pl_engine_sync, pl_engine_psync, pl_engine_stdio, pl_engine_mmap,
-    pl_engine_null;
+    pl_engine_null, pl_engine_posixaio;
 #if PL_HAVE_URING
 extern const struct pl_engine_ops pl_engine_uring;
 #endif
@@ -18,15 +18,15 @@ extern const struct pl_engine_ops pl_engine_aio;
 #endif
 
 const struct pl_engine_ops *const pl_engines[] = {
-    &pl_engine_sync,  &pl_engine_psync,
-    &pl_engine_stdio, &pl_engine_mmap,
+    &pl_engine_sync,     &pl_engine_psync, &pl_engine_stdio,
+    &pl_engine_mmap,
 #if PL_HAVE_URING
     &pl_engine_uring,
 #endif
 #if PL_HAVE_AIO
     &pl_engine_aio,
 #endif
-    &pl_engine_null,  NULL,
+    &pl_engine_posixaio, &pl_engine_null,  NULL,
 };
 
 const struct pl_engine_ops *pl_engine_find(const char *name)

@@ -29,6 +29,10 @@ enum { PL_Q_DONE = 0, PL_Q_QUEUED = 1, PL_Q_BUSY = 2 };
 /* hands I/O to the kernel in calls of its own (io_submit, io_uring_enter) and counts
    each call with pl_engine_mark_submit; for the other engines every submit is one call */
 #define PL_ENGINE_COMMITS 4u
+/* queues each I/O in its submit call, with no commit step (fio's posixaio): fio counts
+   such a queued I/O as a completion call of one I/O too, besides what its reaps return,
+   and so does the job loop */
+#define PL_ENGINE_NO_COMMIT 8u
 
 /* fio's I/O count buckets (its io_u_submit / io_u_complete maps): the I/Os one submit
    or reap call moved, 0, 1..4, 5..8, 9..16, 17..32, 33..64, more. */

@@ -76,7 +76,7 @@ end)
 
 T.test("engines: the unknown-engine message names null", function()
   local f = scratch("64k")
-  T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, libaio, null)")
+  T.raises(function() p.run { file = f, engine = "nul" } end, "io_uring, libaio, posixaio, null)")
   f:close()
 end)
 
@@ -247,9 +247,130 @@ end)
 
 T.test("libaio: the unknown-engine message names it, and qd > 1 on psync points to it", function()
   local f = scratch("64k")
-  T.raises(function() p.run { file = f, engine = "aio" } end, "io_uring, libaio, null)")
+  T.raises(function() p.run { file = f, engine = "aio" } end, "io_uring, libaio, posixaio, null)")
   T.raises(function() p.run { file = f, engine = "psync", qd = 2 } end,
-    "qd > 1 needs io_uring or libaio")
+    "qd > 1 needs io_uring, libaio or posixaio")
   T.eq(type(p.have_aio), "boolean", "p.have_aio")
   f:close()
+end)
+
+-- ---- posixaio: glibc's POSIX AIO ------------------------------------------------------
+
+-- The file at path, read back, equals what a fill with seed would write? (by content)
+local function blocks_differ(path, other)
+  return assert(T.read(path)) ~= assert(T.read(other))
+end
+
+T.test("posixaio: in p.parallel's workers first (a parent that never used it), then here", function()
+  -- the workers' parent (this process) has not used glibc's AIO yet, so they may
+  local path = random_file("1m")
+  local res = p.parallel(2, function(i)
+    local f = assert(p.open(path, { write = true }))
+    return p.run { file = f, engine = "posixaio", qd = 4, pattern = "random", count = 500,
+                   seed = i, progress = false }
+  end)
+  T.eq(#res.failed, 0, "no worker failed: " .. tostring(res.failed[1] and res.failed[1].error))
+  T.eq(res.merged.ops, 1000, "both workers' reads")
+end)
+
+T.test("posixaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and reads run", function()
+  for _, direct in ipairs { false, true } do
+    for _, qd in ipairs { 1, 32 } do
+      local what = (direct and "direct" or "cooked") .. " qd " .. qd
+      local path = random_file("1m")
+      local f = assert(p.open(path, { write = true, direct = direct }))
+      local w = p.run { file = f, engine = "posixaio", qd = qd, op = "write", fsync_every = 8,
+                        progress = false }
+      T.eq(w.engine or "posixaio", "posixaio", what .. ": engine")
+      T.eq(w.write.ops, 256, what .. ": one pass of 4 KiB writes")
+      T.eq(w.write.bytes, 1048576, what .. ": bytes written")
+      T.eq(w.fsync.ops, 32, what .. ": fsyncs")
+      T.eq(w.errors, 0, what .. ": errors")
+      T.ok(zeros(path), what .. ": every block of the random file was overwritten with zeros")
+      local r = p.run { file = f, engine = "posixaio", qd = qd, pattern = "random", count = 2000,
+                        bs = "8k", progress = false }
+      T.eq(r.read.ops, 2000, what .. ": reads")
+      T.eq(r.bytes, 2000 * 8192, what .. ": bytes read")
+      T.eq(r.errors, 0, what .. ": read errors")
+      T.eq(r.shorts, 0, what .. ": short reads")
+      f:close()
+    end
+  end
+end)
+
+T.test("posixaio: the data read is the file's, at depth (verify), and a short read at the end", function()
+  local path = T.tmpdir() .. "/pv.dat"
+  local f = assert(p.open(path, { create = true, write = true, size = "1m" }))
+  local w = p.run { file = f, engine = "posixaio", qd = 8, op = "write", verify = "crc32c",
+                    progress = false }
+  T.eq(w.errors, 0, "verified writes")
+  local r = p.run { file = f, engine = "posixaio", qd = 8, op = "read", verify = "crc32c",
+                    pattern = "random", count = 1000, progress = false }
+  T.eq(r.errors, 0, "every block read back checks out")
+  T.eq(r.read.ops, 1000, "reads")
+  -- a read past the end: glibc's result is 0 bytes, which the loop counts as short
+  local g = p.run { file = f, engine = "posixaio", qd = 2, progress = false,
+    gen = function(i) if i <= 4 then return "read", 1048576 - 2048, 4096 end end }
+  T.eq(g.ops, 4, "gen reads")
+  T.eq(g.shorts, 4, "each one short (2 KiB of 4 KiB)")
+  f:close()
+  local other = random_file("1m")
+  T.ok(blocks_differ(path, other), "the verified file is not the random one")
+end)
+
+T.test("posixaio: a mix at depth, gen jobs with fsyncs, and O_DIRECT misalignment named", function()
+  local path = random_file("1m")
+  local d = assert(p.open(path, { write = true, direct = true }))
+  local m = p.run { file = d, engine = "posixaio", qd = 16, op = "mix", read_pct = 70,
+                    pattern = "random", count = 3000, progress = false }
+  T.eq(m.read.ops + m.write.ops, 3000, "mix ops")
+  T.ok(m.read.ops > 1800 and m.read.ops < 2400, "about 70% reads: " .. m.read.ops)
+  local n = 0
+  local g = p.run { file = d, engine = "posixaio", qd = 8, progress = false,
+    gen = function(i)
+      if i > 500 then return nil end
+      n = n + 1
+      if i % 50 == 0 then return "fsync" end
+      return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
+    end }
+  T.eq(g.ops, 500, "gen ops")
+  T.eq(g.fsync.ops, 10, "gen fsyncs")
+  T.eq(n, 500, "generator calls")
+  T.raises(function()
+    p.run { file = d, engine = "posixaio", qd = 4, bs = 1000, count = 10, progress = false }
+  end, "run: O_DIRECT needs bs, offsets, range, align and stride in multiples of the file's " ..
+       "direct-I/O alignment")
+  -- slat: the aio_read call, as fio's posixaio has it
+  local s = p.run { file = d, engine = "posixaio", qd = 1, count = 200, slat = true,
+                    progress = false }
+  T.ok(s.slat and s.slat.read and s.slat.read.ops == 200, "a slat per read")
+  T.ok(s.slat.read:percentile(50) <= s:percentile(50), "slat within the I/O's latency")
+  -- fio counts an I/O its engine queues without a commit step as a completion call of
+  -- one, besides the reaps (td_io_queue): the calls outnumber the I/Os
+  local q = p.run { file = d, engine = "posixaio", qd = 8, pattern = "random", count = 1000,
+                    progress = false }
+  local calls = 0
+  for k = 1, 7 do calls = calls + q.complete[k] end
+  T.eq(q.complete.total, calls, "complete.total")
+  T.ok(q.complete[2] >= 1000, "at least one call of 1-4 per I/O: " .. q.complete[2])
+  T.ok(calls > 1000 + 1000 / 8, "a call per queued I/O and one per reap: " .. calls)
+  T.eq(q.submit[2], 1000, "each submit a call of one I/O")
+  d:close()
+end)
+
+T.test("posixaio: a worker forked after this process used it refuses it, naming why", function()
+  local path = random_file("256k")
+  local res = p.parallel(1, function()
+    local f = assert(p.open(path))
+    return p.run { file = f, engine = "posixaio", count = 10, progress = false }
+  end)
+  T.eq(#res.failed, 1, "the worker failed")
+  T.ok(res.failed[1].error:find("the posixaio engine cannot run in a process forked from one " ..
+       "that has used it", 1, true), "why: " .. tostring(res.failed[1].error))
+  -- other engines still run in such a worker
+  local ok = p.parallel(1, function()
+    local f = assert(p.open(path))
+    return p.run { file = f, engine = "psync", count = 10, progress = false }
+  end)
+  T.eq(#ok.failed, 0, "psync in a worker")
 end)
