@@ -299,7 +299,7 @@ local OPTIONS = {
   { "bssplit", "bssplit", "block size mix bs/pct:bs/pct (read,write,trim)" },
   { "ba", "int", "offset alignment of I/O (read,write,trim)", alias = "blockalign", dirs = true,
     min = 1 },
-  { "ioengine", "engine", "sync, psync, pvsync, libaio, io_uring, mmap, null", def = "psync" },
+  { "ioengine", "engine", "sync, psync, pvsync, libaio, posixaio, io_uring, mmap, null", def = "psync" },
   { "iodepth", "int", "I/Os kept in flight (async engines)", min = 1, def = "1" },
   { "iodepth_batch", "int", "I/Os submitted at once", alias = "iodepth_batch_submit", def = "1" },
   { "iodepth_batch_complete_min", "int", "fewest completions to reap at once",
@@ -380,11 +380,11 @@ local OPTIONS = {
   { "verify_fatal", "bool", "stop at the first verify failure", def = "0" },
 }
 
-local ENGINES = { sync = true, psync = true, pvsync = true, libaio = true, io_uring = true,
-  mmap = true, null = true }
-local ENGINE_ORDER = { "sync", "psync", "pvsync", "libaio", "io_uring", "mmap", "null" }
+local ENGINES = { sync = true, psync = true, pvsync = true, libaio = true, posixaio = true,
+  io_uring = true, mmap = true, null = true }
+local ENGINE_ORDER = { "sync", "psync", "pvsync", "libaio", "posixaio", "io_uring", "mmap", "null" }
 local FIO_ENGINES = {}
-for n in ([[vsync pvsync2 posixaio solarisaio windowsaio rbd splice netsplice sg net cpuio rdma
+for n in ([[vsync pvsync2 solarisaio windowsaio rbd splice netsplice sg net cpuio rdma
   librpma_apm librpma_gpspm e4defrag falloc gfapi gfapi_async libhdfs pmemblk ime_psync ime_psyncv
   ime_aio dev-dax filecreate filestat filedelete external libpmem http nbd dfs nfs xnvme
   io_uring_cmd exec libcufile libzbc ftruncate libiscsi librpma_apm_client librpma_apm_server

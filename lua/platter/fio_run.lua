@@ -85,9 +85,9 @@ function M.run(cfg, given)
   end
 
   local ENGINES = { sync = "sync", psync = "psync", pvsync = "psync", libaio = "libaio",
-    io_uring = "io_uring", mmap = "mmap", null = "null" }
-  local QUEUED = { libaio = true, io_uring = true, null = true }
-  local ASYNC = { libaio = true, io_uring = true }
+    posixaio = "posixaio", io_uring = "io_uring", mmap = "mmap", null = "null" }
+  local QUEUED = { libaio = true, posixaio = true, io_uring = true, null = true }
+  local ASYNC = { libaio = true, posixaio = true, io_uring = true }
 
   local function expand_name(fmtname, inst, filenum)
     return (fmtname:gsub("%$(%a+)", function(k)
