@@ -124,7 +124,10 @@ for k, v in pairs(since) do
 end
 local old09 = version < 1.0
 
-local size = parse(classic.ioping_parse_size, o.size) or (o.linear and 256 * KiB or 4 * KiB)
+-- -s 0 means the default size since ioping 1.0 (size stays 0 until main picks the
+-- default); 0.9 refused it, with its own spelling
+local size = parse(classic.ioping_parse_size, o.size)
+if not size or (size == 0 and not old09) then size = o.linear and 256 * KiB or 4 * KiB end
 local count = parse(classic.ioping_parse_int, o.count) or 0
 local interval = parse(classic.ioping_parse_time, o.interval) or (o.rapid and 0 or 1e9)
 local deadline = parse(classic.ioping_parse_time, o.work_time) or (o.rapid and 3e9 or 0)
@@ -142,7 +145,7 @@ local write_test = o.write + (o.read_write and 1 or 0)
 local temp_wsize = o.rapid and 64 * MiB or MiB
 local path = o.target
 
-if size <= 0 then die(1, "request size must be greater than zero") end
+if size <= 0 then die(1, old09 and "request size must be greather than zero" or "request size must be greater than zero") end
 if wsize > 0 then
   temp_wsize = wsize
 elseif size > temp_wsize then

@@ -51,6 +51,19 @@ prints its version line.
   $ pty ioping -co 2 -i 0 -quiet -s4k .
   same
 
+-s 0 is ioping's default size (4 KiB, 256 KiB with -L) since ioping 1.0,
+not an error:
+
+  $ same ioping -c 2 -i 0 -s 0 .
+  same
+  $ same ioping -c 2 -i 0 -L -s 0 -q .
+  same
+  $ grep -c 'N U <<<' ours.out; grep -o 'generated N requests in N U, N U' ours.out
+  0
+  generated N requests in N U, N U
+  $ pty ioping -c 2 -i 0 -s 0 .
+  same
+
 Refusals, on a terminal and with 2>&1, with the same exit status: a FIFO
 (ioping refuses it after its stat; platter once waited in open for a
 writer), and a device that takes no O_DIRECT (platter's own remark about

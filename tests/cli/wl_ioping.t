@@ -136,8 +136,12 @@ Errors, with ioping's messages and exit statuses.
   ioping: unsupported destination: "pipe"
   [2]
   $ rm pipe
-  $ w platter ioping -s 0 data.img
-  ioping: request size must be greater than zero
+  $ w platter ioping -c 1 -q -s 0 data.img | grep generated
+  generated 1 requests in *, 4 KiB, * (glob)
+  $ w platter ioping -c 1 -q -L -s 0 data.img | grep generated
+  generated 1 requests in *, 256 KiB, * (glob)
+  $ w platter ioping --as 0.9 -c 1 -s 0 data.img
+  ioping: request size must be greather than zero
   [1]
   $ w platter ioping -S 2m data.img
   ioping: target is too small for this
