@@ -145,7 +145,9 @@ local write_test = o.write + (o.read_write and 1 or 0)
 local temp_wsize = o.rapid and 64 * MiB or MiB
 local path = o.target
 
-if size <= 0 then die(1, old09 and "request size must be greather than zero" or "request size must be greater than zero") end
+if size <= 0 then
+  die(1, old09 and "request size must be greather than zero" or "request size must be greater than zero")
+end
 if wsize > 0 then
   temp_wsize = wsize
 elseif size > temp_wsize then
