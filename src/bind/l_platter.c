@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <locale.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -736,6 +737,84 @@ static int l_cpu(lua_State *L)
     return 2;
 }
 
+/* "0-1,3": the CPUs of set, as ranges (at most len bytes, cut short with "..."). */
+static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < CPU_SETSIZE && n + 24 < len; c++) {
+        if (!CPU_ISSET(c, set))
+            continue;
+        int e = c;
+        while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+            e++;
+        n += (size_t)snprintf(buf + n, len - n, n ? ",%d" : "%d", c);
+        if (e > c)
+            n += (size_t)snprintf(buf + n, len - n, "-%d", e);
+        c = e;
+    }
+    if (n + 24 >= len)
+        snprintf(buf + n, len - n, "...");
+}
+
+/*
+ * p.affinity() -> { cpu, ... }, ncpus: the CPUs this process may run on (ascending) and
+ * how many the machine has (configured, fio's $ncpus).
+ * p.affinity({ cpu, ... }) -> true | nil, msg, errno: run this process (a p.parallel
+ * worker: that worker) on those CPUs only, as fio's cpus_allowed. Threads made later
+ * (glibc's POSIX AIO) inherit it.
+ */
+static int l_affinity(lua_State *L)
+{
+    cpu_set_t set;
+    if (lua_isnoneornil(L, 1)) {
+        CPU_ZERO(&set);
+        if (sched_getaffinity(0, sizeof set, &set) < 0)
+            return pl_pusherror(L, "affinity", "sched_getaffinity", errno, NULL);
+        lua_createtable(L, CPU_COUNT(&set), 0);
+        int k = 0;
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set)) {
+                lua_pushinteger(L, c);
+                lua_rawseti(L, -2, ++k);
+            }
+        long n = sysconf(_SC_NPROCESSORS_CONF);
+        lua_pushinteger(L, n > 0 ? n : k);
+        return 2;
+    }
+    luaL_checktype(L, 1, LUA_TTABLE);
+    CPU_ZERO(&set);
+    int n = (int)pl_rawlen(L, 1);
+    if (n == 0)
+        luaL_argerror(L, 1, "a list of one CPU number or more");
+    for (int i = 1; i <= n; i++) {
+        lua_rawgeti(L, 1, i);
+        int isnum = 0;
+        lua_Number v = lua_tonumberx(L, -1, &isnum);
+        if (!isnum || v != v || v < 0 || v >= CPU_SETSIZE || v != (lua_Number)(int)v)
+            luaL_argerror(L, 1,
+                          lua_pushfstring(L,
+                                          "CPU %d of the list is not a whole number from 0 to %d",
+                                          i, CPU_SETSIZE - 1));
+        CPU_SET((int)v, &set);
+        lua_pop(L, 1);
+    }
+    if (sched_setaffinity(0, sizeof set, &set) < 0) {
+        int err = errno;
+        char want[256], have[256], what[300], extra[300];
+        cpu_set_t now;
+        CPU_ZERO(&now);
+        sched_getaffinity(0, sizeof now, &now);
+        cpu_list(&set, want, sizeof want);
+        cpu_list(&now, have, sizeof have);
+        snprintf(what, sizeof what, "to CPUs %s", want);
+        snprintf(extra, sizeof extra, "this process may run on CPUs %s", have);
+        return pl_pusherror(L, "affinity", what, err, extra);
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* p.rusage() -> { user, sys, ctx, majf, minf } of this process alone (a p.parallel
    worker: its own), as fio reports them; on a virtual clock the simulated CPU and
    no switches or faults */
@@ -1254,6 +1333,7 @@ static const luaL_Reg core_funcs[] = {
     {"remove", l_remove},
     {"rmdir", l_rmdir},
     {"rusage", l_rusage},
+    {"affinity", l_affinity},
     {"sandbox", l_sandbox},
     {"scratch", l_scratch},
     {"seed", l_seed},
