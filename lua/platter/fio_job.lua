@@ -1026,6 +1026,15 @@ end
 -- ---------------------------------------------------------------------------
 local KEYWORDS = { "pagesize", "mb_memory", "ncpus" }
 
+-- fio's keywords as fio_keywords_init sets them: $mb_memory the machine's RAM in MiB
+-- (the simulated disk's machine under --sim), $ncpus the CPUs configured; $pagesize
+-- has no source here and stays refused.
+function M.keywords()
+  local p = require "platter"
+  local _, ncpus = p.affinity()
+  return { mb_memory = math.floor(p.ram() / 1048576), ncpus = ncpus }
+end
+
 local function expand(line, env)
   local out = line:gsub("%${([^}]+)}", function(name)
     if not env.getenv then return "" end

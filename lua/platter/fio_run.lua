@@ -1150,7 +1150,7 @@ function M.script(desc)
     for _, kv in ipairs(job.options or {}) do add(kv) end
     runs[i] = job.run
   end
-  local ok, cfg = pcall(fj.parse, argv, { read_file = p.read_text, getenv = p.getenv })
+  local ok, cfg = pcall(fj.parse, argv, { read_file = p.read_text, getenv = p.getenv, keywords = fj.keywords() })
   if not ok then fail(tostring(cfg)) end
   return M.run(cfg, { runs = runs })
 end
