@@ -754,8 +754,8 @@ static int optbool(lua_State *L, int t, const char *k)
 /* Refuse misspelt options instead of silently ignoring them. */
 static void check_open_keys(lua_State *L, int t)
 {
-    static const char *const known[] = {"create", "direct", "dsync", "fill",  "seed",
-                                        "size",   "sparse", "sync",  "write", NULL};
+    static const char *const known[] = {"allocate", "create", "direct", "dsync", "fill", "seed",
+                                        "size",     "sparse", "sync",   "write", NULL};
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
@@ -801,6 +801,30 @@ static uint64_t opt_u64(lua_State *L, const char *k, int size)
     return (uint64_t)n;
 }
 
+/* The `allocate` option (how `size` reserves the space it adds): PL_ALLOC_NONE when absent. */
+static enum pl_alloc opt_alloc(lua_State *L)
+{
+    static const char *const names[] = {"none", "fallocate", "posix", "keep", "truncate", NULL};
+    lua_getfield(L, 2, "allocate");
+    enum pl_alloc a = PL_ALLOC_NONE;
+    if (!lua_isnil(L, -1)) {
+        const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int i = 0;
+        while (v && names[i] && strcmp(v, names[i]) != 0)
+            i++;
+        if (!v || !names[i])
+            opt_error(L, "allocate",
+                      v ? lua_pushfstring(L,
+                                          "invalid value '%s' (expected \"none\", \"fallocate\", "
+                                          "\"posix\", \"keep\" or \"truncate\")",
+                                          v)
+                        : lua_pushfstring(L, "string expected, got %s", luaL_typename(L, -1)));
+        a = (enum pl_alloc)i;
+    }
+    lua_pop(L, 1);
+    return a;
+}
+
 /* p.open(path [, opts]) -> file | nil, msg, errno */
 static int l_open(lua_State *L)
 {
@@ -838,6 +862,7 @@ static int l_open(lua_State *L)
         if (!lua_isnil(L, -1))
             o.seed = opt_u64(L, "seed", 0);
         lua_pop(L, 1);
+        o.alloc = opt_alloc(L);
     }
     pl_checkintr(L);
     o.destroy = pl_cfg.destroy;

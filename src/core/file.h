@@ -19,6 +19,14 @@
 enum pl_file_kind { PL_FILE_REGULAR, PL_FILE_BLOCK, PL_FILE_OTHER };
 struct pl_target_ops;
 enum pl_fill { PL_FILL_ZERO, PL_FILL_RANDOM };
+/* How `size` reserves the space it adds before writing it (fio's fallocate=). */
+enum pl_alloc {
+    PL_ALLOC_NONE,
+    PL_ALLOC_FALLOCATE, /* fallocate(2); nothing where the filesystem has none (fio's native) */
+    PL_ALLOC_POSIX,     /* posix_fallocate(3) */
+    PL_ALLOC_KEEP,      /* fallocate(2) with FALLOC_FL_KEEP_SIZE */
+    PL_ALLOC_TRUNCATE,  /* ftruncate(2) to the size first */
+};
 
 struct pl_open_opts {
     int direct;        /* O_DIRECT */
@@ -31,6 +39,8 @@ struct pl_open_opts {
     enum pl_fill fill; /* what the write buffer (and size filling) holds */
     uint64_t seed;     /* for PL_FILL_RANDOM */
     int destroy;       /* writing to a block device is allowed (--destroy) */
+    /* with size: how the space it adds is reserved before it is written */
+    enum pl_alloc alloc;
 };
 
 struct pl_file {

@@ -29,6 +29,34 @@
 #define FILL_CHUNK (1u << 20)
 
 /*
+ * Reserve the space a file grows by, from `have` to o->size, before it is
+ * written, as fio's fallocate= does when it lays out a file: PL_ALLOC_FALLOCATE
+ * is fallocate(2) where the filesystem has it (fio's native: nothing where it
+ * has not), PL_ALLOC_POSIX posix_fallocate(3) (glibc writes the blocks where
+ * the filesystem cannot), PL_ALLOC_KEEP fallocate(2) with FALLOC_FL_KEEP_SIZE
+ * and PL_ALLOC_TRUNCATE ftruncate(2) to the size. 0 or -errno, with e set.
+ */
+static int reserve(int fd, const struct pl_open_opts *o, uint64_t have, struct pl_error *e)
+{
+    off_t off = (off_t)have, len = (off_t)(o->size - have);
+    int rc = 0;
+    switch (o->alloc) {
+    case PL_ALLOC_NONE: return 0;
+    case PL_ALLOC_FALLOCATE:
+        rc = fallocate(fd, 0, off, len) < 0 ? -errno : 0;
+        if (rc == -EOPNOTSUPP || rc == -ENOSYS)
+            rc = 0;
+        break;
+    case PL_ALLOC_POSIX: rc = -posix_fallocate(fd, off, len); break;
+    case PL_ALLOC_KEEP: rc = fallocate(fd, FALLOC_FL_KEEP_SIZE, off, len) < 0 ? -errno : 0; break;
+    case PL_ALLOC_TRUNCATE: rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0; break;
+    }
+    if (rc)
+        pl_error_set(e, -rc, o->alloc == PL_ALLOC_TRUNCATE ? "ftruncate" : "fallocate");
+    return rc;
+}
+
+/*
  * Make the file behind fd (a regular file opened for writing, buffered) at
  * least `size` bytes of real data (or a hole when sparse), so direct-I/O rules
  * do not apply. Refuses up front when the filesystem cannot hold the growth.
@@ -46,9 +74,11 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     if (have >= o->size)
         return 0;
     if (o->sparse) {
-        int rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
-        if (rc)
+        int rc = reserve(fd, o, have, e);
+        if (rc == 0 && ftruncate(fd, (off_t)o->size) < 0) {
+            rc = -errno;
             pl_error_set(e, -rc, "ftruncate");
+        }
         return rc;
     }
     struct statvfs vfs;
@@ -62,6 +92,11 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
             return -ENOSPC;
         }
     }
+    int rc = reserve(fd, o, have, e);
+    if (rc) {
+        (void)ftruncate(fd, (off_t)have);
+        return rc;
+    }
     /* a small file needs no 1 MiB buffer; whole pages of it hold the same bytes */
     uint64_t grow = o->size - have;
     size_t chunk = grow < FILL_CHUNK ? (size_t)((grow + 4095) & ~(uint64_t)4095) : FILL_CHUNK;
@@ -72,7 +107,6 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     }
     pl_file_fill_buffer(buf, chunk, o->fill, o->seed ^ 0x5eedf111ull);
     uint64_t off = have;
-    int rc = 0;
     pl_progress_begin(&grow, "filling the file (size=)", NULL, 0); /* a long fill shows */
     while (off < o->size) {
         if (pl_interrupted) {

@@ -92,3 +92,23 @@ Cache control on a file needs no root.
   true\t0 (esc)
   true\t0\t0 (esc)
   $ rm f.dat
+
+p.open's allocate reserves the space size adds before it is written (fio's
+fallocate=). With sparse, which writes nothing, the reservation is all there
+is: stat's 512-byte blocks are there with "fallocate", "posix" and "keep"
+(which reserves them without growing the file, and sparse then sets the
+size), and not with "none" or "truncate" (which extends the file with a
+hole). The file reads as zeros either way:
+
+  $ for a in none fallocate posix keep truncate; do rm -f a.dat
+  >   platter -e "assert(platter.open('a.dat', { create = true, write = true, size = '1m', sparse = true, allocate = '$a' }))" a.dat
+  >   echo "$a: $(stat -c '%s %b' a.dat), bytes not zero: $(tr -d '\000' < a.dat | wc -c)"; done
+  none: 1048576 0, bytes not zero: 0
+  fallocate: 1048576 2048, bytes not zero: 0
+  posix: 1048576 2048, bytes not zero: 0
+  keep: 1048576 2048, bytes not zero: 0
+  truncate: 1048576 0, bytes not zero: 0
+  $ platter -e "platter.open('a.dat', { write = true, allocate = 'lots' })" a.dat
+  platter: (command line):1: bad argument #2 to 'open' (option 'allocate': invalid value 'lots' (expected "none", "fallocate", "posix", "keep" or "truncate"))
+  [1]
+  $ rm a.dat
