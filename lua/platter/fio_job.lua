@@ -1007,13 +1007,33 @@ local function distance(a, b)
   return p[#b]
 end
 
+-- The command line's candidates are fio's long options in its order: its own
+-- (init.c's l_opts), then each job option followed by its alias (options.c's
+-- options_to_lopts); a job file's are the job options' names alone.
+local lopt_order = {}
+do
+  local alias_of = {}
+  for a, n in pairs(FIO_ALIASES) do alias_of[n] = a end
+  for n in ([[output latency-log bandwidth-log minimal output-format append-terse version help
+    cmdhelp enghelp showcmd readonly eta eta-interval eta-newline debug parse-only section
+    inflate-log alloc-size profile warnings-fatal max-jobs terse-version server server-internal
+    daemonize client remote-config cpuclock-test crctest memcpytest idle-prof status-interval
+    trigger-file trigger-timeout trigger trigger-remote aux-path merge-blktrace-only]]):gmatch("%S+") do
+    lopt_order[#lopt_order + 1] = n
+  end
+  for _, n in ipairs(fio_order) do
+    lopt_order[#lopt_order + 1] = n
+    if alias_of[n] then lopt_order[#lopt_order + 1] = alias_of[n] end
+  end
+end
+
 -- A job file's "key=value" is cut at '='; a command-line word is compared
 -- whole, less its dashes (what fio 3.33 prints: --foo=1 gives loops).
 local function closest(word, whole)
   local name = whole and word:gsub("^%-+", "") or word:match("^([^=]*)")
   if name == "" then return nil end
   local best, bestd
-  for _, n in ipairs(fio_order) do
+  for _, n in ipairs(whole and lopt_order or fio_order) do
     local d = distance(name, n)
     if not bestd or d < bestd then best, bestd = n, d end
   end
