@@ -97,7 +97,24 @@ local FIO_ALIASES = {
 -- fio's options that take no value (FIO_OPT_STR_SET): bare, or =0/=1.
 local FIO_SET = {}
 for n in ([[bs_unaligned norandommap time_based verify_only exitall exitall_on_error stonewall
-  new_group thread group_reporting zero_buffers refill_buffers]]):gmatch("%S+") do FIO_SET[n] = true end
+  new_group thread group_reporting zero_buffers refill_buffers hipri fixedbufs registerfiles
+  sqthread_poll]]):gmatch("%S+") do FIO_SET[n] = true end
+
+-- The engine each engine option platter reads belongs to (engines/io_uring.c). fio knows
+-- such an option only while that engine is the job's: on the command line once an
+-- --ioengine before it (the job's, or a global one) has named it, and in a job file after
+-- the section's other options, with the engine they leave (fio_options_parse); elsewhere
+-- it is "unrecognized" or a "Bad option", as any unknown name.
+local ENGINE_OF = { hipri = "io_uring", fixedbufs = "io_uring", registerfiles = "io_uring",
+  sqthread_poll = "io_uring", sqthread_poll_cpu = "io_uring" }
+
+-- Why platter refuses some of fio's options, said instead of pointing at --help.
+local NO_AFFINITY = "platter fio's workers set no CPU affinity: p.parallel has no such option"
+local WHY_NOT = {
+  sqthread_poll_cpu = "p.run's io_uring engine does not pin its submission thread to a CPU, "
+    .. "it leaves the CPU to the kernel: no IORING_SETUP_SQ_AFF",
+  cpus_allowed = NO_AFFINITY, cpus_allowed_policy = NO_AFFINITY, cpumask = NO_AFFINITY,
+}
 
 local fio_order, fio_known = {}, {}
 for n in FIO_NAMES:gmatch("%S+") do
@@ -305,6 +322,12 @@ local OPTIONS = {
   { "iodepth_batch_complete_min", "int", "fewest completions to reap at once",
     alias = "iodepth_batch_complete", def = "1" },
   { "iodepth_batch_complete_max", "int", "most completions to reap at once" },
+  -- io_uring's own options (ENGINE_OF says when fio knows them)
+  { "hipri", "set", "io_uring: poll for completions (p.run's iopoll: O_DIRECT on a device with "
+    .. "poll queues)" },
+  { "fixedbufs", "set", "io_uring: registered buffers (platter registers them either way)" },
+  { "registerfiles", "set", "io_uring: registered files (platter registers them either way)" },
+  { "sqthread_poll", "set", "io_uring: a kernel thread submits the I/O (p.run's sqpoll)" },
   { "direct", "bool", "O_DIRECT I/O", def = "0" },
   { "buffered", "bool", "buffered I/O (the opposite of direct)", store = "direct", neg = true,
     def = "1" },
@@ -419,8 +442,15 @@ local function enum_head(v)
   return v:match("^([^:]*)")
 end
 
-local function not_supported(what)
-  return fmt("fio: %s is not supported by platter fio (platter fio --help lists what is)", what)
+local function not_supported(what, why)
+  return fmt("fio: %s is not supported by platter fio (%s)", what,
+    why or "platter fio --help lists what is")
+end
+
+-- An option fio has that platter does not take: the error, with the reason when there is one.
+local function option_not_supported(name)
+  local canon = fio_canonical(name)
+  return not_supported(fmt("option '%s'", canon), WHY_NOT[canon])
 end
 
 local function valid_values(list)
@@ -1166,19 +1196,33 @@ end
 -- Apply a section's option lines to st (fio_options_parse).
 local function parse_section(st, opts, env, label)
   sort_opts(opts)
-  local unknown = {}
+  -- fio parses the options it knows first, then loads the section's engine and takes
+  -- the rest as that engine's options; what is neither is a "Bad option"
+  local rest, unknown = {}, {}
   for _, line in ipairs(opts) do
     local sub = expand(line, env)
     local key, v = sub:match("^([^=]*)=(.*)$")
     if key then key = key:gsub("[%s%c]+$", "") else key = sub end
     local s = BY_ALIAS[key]
-    if s then
+    if ENGINE_OF[fio_canonical(key) or ""] then
+      rest[#rest + 1] = { line = line, key = key, v = v, s = s }
+    elseif s then
       local ok, err = pcall(apply, st, s, v, line)
       if not ok then fail(err, fmt("fio: job %s dropped", label)) end
     elseif fio_canonical(key) then
-      fail(not_supported(fmt("option '%s'", fio_canonical(key))), fmt("fio: job %s dropped", label))
+      fail(option_not_supported(key), fmt("fio: job %s dropped", label))
     else
-      unknown[#unknown + 1] = line
+      rest[#rest + 1] = { line = line }
+    end
+  end
+  for _, r in ipairs(rest) do
+    if not r.key or ENGINE_OF[fio_canonical(r.key)] ~= (st.o.ioengine or "psync") then
+      unknown[#unknown + 1] = r.line
+    elseif not r.s then
+      fail(option_not_supported(r.key), fmt("fio: job %s dropped", label))
+    else
+      local ok, err = pcall(apply, st, r.s, r.v, r.line)
+      if not ok then fail(err, fmt("fio: job %s dropped", label)) end
     end
   end
   if #unknown > 0 then
@@ -1374,6 +1418,11 @@ function M.parse(argv, env)
       local word, v = body:match("^([^=]*)=(.*)$")
       word = word or body
       local name = long_name(word)
+      -- an engine's option is known only once that engine is the job's (or the global one)
+      if name and not CMD[name] and ENGINE_OF[fio_canonical(name) or ""]
+          and ENGINE_OF[fio_canonical(name)] ~= ((td or def).o.ioengine or "psync") then
+        name = nil
+      end
       if not name then
         local lines = { fmt("fio: unrecognized option '%s'", a) }
         lines[#lines + 1] = closest(a, true)
@@ -1382,7 +1431,7 @@ function M.parse(argv, env)
       local has_arg = CMD[name]
       local spec = not has_arg and BY_ALIAS[name]
       if not has_arg then
-        if not spec then fail(not_supported(fmt("option '%s'", fio_canonical(name)))) end
+        if not spec then fail(option_not_supported(name)) end
         has_arg = FIO_SET[spec.name] and "opt" or "req"
       end
       if v == nil and has_arg == "req" then

@@ -199,6 +199,16 @@ function M.run(cfg, given)
     return nil
   end
 
+  -- fio's io_uring options: hipri is p.run's iopoll, sqthread_poll its sqpoll (with the
+  -- kernel's idle time: fio 3.33 sets none); p.run registers the ring's files and buffers
+  -- whether or not fixedbufs and registerfiles ask for it. With sqthread_poll fio 3.33
+  -- takes no slat (its commit hands the I/O to the kernel's thread without timing it)
+  local function plan_uring(o, r)
+    if r.engine ~= "io_uring" then return end
+    if o.hipri then r.iopoll = true end
+    if o.sqthread_poll then r.sqpoll, r.slat = true, nil end
+  end
+
   local function plan(inst, files, per, offset, size)
     local o = inst.o
     local kind = o.rw.kind
@@ -359,6 +369,7 @@ function M.run(cfg, given)
     local every = (o.fsync or 0) > 0 and o.fsync or (o.fdatasync or 0) > 0 and o.fdatasync or nil
     if every and writes then r.fsync_every = every end
     if every and writes and (o.fsync or 0) == 0 then r.fdatasync = true end  -- fio's fdatasync=N
+    plan_uring(o, r)
     r.steady = steady_of(o)
     return r
   end

@@ -218,6 +218,43 @@ On the command line:
   fio: unrecognized option '--bsx'
   Did you mean bs?
 
+io_uring's options (hipri, fixedbufs, registerfiles, sqthread_poll) are
+fio's only while io_uring is the job's engine: on the command line after an
+--ioengine=io_uring that applies to the job, in a job file after the
+section's other options, whatever the order of its lines; otherwise fio
+does not know them:
+
+  $ cmd --name=x --hipri --ioengine=io_uring
+  same
+  $ cmd --name=x --ioengine=psync --fixedbufs
+  same
+  $ cmd --name=x --ioengine=libaio --sqthread_poll
+  same
+  $ cmd --name=a --ioengine=io_uring --name=b --registerfiles
+  same
+  $ fio --parse-only --name=x --ioengine=io_uring --hipri=abc 2> real.err
+  [1]
+  $ platter --trust sc.lua --parse-only --name=x --ioengine=io_uring --hipri=abc 2> ours.err
+  [1]
+  $ diff real.err ours.err && cat ours.err
+  fio: failed parsing hipri=abc
+  $ fio --parse-only --ioengine=io_uring --name=x --hipri --fixedbufs=1 --registerfiles --sqthread_poll=0 &&
+  >   platter --trust sc.lua --parse-only --ioengine=io_uring --name=x --hipri --fixedbufs=1 --registerfiles --sqthread_poll=0 && echo both take it
+  both take it
+  $ printf '[global]\nioengine=io_uring\n[x]\nhipri\nsize=1m\nfixedbufs=1\nregisterfiles=0\nsqthread_poll\nbs=8k\n[y]\nsqthread_poll=1\nioengine=io_uring\n' > uring.fio
+  $ same --showcmd uring.fio
+  same
+  $ cat ours.out
+  fio --ioengine=io_uring --name=x --size=1m --bs=8k --hipri --fixedbufs=1 --registerfiles=0 --sqthread_poll --name=y --ioengine=io_uring --sqthread_poll=1 
+  $ err '[x]\nhipri\nbogus=1\nioengine=psync\nsize=1m\nsqthread_poll\n'
+  same
+  $ err '[global]\nhipri\n[x]\nioengine=io_uring\n'
+  same
+  $ cat ours.err
+  Bad option <hipri>
+  Did you mean prio?
+  fio: job global dropped
+
 The report's first line, a job's block sizes per direction, read from the
 options' text as fio reads them: a suffix fio does not know counts as 1
 (bs=1x is 1 byte), ':' and '-' split bs into directions as ',' does, and

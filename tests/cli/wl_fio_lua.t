@@ -14,8 +14,8 @@ way in both).
   >   platter --env FIO_TEST_BS --sim ata-5400-1999 $j.lua > $j.b 2>&1; b=$?
   >   if [ $a = $b ] && cmp -s $j.a $j.b; then n=$((n + 1)); else echo "differs: $j"; diff $j.a $j.b | head -5; fi
   > done; echo "$n the same"; ls *.fio | wc -l
-  62 the same
-  62
+  63 the same
+  63
 
 What a script looks like: fio's options as the report shows them, then the
 p.run table of each copy, which is the part to edit.
@@ -61,3 +61,21 @@ the numbers masked.
   $ platter fio 03-randread-time.fio | mask > a.txt; platter 03-randread-time.lua | mask > b.txt
   $ diff a.txt b.txt && echo same
   same
+
+fio's io_uring options in the table: hipri is p.run's iopoll and
+sqthread_poll its sqpoll; fixedbufs and registerfiles add nothing, as
+p.run's io_uring engine registers the files and buffers anyway. With
+another engine they are not fio's options at all:
+
+  $ platter fio --lua --name=u --ioengine=io_uring --iodepth=8 --direct=1 --size=1m --hipri \
+  >   --sqthread_poll --fixedbufs --registerfiles | grep -o -E '(engine|iopoll|sqpoll|fixed[a-z]*|regist[a-z]*) = [^,]*'
+  engine = "io_uring"
+  iopoll = true
+  sqpoll = true
+  $ platter fio --lua --name=u --ioengine=io_uring --fixedbufs --registerfiles=1 --size=1m | grep -c -E 'iopoll|sqpoll'
+  0
+  [1]
+  $ platter fio --lua --name=u --ioengine=libaio --hipri --size=1m
+  fio: unrecognized option '--hipri'
+  Did you mean prio?
+  [1]

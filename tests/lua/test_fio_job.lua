@@ -391,8 +391,55 @@ T.test("job-file errors, as fio prints them", function()
   bad({ "x.fio" }, "Option bs requires an argument\nfio: failed parsing bs\nfio: job x dropped", f)
   f = { ["x.fio"] = "[x]\nrw\n" }
   bad({ "x.fio" }, "fio: failed parsing rw\n", f)
-  f = { ["x.fio"] = "[x]\nhipri\n" }
-  bad({ "x.fio" }, "fio: option 'hipri' is not supported by platter fio", f)
+  f = { ["x.fio"] = "[x]\nhipri\n" }  -- an io_uring option in a psync job: unknown to fio
+  bad({ "x.fio" }, "Bad option <hipri>\nDid you mean prio?\nfio: job x dropped", f)
+end)
+
+T.test("io_uring's options exist only while io_uring is the job's engine, as in fio", function()
+  local o, j = job("--ioengine=io_uring", "--hipri", "--sqthread_poll", "--fixedbufs",
+    "--registerfiles=0")
+  T.eq(o.hipri, true, "hipri")
+  T.eq(o.sqthread_poll, true, "sqthread_poll")
+  T.eq(o.fixedbufs, true, "fixedbufs")
+  T.eq(o.registerfiles, false, "registerfiles=0")
+  T.eq(j.options.hipri, "", "a bare option in the job's options")
+  o = parse({ "--ioengine=io_uring", "--name=x", "--hipri=1" }).jobs[1].o
+  T.eq(o.hipri, true, "the global engine counts")
+  -- fio's command line is read in order: before --ioengine it is not an option yet
+  bad({ "--name=x", "--hipri", "--ioengine=io_uring" },
+    "fio: unrecognized option '--hipri'\nDid you mean prio?")
+  bad({ "--name=x", "--ioengine=libaio", "--sqthread_poll" }, "fio: unrecognized option '--sqthread_poll'")
+  bad({ "--name=a", "--ioengine=io_uring", "--name=b", "--fixedbufs" },
+    "fio: unrecognized option '--fixedbufs'")
+  bad({ "--name=x", "--ioengine=io_uring", "--hipri=abc" }, "fio: failed parsing hipri=abc")
+  -- a job file: the section's other options first, then the engine's
+  o = file_job("[x]\nhipri\nioengine=io_uring\nsqthread_poll=1\n")
+  T.eq(o.hipri and o.sqthread_poll, true, "after the section's ioengine, wherever it is")
+  o = file_job("[global]\nioengine=io_uring\n[x]\nregisterfiles\n")
+  T.eq(o.registerfiles, true, "the engine of [global]")
+  local _, cfg = file_job("[global]\nioengine=io_uring\n[x]\nhipri\nsize=1m\nfixedbufs=1\nbs=8k\n")
+  T.eq(fj.showcmd(cfg), "fio --ioengine=io_uring --name=x --size=1m --bs=8k --hipri --fixedbufs=1 \n",
+    "fio's --showcmd: the engine's options last")
+  bad({ "x.fio" }, "Bad option <hipri>\nDid you mean prio?\nBad option <bogus=1>\nDid you mean bs?\n"
+    .. "Bad option <sqthread_poll>\nDid you mean read_iolog?\nfio: job x dropped",
+    { ["x.fio"] = "[x]\nhipri\nbogus=1\nioengine=psync\nsize=1m\nsqthread_poll\n" })
+  bad({ "x.fio" }, "Bad option <hipri>", { ["x.fio"] = "[global]\nhipri\n[x]\nioengine=io_uring\n" })
+  -- sqthread_poll_cpu: refused with io_uring, saying why; unknown with another engine
+  bad({ "--name=x", "--ioengine=io_uring", "--sqthread_poll_cpu=1" },
+    "fio: option 'sqthread_poll_cpu' is not supported by platter fio (p.run's io_uring engine does "
+    .. "not pin its submission thread to a CPU")
+  bad({ "x.fio" }, "fio: option 'sqthread_poll_cpu' is not supported by platter fio (p.run's",
+    { ["x.fio"] = "[x]\nioengine=io_uring\nsqthread_poll_cpu=0\n" })
+  bad({ "--name=x", "--sqthread_poll_cpu=1" }, "fio: unrecognized option '--sqthread_poll_cpu=1'")
+end)
+
+T.test("CPU affinity is refused, saying why", function()
+  for _, name in ipairs({ "cpus_allowed=0-1", "cpus_allowed_policy=split", "cpumask=1" }) do
+    bad({ "--name=x", "--" .. name }, "fio: option '" .. name:match("^[^=]*")
+      .. "' is not supported by platter fio (platter fio's workers set no CPU affinity")
+  end
+  bad({ "x.fio" }, "fio: option 'cpus_allowed' is not supported by platter fio (platter fio's workers",
+    { ["x.fio"] = "[x]\ncpus_allowed=0\n" })
 end)
 
 T.test("blanks around '=' are fio's: 'bs = 8k' is 8 bytes", function()
