@@ -364,6 +364,13 @@ local OPTIONS = {
   { "invalidate", "bool", "drop the file's cached pages before the job", def = "1" },
   { "create_on_open", "bool", "create files when they are opened for I/O", def = "0" },
   { "overwrite", "bool", "write the file fully before the job's writes", def = "0" },
+  { "fallocate", "enum", "space reserved before a file is laid out: none, native (fallocate, "
+    .. "the default), posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE), truncate, 0, 1",
+    def = "native", values = { none = "none", native = "native", posix = "posix", keep = "keep",
+      truncate = "truncate", ["0"] = "none", ["1"] = "posix" },
+    order = { "none", "native", "posix", "keep", "truncate", "0", "1" } },
+  { "allow_mounted_write", "bool", "0 (the default); platter never writes to a mounted device, "
+    .. "whatever this says", def = "0" },
   { "unlink", "bool", "remove the job's files when done", def = "0" },
   { "stonewall", "set", "wait for the jobs before this one to finish", alias = "wait_for_previous" },
   { "new_group", "set", "start a new reporting group" },
@@ -391,6 +398,9 @@ local OPTIONS = {
     values = { none = "none", ["0"] = "none", mixed = "mixed", ["1"] = "mixed", both = "both", ["2"] = "both" },
     order = { "none", "mixed", "both", "0", "1", "2" } },
   { "refill_buffers", "set", "new buffer contents for every write" },
+  { "zero_buffers", "set", "write buffers (and the laid-out files) hold zeros" },
+  { "scramble_buffers", "bool", "1 (the default): fio changes a few bytes of each write, which "
+    .. "platter does not (docs/fio.md)", def = "1" },
   { "buffer_compress_percentage", "int", "how compressible written data is (percent)", max = 100 },
   { "buffer_compress_chunk", "int", "the size of each compressible chunk (bytes)", def = "512" },
   { "verify", "enum", "check written data: 0, crc32c, md5, sha256", def = "0",

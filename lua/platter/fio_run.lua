@@ -535,8 +535,10 @@ function M.run(cfg, given)
 
   -- refill_buffers: new data in the buffer before every write; buffer_compress_percentage:
   -- that share of each buffer_compress_chunk zeros (fio then refills too, unless 100: zeros once)
+  -- zero_buffers: the buffers hold zeros (the files' fill, below), so refilling them
+  -- changes nothing, as fio's refill with zero_buffers writes zeros again
   local function plan_buffers(o, r)
-    if o.refill_buffers then r.refill = true end
+    if o.refill_buffers and not o.zero_buffers then r.refill = true end
     local pct = o.buffer_compress_percentage or 0
     if pct > 0 then r.compress_pct, r.compress_chunk = pct, o.buffer_compress_chunk end
     return r
@@ -598,6 +600,7 @@ function M.run(cfg, given)
   -- Layout: fio's "Laying out IO file" before the jobs start
   -- ---------------------------------------------------------------------------
   local prepared, disks = {}, {}
+  local ALLOCATE = { native = "fallocate", posix = "posix", keep = "keep", truncate = "truncate" }
   local function prepare(inst)
     local pr = prepared[inst.index]
     local names, per, offset = pr.names, pr.per, pr.offset
@@ -630,7 +633,11 @@ function M.run(cfg, given)
       if pr.device then
         f, err = p.open(n)  -- a write job opens it for writing later, under --destroy's rule
       else
-        f, err = p.open(n, { create = true, write = true, size = need, sparse = null, fill = "random" })
+        -- fio's fallocate= before the data: native is fallocate(2), posix posix_fallocate(3),
+        -- keep fallocate(2) with FALLOC_FL_KEEP_SIZE, truncate ftruncate(2), none nothing;
+        -- zero_buffers lays out zeros (fio fills the layout as it fills its buffers)
+        f, err = p.open(n, { create = true, write = true, size = need, sparse = null,
+          fill = o.zero_buffers and "zero" or "random", allocate = not null and ALLOCATE[o.fallocate] or nil })
       end
       if not f then fail(string.format("fio: pid=0, err=%s/file:%s, func=open, error=%s", "2", n, err)) end
       if not null then
@@ -651,9 +658,9 @@ function M.run(cfg, given)
     local writes = kind ~= "read" and kind ~= "randread"
     local files = {}
     for i, n in ipairs(prep.names) do
-      -- fill: fio's write buffers hold random data (scramble_buffers), not zeros
+      -- fill: fio's write buffers hold random data, or zeros with zero_buffers
       local f = assert(p.open(n, { write = writes, direct = o.direct, sync = o.sync == "sync",
-        dsync = o.sync == "dsync", fill = writes and "random" or nil }))
+        dsync = o.sync == "dsync", fill = writes and (o.zero_buffers and "zero" or "random") or nil }))
       if o.invalidate ~= false and not o.direct then f:advise("dontneed") end
       -- fadvise_hint=1, fio's default: tell the kernel how the job will read
       f:advise((kind == "read" or kind == "write" or kind == "rw") and "sequential" or "random")
@@ -739,7 +746,14 @@ function M.run(cfg, given)
         local _, k = size_of(n)
         if k == "block" then
           local ok_, f, err = pcall(p.open, n, { write = true })
-          if not ok_ or not f then jobfail(inst, tostring(ok_ and err or f):gsub("^.-: open:", "open:")) end
+          if not ok_ or not f then
+            local msg = tostring(ok_ and err or f):gsub("^.-: open:", "open:")
+            -- fio writes a mounted device with allow_mounted_write=1; platter never does
+            if inst.o.allow_mounted_write and msg:find("even with --destroy", 1, true) then
+              msg = msg .. " (platter never writes to a device in use, whatever allow_mounted_write says)"
+            end
+            jobfail(inst, msg)
+          end
           f:close()
         end
       end

@@ -255,6 +255,21 @@ does not know them:
   Did you mean prio?
   fio: job global dropped
 
+The other options of this kind fio takes: fallocate, zero_buffers,
+scramble_buffers, allow_mounted_write, and their bad values:
+
+  $ printf '[x]\nfallocate=keep\nzero_buffers\nscramble_buffers=0\nallow_mounted_write=0\n[y]\nfallocate=1\nzero_buffers=0\n' > data.fio
+  $ same --showcmd data.fio
+  same
+  $ err '[x]\nfallocate=bogus\n'
+  same
+  $ err '[x]\nscramble_buffers=2\n'
+  same
+  $ err '[x]\nallow_mounted_write=2\n'
+  same
+  $ err '[x]\nzero_buffers=abc\n'
+  same
+
 The report's first line, a job's block sizes per direction, read from the
 options' text as fio reads them: a suffix fio does not know counts as 1
 (bs=1x is 1 byte), ':' and '-' split bs into directions as ',' does, and

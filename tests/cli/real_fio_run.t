@@ -194,6 +194,52 @@ file is not made):
   0
   [1]
 
+fallocate=: before a file is laid out, fio reserves its space as the option
+says (native, fio's default, and posix: fallocate(2); keep: with
+FALLOC_FL_KEEP_SIZE; truncate and none: no fallocate), for a job that reads
+and one that writes; platter makes the same calls (seen with strace, when
+it is installed):
+
+  $ alloc() { ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=fallocate -o st "$@" >/dev/null 2>&1
+  >   grep -o 'fallocate([0-9]*, [^)]*)' st | sed -E 's/\([0-9]+,/(FD,/' | sort -u | tr '\n' ' '; }
+  $ command -v strace >/dev/null && for rw in read write; do for v in none native posix keep truncate 0 1; do
+  >   rm -rf real ours; mkdir real ours
+  >   echo "$rw $v: $(cd real && alloc fio --name=t --filename=F --size=1m --rw=$rw --fallocate=$v)/ $(
+  >     cd ours && alloc platter fio --name=t --filename=F --size=1m --rw=$rw --fallocate=$v)"
+  > done; done || echo skipped
+  read none: / 
+  read native: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  read posix: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  read keep: fallocate(FD, FALLOC_FL_KEEP_SIZE, 0, 1048576) / fallocate(FD, FALLOC_FL_KEEP_SIZE, 0, 1048576) 
+  read truncate: / 
+  read 0: / 
+  read 1: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  write none: / 
+  write native: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  write posix: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  write keep: fallocate(FD, FALLOC_FL_KEEP_SIZE, 0, 1048576) / fallocate(FD, FALLOC_FL_KEEP_SIZE, 0, 1048576) 
+  write truncate: / 
+  write 0: / 
+  write 1: fallocate(FD, 0, 0, 1048576) / fallocate(FD, 0, 0, 1048576) 
+  $ rm -rf real ours
+
+zero_buffers: fio's write buffers hold zeros, and so does a file it lays
+out for a job that reads. scramble_buffers=0: fio sends its buffer as it
+was filled (at depth 1 the same block every write), as platter does. With
+fio's default scramble_buffers=1 each block fio writes differs in a few
+bytes (its offset and the time); platter's do not (docs/fio.md):
+
+  $ look() { python3 -c 'import sys; d = open(sys.argv[1], "rb").read()
+  > print("%s, %d distinct 4k blocks" % ("zeros" if d.count(0) == len(d) else "data", len({d[i:i + 4096] for i in range(0, len(d), 4096)})))' $1; }
+  $ for args in "--rw=write --zero_buffers" "--rw=randread --zero_buffers" "--rw=write --scramble_buffers=0" "--rw=write"; do
+  >   both --name=t --filename=F --size=256k --bs=4k $args
+  >   echo "$args: $(look real/F) / $(look ours/F)"; done
+  --rw=write --zero_buffers: zeros, 1 distinct 4k blocks / zeros, 1 distinct 4k blocks
+  --rw=randread --zero_buffers: zeros, 1 distinct 4k blocks / zeros, 1 distinct 4k blocks
+  --rw=write --scramble_buffers=0: data, 1 distinct 4k blocks / data, 1 distinct 4k blocks
+  --rw=write: data, 64 distinct 4k blocks / data, 1 distinct 4k blocks
+  $ rm -rf real ours
+
 The same cases as people paste them: on a terminal (script, util-linux) and
 with 2>&1, the lines these fixes changed, in the order both tools print
 them, numbers masked:

@@ -1,8 +1,9 @@
 What platter fio writes: by default each write sends the job's buffer as it
 was filled at the start, with random data as fio's (at depth 1 the same block
-each time, so it compresses across blocks; fio's scramble_buffers also
-changes a few bytes of it per write, which platter does not),
-refill_buffers puts new random bytes in it before every write, and
+each time, so it compresses across blocks; fio's scramble_buffers, on by
+default, also changes a few bytes of it per write, which platter takes but
+does not do: docs/fio.md), zero_buffers makes it zeros (the file's layout
+too), refill_buffers puts new random bytes in it before every write, and
 buffer_compress_percentage=N (fio's fill) makes each buffer_compress_chunk
 (512 bytes by default) random for its first (100 - N)% and zero after, with
 new data every write. Checked on the file written: the share of zero bytes
@@ -27,6 +28,21 @@ and how well zlib compresses it.
   $ w --buffer_compress_percentage=60 --buffer_compress_chunk=4k
   zeros 0.60 zlib 0.41 distinct 4k blocks 64 of 64
   $ w --buffer_compress_percentage=100
+  zeros 1.00 zlib 0.00 distinct 4k blocks 1 of 64
+  $ w --scramble_buffers=1
+  zeros 0.00 zlib 0.02 distinct 4k blocks 1 of 64
+  $ w --zero_buffers
+  zeros 1.00 zlib 0.00 distinct 4k blocks 1 of 64
+  $ w --zero_buffers --refill_buffers
+  zeros 1.00 zlib 0.00 distinct 4k blocks 1 of 64
+
+A job that reads has its file laid out first: random data, or zeros with
+zero_buffers, as fio lays it out:
+
+  $ r() { rm -f data; platter fio --name=r --filename=data --size=256k --bs=4k --rw=randread "$@" >/dev/null && python3 look.py data; }
+  $ r
+  zeros 0.00 zlib 1.00 distinct 4k blocks 64 of 64
+  $ r --zero_buffers
   zeros 1.00 zlib 0.00 distinct 4k blocks 1 of 64
 
 p.run's own fields: refill, compress_pct, compress_chunk; a percentage over

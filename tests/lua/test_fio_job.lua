@@ -442,6 +442,26 @@ T.test("CPU affinity is refused, saying why", function()
     { ["x.fio"] = "[x]\ncpus_allowed=0\n" })
 end)
 
+T.test("fallocate, zero_buffers, scramble_buffers, allow_mounted_write", function()
+  local o = job()
+  T.eq(o.fallocate, "native", "fio's default on Linux")
+  T.eq(o.scramble_buffers, true, "scramble_buffers defaults to 1")
+  T.eq(o.allow_mounted_write, false, "allow_mounted_write defaults to 0")
+  T.eq(o.zero_buffers, nil, "zero_buffers unset")
+  for v, want in pairs({ none = "none", native = "native", posix = "posix", keep = "keep",
+      truncate = "truncate", ["0"] = "none", ["1"] = "posix" }) do
+    T.eq(job("--fallocate=" .. v).fallocate, want, "fallocate=" .. v)
+  end
+  bad({ "--name=x", "--fallocate=bogus" }, "fio: failed parsing fallocate=bogus\nvalid values: none, "
+    .. "native, posix, keep, truncate, 0, 1")
+  T.eq(job("--zero_buffers").zero_buffers, true, "zero_buffers")
+  T.eq(job("--zero_buffers=0").zero_buffers, false, "zero_buffers=0")
+  T.eq(job("--scramble_buffers=0").scramble_buffers, false, "scramble_buffers=0")
+  bad({ "--name=x", "--scramble_buffers=2" }, "max value out of range: 2 (1 max)\n"
+    .. "fio: failed parsing scramble_buffers=2")
+  T.eq(job("--allow_mounted_write=1").allow_mounted_write, true, "taken (the device rule still holds)")
+end)
+
 T.test("blanks around '=' are fio's: 'bs = 8k' is 8 bytes", function()
   local o = file_job("[a]\nbs = 8k\n")
   T.eq(o.bs.read, 8, "fio reads ' 8k' as 8 with no unit")
