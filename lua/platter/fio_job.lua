@@ -109,11 +109,9 @@ local ENGINE_OF = { hipri = "io_uring", fixedbufs = "io_uring", registerfiles = 
   sqthread_poll = "io_uring", sqthread_poll_cpu = "io_uring" }
 
 -- Why platter refuses some of fio's options, said instead of pointing at --help.
-local NO_AFFINITY = "platter fio's workers set no CPU affinity: p.parallel has no such option"
 local WHY_NOT = {
   sqthread_poll_cpu = "p.run's io_uring engine does not pin its submission thread to a CPU, "
     .. "it leaves the CPU to the kernel: no IORING_SETUP_SQ_AFF",
-  cpus_allowed = NO_AFFINITY, cpus_allowed_policy = NO_AFFINITY, cpumask = NO_AFFINITY,
 }
 
 local fio_order, fio_known = {}, {}
@@ -392,6 +390,11 @@ local OPTIONS = {
   { "steadystate_ramp_time", "time", "time before the steady-state check starts (s)",
     alias = "ss_ramp", unit_s = true, def = "0" },
   { "thread", "set", "threads rather than processes (platter: workers either way)" },
+  { "cpumask", "cpumask", "CPUs the job may run on, as a bit mask (bit N: CPU N)", store = "cpus" },
+  { "cpus_allowed", "cpus", "CPUs the job may run on: a list such as 0-3,6", store = "cpus" },
+  { "cpus_allowed_policy", "enum", "shared (each job copy on all of cpus_allowed) or split "
+    .. "(each on one of them, in turn)", def = "shared",
+    values = { shared = "shared", split = "split" }, order = { "shared", "split" } },
   { "gtod_reduce", "bool", "fewer clock reads: no latency figures", def = "0" },
   { "unified_rw_reporting", "enum", "report reads and writes as one 'mixed': none (0), mixed (1), "
     .. "both (2: after read and write)", def = "none",
@@ -757,6 +760,68 @@ function KIND.int(s, o, v, st)
   if s.name == "rwmixwrite" then o.rwmixread = 100 - o.rwmixwrite end
 end
 
+-- cpus_allowed / cpumask: a CPU set, as a sorted list. fio (set_cpus_allowed,
+-- str_cpumask_cb) refuses a CPU at or past the CPUs configured, naming it.
+local function ncpus()
+  local _, n = require("platter").affinity()
+  return n
+end
+
+local function cpu_ok(c, max)
+  if c >= max then bad(fmt("fio: CPU %d too large (max=%d)", c, max - 1)) end
+end
+
+local function cpu_list(set)
+  local list = {}
+  for c in pairs(set) do list[#list + 1] = c end
+  table.sort(list)
+  return list
+end
+
+-- C's atoi: leading blanks, a sign, digits; anything else ends it (0 if none)
+local function atoi(t)
+  local sign, digits = t:match("^%s*([+-]?)(%d*)")
+  local n = tonumber(digits ~= "" and digits or "0")
+  return sign == "-" and -n or n
+end
+
+-- "0-3,6": comma-separated CPUs or ranges, read as fio reads them (strsep and atoi;
+-- a range whose end is below its start adds nothing, and an empty piece ends the list)
+function KIND.cpus(s, o, v)
+  if not v then bad(nil) end
+  local max, set = ncpus(), {}
+  local text = v:match("^%s*(.-)%s*$")
+  for piece in (text .. ","):gmatch("([^,]*),") do
+    if piece == "" then break end
+    local lo, hi = atoi(piece), nil
+    for part in (piece .. "-"):gmatch("([^-]*)-") do
+      if part == "" then break end
+      hi = atoi(part)
+    end
+    hi = hi or lo
+    for c = lo, hi do
+      cpu_ok(c, max)
+      set[c] = true
+    end
+  end
+  o[s.store] = cpu_list(set)
+end
+
+-- cpumask=N: bit N of the number is CPU N (the low 32 bits, as fio's int)
+function KIND.cpumask(s, o, v, st)
+  if not v then bad(nil) end
+  local val = number(s, v, st)
+  if not val then bad(nil) end
+  local max, set = ncpus(), {}
+  for c = 0, 31 do
+    if math.floor(val / 2 ^ c) % 2 == 1 then
+      cpu_ok(c, max)
+      set[c] = true
+    end
+  end
+  o[s.store] = cpu_list(set)
+end
+
 -- size / io_size / offset / offset_increment: bytes or a percentage.
 function KIND.sizepct(s, o, v, st)
   if not v then bad(nil) end
@@ -1090,9 +1155,7 @@ local KEYWORDS = { "pagesize", "mb_memory", "ncpus" }
 -- (the simulated disk's machine under --sim), $ncpus the CPUs configured; $pagesize
 -- has no source here and stays refused.
 function M.keywords()
-  local p = require "platter"
-  local _, ncpus = p.affinity()
-  return { mb_memory = math.floor(p.ram() / 1048576), ncpus = ncpus }
+  return { mb_memory = math.floor(require("platter").ram() / 1048576), ncpus = ncpus() }
 end
 
 local function expand(line, env)

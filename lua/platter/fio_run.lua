@@ -654,6 +654,18 @@ function M.run(cfg, given)
   -- ---------------------------------------------------------------------------
   local function run_instance(inst, group, live, slot)
     local o, prep = inst.o, prepared[inst.index]
+    if o.cpus then  -- cpus_allowed / cpumask: fio's thread_main sets them before anything
+      local set = o.cpus
+      if o.cpus_allowed_policy == "split" and #set > 0 then  -- fio_cpus_split: one each, in turn
+        set = { set[(inst.index - 1) % #set + 1] }
+      end
+      local ok, msg, errno = false, "affinity: Invalid argument (", 22
+      if #set > 0 then ok, msg, errno = p.affinity(set) end
+      if not ok then
+        error(string.format("fio: pid=%d, err=%d/file:backend.c:1716, func=cpu_set_affinity, error=%s",
+          p.pid(), errno, msg:match(": ([^:]-) %(") or msg), 0)
+      end
+    end
     local kind = o.rw.kind
     local writes = kind ~= "read" and kind ~= "randread"
     local files = {}
@@ -833,9 +845,11 @@ function M.run(cfg, given)
     for _, f in ipairs(res.failed) do  -- a job that could not run: fio's way, on stderr
       local inst = seg[f.worker]
       -- (a message raised inside platter's modules without its place: never "fio_run.lua:NN:")
-      p.ewrite(string.format("fio: job %s: %s\n", inst.job.name, (tostring(f.error or
-        (f.signal and ("killed by signal " .. f.signal)) or ("exit status " .. tostring(f.status)))
-        :gsub("^[%w_/.-]*%.lua:%d+: ", ""))))
+      local why = (tostring(f.error or (f.signal and ("killed by signal " .. f.signal))
+        or ("exit status " .. tostring(f.status))):gsub("^[%w_/.-]*%.lua:%d+: ", ""))
+      -- fio's own "fio: pid=N, err=..." line (a job that failed in its set-up) as fio prints it
+      p.ewrite(why:find("^fio: pid=%d+, err=") and why .. "\n"
+        or string.format("fio: job %s: %s\n", inst.job.name, why))
       failures = failures + 1
     end
     for i, inst in ipairs(seg) do

@@ -5,6 +5,7 @@
 -- --showcmd with the real fio when it is installed.
 local T = ...
 local fj = require "platter.fio_job"
+local p = require "platter"
 
 -- An env with in-memory files and environment variables.
 local function env(files, vars)
@@ -433,13 +434,26 @@ T.test("io_uring's options exist only while io_uring is the job's engine, as in 
   bad({ "--name=x", "--sqthread_poll_cpu=1" }, "fio: unrecognized option '--sqthread_poll_cpu=1'")
 end)
 
-T.test("CPU affinity is refused, saying why", function()
-  for _, name in ipairs({ "cpus_allowed=0-1", "cpus_allowed_policy=split", "cpumask=1" }) do
-    bad({ "--name=x", "--" .. name }, "fio: option '" .. name:match("^[^=]*")
-      .. "' is not supported by platter fio (platter fio's workers set no CPU affinity")
+T.test("CPU affinity: cpus_allowed and cpumask read as fio reads them, policy shared or split", function()
+  local _, ncpus = p.affinity()
+  local function cpus(v) return table.concat(job("--cpus_allowed=" .. v).cpus, ",") end
+  T.eq(cpus("0"), "0", "one CPU")
+  if ncpus >= 2 then
+    T.eq(cpus("0-1"), "0,1", "a range")
+    T.eq(cpus("1,0"), "0,1", "a list, sorted")
+    T.eq(cpus(" 0, 1 "), "0,1", "blanks around the list and before a number (atoi)")
+    T.eq(cpus("1,,0"), "1", "an empty piece ends the list (strsep)")
+    T.eq(table.concat(job("--cpumask=3").cpus, ","), "0,1", "cpumask bits 0 and 1")
   end
-  bad({ "x.fio" }, "fio: option 'cpus_allowed' is not supported by platter fio (platter fio's workers",
-    { ["x.fio"] = "[x]\ncpus_allowed=0\n" })
+  T.eq(cpus("1-0"), "", "a range whose end is below its start adds nothing")
+  T.eq(job("--cpus_allowed=0", "--cpumask=1").cpus[1], 0, "the later of the two wins")
+  T.eq(job().cpus_allowed_policy, "shared", "shared by default")
+  T.eq(job("--cpus_allowed_policy=split").cpus_allowed_policy, "split", "split")
+  bad({ "--name=x", "--cpus_allowed=" .. ncpus }, string.format("fio: CPU %d too large (max=%d)\n"
+    .. "fio: failed parsing cpus_allowed=%d", ncpus, ncpus - 1, ncpus))
+  bad({ "--name=x", "--cpumask=" .. 2 ^ ncpus }, string.format("fio: CPU %d too large (max=%d)",
+    ncpus, ncpus - 1))
+  bad({ "--name=x", "--cpus_allowed_policy=bogus" }, "fio: failed parsing cpus_allowed_policy=bogus")
 end)
 
 T.test("fallocate, zero_buffers, scramble_buffers, allow_mounted_write", function()
