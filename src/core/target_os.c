@@ -73,12 +73,12 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     uint64_t have = (uint64_t)st.st_size;
     if (have >= o->size)
         return 0;
-    if (o->sparse) {
-        int rc = reserve(fd, o, have, e);
-        if (rc == 0 && ftruncate(fd, (off_t)o->size) < 0) {
-            rc = -errno;
+    /* a hole needs no room; reserved blocks and a fill do, checked before any is taken */
+    int takes_room = !o->sparse || (o->alloc != PL_ALLOC_NONE && o->alloc != PL_ALLOC_TRUNCATE);
+    if (!takes_room) {
+        int rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
+        if (rc)
             pl_error_set(e, -rc, "ftruncate");
-        }
         return rc;
     }
     struct statvfs vfs;
@@ -95,6 +95,12 @@ static int grow_file(int fd, const struct pl_open_opts *o, struct pl_error *e)
     int rc = reserve(fd, o, have, e);
     if (rc) {
         (void)ftruncate(fd, (off_t)have);
+        return rc;
+    }
+    if (o->sparse) { /* reserved, left unwritten: the size, and no fill */
+        rc = ftruncate(fd, (off_t)o->size) < 0 ? -errno : 0;
+        if (rc)
+            pl_error_set(e, -rc, "ftruncate");
         return rc;
     }
     /* a small file needs no 1 MiB buffer; whole pages of it hold the same bytes */

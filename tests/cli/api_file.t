@@ -108,6 +108,17 @@ hole). The file reads as zeros either way:
   posix: 1048576 2048, bytes not zero: 0
   keep: 1048576 2048, bytes not zero: 0
   truncate: 1048576 0, bytes not zero: 0
+
+Reserving takes room, so a reservation the filesystem has no room for is
+refused before any block is taken, as a fill is; a hole needs none:
+
+  $ platter -e "print(platter.open('r.dat', { create = true, write = true, size = '1000t', sparse = true, allocate = 'posix' }))" r.dat | tr '\t' '|'
+  nil|size r.dat: No space left on device (need 1099511627776000 more bytes but the filesystem has * free)|28 (glob)
+  $ test -e r.dat || echo "not made"
+  not made
+  $ platter -e "assert(platter.open('r.dat', { create = true, write = true, size = '1t', sparse = true }))" r.dat
+  $ stat -c '%s %b' r.dat; rm r.dat
+  1099511627776 0
   $ platter -e "platter.open('a.dat', { write = true, allocate = 'lots' })" a.dat
   platter: (command line):1: bad argument #2 to 'open' (option 'allocate': invalid value 'lots' (expected "none", "fallocate", "posix", "keep" or "truncate"))
   [1]
