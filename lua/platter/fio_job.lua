@@ -767,8 +767,9 @@ local function ncpus()
   return n
 end
 
-local function cpu_ok(c, max)
+local function add_cpu(set, c, max)
   if c >= max then bad(fmt("fio: CPU %d too large (max=%d)", c, max - 1)) end
+  set[c] = true
 end
 
 local function cpu_list(set)
@@ -799,10 +800,7 @@ function KIND.cpus(s, o, v)
       hi = atoi(part)
     end
     hi = hi or lo
-    for c = lo, hi do
-      cpu_ok(c, max)
-      set[c] = true
-    end
+    for c = lo, hi do add_cpu(set, c, max) end
   end
   o[s.store] = cpu_list(set)
 end
@@ -814,10 +812,7 @@ function KIND.cpumask(s, o, v, st)
   if not val then bad(nil) end
   local max, set = ncpus(), {}
   for c = 0, 31 do
-    if math.floor(val / 2 ^ c) % 2 == 1 then
-      cpu_ok(c, max)
-      set[c] = true
-    end
+    if math.floor(val / 2 ^ c) % 2 == 1 then add_cpu(set, c, max) end
   end
   o[s.store] = cpu_list(set)
 end

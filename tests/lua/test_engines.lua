@@ -188,14 +188,16 @@ local function random_file(size)
   return path
 end
 
-T.test("libaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and reads run", function()
+-- An engine's writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and its reads
+-- run; wrap runs the first p.run (libaio: skipped where this platter has none).
+local function writes_land(engine, wrap)
   for _, direct in ipairs { false, true } do
     for _, qd in ipairs { 1, 32 } do
-      local what = (direct and "direct" or "cooked") .. " qd " .. qd
+      local what = engine .. " " .. (direct and "direct" or "cooked") .. " qd " .. qd
       local path = random_file("1m")
       local f = assert(p.open(path, { write = true, direct = direct }))
-      local w = aio(function()
-        return p.run { file = f, engine = "libaio", qd = qd, op = "write", fsync_every = 8,
+      local w = wrap(function()
+        return p.run { file = f, engine = engine, qd = qd, op = "write", fsync_every = 8,
                        progress = false }
       end)
       T.eq(w.write.ops, 256, what .. ": one pass of 4 KiB writes")
@@ -203,7 +205,7 @@ T.test("libaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and
       T.eq(w.fsync.ops, 32, what .. ": fsyncs")
       T.eq(w.errors, 0, what .. ": errors")
       T.ok(zeros(path), what .. ": every block of the random file was overwritten with zeros")
-      local r = p.run { file = f, engine = "libaio", qd = qd, pattern = "random", count = 2000,
+      local r = p.run { file = f, engine = engine, qd = qd, pattern = "random", count = 2000,
                         bs = "8k", progress = false }
       T.eq(r.read.ops, 2000, what .. ": reads")
       T.eq(r.bytes, 2000 * 8192, what .. ": bytes read")
@@ -212,7 +214,31 @@ T.test("libaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and
       f:close()
     end
   end
+end
+
+T.test("libaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and reads run", function()
+  writes_land("libaio", aio)
 end)
+
+-- A gen job at depth 8 with an fsync every 50 I/Os, and a misaligned O_DIRECT job refused
+-- by name, on the direct file d through engine.
+local function gen_and_misaligned(d, engine)
+  local n = 0
+  local g = p.run { file = d, engine = engine, qd = 8, progress = false,
+    gen = function(i)
+      if i > 500 then return nil end
+      n = n + 1
+      if i % 50 == 0 then return "fsync" end
+      return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
+    end }
+  T.eq(g.ops, 500, engine .. ": gen ops")
+  T.eq(g.fsync.ops, 10, engine .. ": gen fsyncs")
+  T.eq(n, 500, engine .. ": generator calls")
+  T.raises(function()
+    p.run { file = d, engine = engine, qd = 4, bs = 1000, count = 10, progress = false }
+  end, "run: O_DIRECT needs bs, offsets, range, align and stride in multiples of the file's " ..
+       "direct-I/O alignment")
+end
 
 T.test("libaio: a mix at depth, gen jobs, batches, and O_DIRECT misalignment named", function()
   local path = random_file("1m")
@@ -223,21 +249,7 @@ T.test("libaio: a mix at depth, gen jobs, batches, and O_DIRECT misalignment nam
   end)
   T.eq(m.read.ops + m.write.ops, 3000, "mix ops")
   T.ok(m.read.ops > 1800 and m.read.ops < 2400, "about 70% reads: " .. m.read.ops)
-  local n = 0
-  local g = p.run { file = d, engine = "libaio", qd = 8, progress = false,
-    gen = function(i)
-      if i > 500 then return nil end
-      n = n + 1
-      if i % 50 == 0 then return "fsync" end
-      return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
-    end }
-  T.eq(g.ops, 500, "gen ops")
-  T.eq(g.fsync.ops, 10, "gen fsyncs")
-  T.eq(n, 500, "generator calls")
-  T.raises(function()
-    p.run { file = d, engine = "libaio", qd = 4, bs = 1000, count = 10, progress = false }
-  end, "run: O_DIRECT needs bs, offsets, range, align and stride in multiples of the file's " ..
-       "direct-I/O alignment")
+  gen_and_misaligned(d, "libaio")
   T.raises(function()
     p.run { file = d, engine = "libaio", qd = 4, progress = false,
             gen = function(i) if i < 3 then return "read", 100, 4096 end end }
@@ -274,28 +286,7 @@ T.test("posixaio: in p.parallel's workers first (a parent that never used it), t
 end)
 
 T.test("posixaio: writes land (qd 1 and 32, cooked and O_DIRECT), with fsyncs, and reads run", function()
-  for _, direct in ipairs { false, true } do
-    for _, qd in ipairs { 1, 32 } do
-      local what = (direct and "direct" or "cooked") .. " qd " .. qd
-      local path = random_file("1m")
-      local f = assert(p.open(path, { write = true, direct = direct }))
-      local w = p.run { file = f, engine = "posixaio", qd = qd, op = "write", fsync_every = 8,
-                        progress = false }
-      T.eq(w.engine or "posixaio", "posixaio", what .. ": engine")
-      T.eq(w.write.ops, 256, what .. ": one pass of 4 KiB writes")
-      T.eq(w.write.bytes, 1048576, what .. ": bytes written")
-      T.eq(w.fsync.ops, 32, what .. ": fsyncs")
-      T.eq(w.errors, 0, what .. ": errors")
-      T.ok(zeros(path), what .. ": every block of the random file was overwritten with zeros")
-      local r = p.run { file = f, engine = "posixaio", qd = qd, pattern = "random", count = 2000,
-                        bs = "8k", progress = false }
-      T.eq(r.read.ops, 2000, what .. ": reads")
-      T.eq(r.bytes, 2000 * 8192, what .. ": bytes read")
-      T.eq(r.errors, 0, what .. ": read errors")
-      T.eq(r.shorts, 0, what .. ": short reads")
-      f:close()
-    end
-  end
+  writes_land("posixaio", function(fn) return fn() end)
 end)
 
 T.test("posixaio: the data read is the file's, at depth (verify), and a short read at the end", function()
@@ -325,21 +316,7 @@ T.test("posixaio: a mix at depth, gen jobs with fsyncs, and O_DIRECT misalignmen
                     pattern = "random", count = 3000, progress = false }
   T.eq(m.read.ops + m.write.ops, 3000, "mix ops")
   T.ok(m.read.ops > 1800 and m.read.ops < 2400, "about 70% reads: " .. m.read.ops)
-  local n = 0
-  local g = p.run { file = d, engine = "posixaio", qd = 8, progress = false,
-    gen = function(i)
-      if i > 500 then return nil end
-      n = n + 1
-      if i % 50 == 0 then return "fsync" end
-      return i % 2 == 0 and "write" or "read", (i % 256) * 4096, 4096
-    end }
-  T.eq(g.ops, 500, "gen ops")
-  T.eq(g.fsync.ops, 10, "gen fsyncs")
-  T.eq(n, 500, "generator calls")
-  T.raises(function()
-    p.run { file = d, engine = "posixaio", qd = 4, bs = 1000, count = 10, progress = false }
-  end, "run: O_DIRECT needs bs, offsets, range, align and stride in multiples of the file's " ..
-       "direct-I/O alignment")
+  gen_and_misaligned(d, "posixaio")
   -- slat: the aio_read call, as fio's posixaio has it
   local s = p.run { file = d, engine = "posixaio", qd = 1, count = 200, slat = true,
                     progress = false }
