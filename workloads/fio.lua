@@ -68,10 +68,8 @@ for _, s in ipairs(fj.supported()) do
 end
 p.args(ARGS)
 
-local fail = fio.fail
-
 local ok, cfg = pcall(fj.parse, argv, { read_file = p.read_text, getenv = p.getenv, keywords = fj.keywords() })
-if not ok then fail(tostring(cfg)) end
+if not ok then fio.parse_failed(cfg) end
 
 if cfg.help then p.args(ARGS, "--help") end  -- prints the help and ends the script
 if cfg.version then

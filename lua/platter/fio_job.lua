@@ -27,7 +27,7 @@ local function fail(...) error(concat({ ... }, "\n"), 0) end
 -- A value error inside an option's parser: `pre` is the line fio prints
 -- before its "failed parsing" line (or nil).
 local BAD = {}
-local function bad(pre) error({ [BAD] = true, pre = pre }, 0) end
+local function bad(pre, not_in_set) error({ [BAD] = true, pre = pre, not_in_set = not_in_set }, 0) end
 
 -- ---------------------------------------------------------------------------
 -- fio's own option names (options.c at fio-3.33, in its order, then those
@@ -428,7 +428,6 @@ for n in ([[vsync pvsync2 solarisaio windowsaio rbd splice netsplice sg net cpui
 
 local RW = { read = "read", write = "write", randread = "randread", randwrite = "randwrite",
   rw = "rw", readwrite = "rw", randrw = "randrw" }
-local RW_ORDER = { "read", "write", "randread", "randwrite", "rw", "readwrite", "randrw" }
 local RW_FIO = { trim = true, randtrim = true, trimwrite = true, randtrimwrite = true }
 local RANDOM = { randread = true, randwrite = true, randrw = true }
 
@@ -468,6 +467,61 @@ end
 
 local function valid_values(list)
   return "valid values: " .. concat(list, ", ")
+end
+
+-- fio's values of an option with a fixed set (options.c's posval at fio-3.33, every
+-- one, those platter does not run too), which fio prints on stdout when a value is
+-- not one of them (parse.c's show_option_values), before its "failed parsing" line.
+local POSVAL = {
+  rw = { { "read", "Sequential read" }, { "write", "Sequential write" },
+    { "trim", "Sequential trim" }, { "randread", "Random read" }, { "randwrite", "Random write" },
+    { "randtrim", "Random trim" }, { "rw", "Sequential read and write mix" },
+    { "readwrite", "Sequential read and write mix" }, { "randrw", "Random read and write mix" },
+    { "trimwrite", "Trim and write mix, trims preceding writes" },
+    { "randtrimwrite", "Randomly trim and write mix, trims preceding writes" } },
+  sync = { { "none" }, { "0" }, { "sync" }, { "1" }, { "dsync" } },
+  fallocate = { { "none", "Do not pre-allocate space" },
+    { "native", "Use native pre-allocation if possible" }, { "posix", "Use posix_fallocate()" },
+    { "keep", "Use fallocate(..., FALLOC_FL_KEEP_SIZE, ...)" },
+    { "truncate", "Truncate file to final size instead of allocating" },
+    { "0", "Alias for 'none'" }, { "1", "Alias for 'posix'" } },
+  kb_base = { { "1024", "Inputs invert IEC and SI prefixes (for compatibility); outputs prefer binary" },
+    { "1000", "Inputs use IEC and SI prefixes; outputs prefer SI" } },
+  rate_process = { { "linear", "Linear rate of IO" }, { "poisson", "Rate follows Poisson process" } },
+  unified_rw_reporting = { { "none", "Normal statistics reporting" },
+    { "mixed", "Statistics are summed per data direction and reported together" },
+    { "both", "Statistics are reported normally, followed by the mixed statistics" },
+    { "0", "Alias for 'none'" }, { "1", "Alias for 'mixed'" }, { "2", "Alias for 'both'" } },
+  verify = { { "0", "Don't do IO verification" } },
+  random_distribution = { { "random", "Completely random" }, { "zipf", "Zipf distribution" },
+    { "pareto", "Pareto distribution" }, { "normal", "Normal (Gaussian) distribution" },
+    { "zoned", "Zoned random distribution" }, { "zoned_abs", "Zoned absolute random distribution" } },
+  cpus_allowed_policy = { { "shared", "Mask shared between threads" },
+    { "split", "Mask split between threads" } },
+  steadystate = { { "iops", "maximum mean deviation of IOPS measurements" },
+    { "iops_slope", "slope calculated from IOPS measurements" },
+    { "bw", "maximum mean deviation of bandwidth measurements" },
+    { "bw_slope", "slope calculated from bandwidth measurements" } },
+}
+for _, v in ipairs { "md5", "crc64", "crc32", "crc32c-intel", "crc32c", "crc16", "crc7", "sha1", "sha256",
+  "sha512", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "xxhash" } do
+  local what = v:find("^crc32c") and "crc32c checksums for verification (hw assisted, if available)"
+    or v .. " checksums for verification"
+  POSVAL.verify[#POSVAL.verify + 1] = { v, "Use " .. what }
+end
+for _, v in ipairs { { "meta", "Use io information for verification. Now is implied by default, "
+  .. "thus option is obsolete, don't use it" }, { "pattern", "Verify strict pattern" },
+  { "null", "Pretend to verify" } } do POSVAL.verify[#POSVAL.verify + 1] = v end
+
+-- show_option_values' text for the option called name, or nil
+local function values_text(name)
+  local list = POSVAL[name]
+  if not list then return nil end
+  local out = {}
+  for i, v in ipairs(list) do
+    out[i] = fmt("%20s: %-10s", i == 1 and "valid values" or "", v[1]) .. (v[2] and " " .. v[2] or "") .. "\n"
+  end
+  return concat(out) .. "\n"
 end
 
 -- Split a per-direction value list the way fio's handle_option walks it:
@@ -679,7 +733,7 @@ function KIND.enum(s, o, v)
         if f == head then fail(not_supported(fmt("%s=%s", s.name, head))) end
       end
     end
-    bad(nil)
+    bad(nil, true)  -- not one of the option's values
   end
   o[s.store] = val
 end
@@ -690,7 +744,7 @@ function KIND.rw(_, o, v, st)
   local kind = RW[head]
   if not kind then
     if RW_FIO[head] then fail(not_supported(fmt("rw=%s", head))) end
-    bad(nil)
+    bad(nil, true)  -- not one of the option's values
   end
   local rw = { kind = kind, seq_nr = 1, seq_add = 0 }
   local post = v:match(":(.*)$")
@@ -961,7 +1015,7 @@ end
 function KIND.distribution(_, o, v, st)
   if not v then bad(nil) end
   local head = enum_head(v)
-  if not DISTR[head] then bad(nil) end
+  if not DISTR[head] then bad(nil, true) end
   local d = { kind = head }
   if head == "zoned" or head == "zoned_abs" then
     local str = v:match("^%s*(.-)%s*$")
@@ -1005,7 +1059,7 @@ local SS = { iops = true, iops_slope = true, bw = true, bw_slope = true }
 function KIND.steadystate(_, o, v, st)
   if not v then bad(nil) end
   local head = enum_head(v)
-  if not SS[head] then bad(nil) end
+  if not SS[head] then bad(nil, true) end
   local post = v:match(":(.*)$")
   if not post then
     bad("fio: steadystate threshold must be specified in addition to criterion")
@@ -1049,11 +1103,7 @@ local function apply(st, s, v, shown)
       local lines = {}
       if err.pre then lines[#lines + 1] = err.pre end
       lines[#lines + 1] = "fio: failed parsing " .. shown
-      if s.kind == "enum" then
-        lines[#lines + 1] = valid_values(s.order)
-      elseif s.kind == "rw" then
-        lines[#lines + 1] = valid_values(RW_ORDER)
-      end
+      M.failed_values = err.not_in_set and values_text(s.name) or nil  -- stdout (M.report_failure)
       error(concat(lines, "\n"), 0)
     end
     error(err, 0)
@@ -1149,6 +1199,18 @@ local KEYWORDS = { "pagesize", "mb_memory", "ncpus" }
 -- fio's keywords as fio_keywords_init sets them: $mb_memory the machine's RAM in MiB
 -- (the simulated disk's machine under --sim), $ncpus the CPUs configured; $pagesize
 -- has no source here and stays refused.
+-- M.report_failure(msg, out, err): a failed parse as fio prints it: the message (err,
+-- stderr) and, when the failure was a value outside an option's set, fio's list of the
+-- values (out, stdout), which fio writes first; with stdout not a terminal fio's stdout
+-- buffer reaches the file or pipe only at exit, after the message.
+function M.report_failure(msg, out, err, stdout_is_tty)
+  local values = M.failed_values
+  M.failed_values = nil
+  if values and stdout_is_tty then out(values) end
+  err(msg)
+  if values and not stdout_is_tty then out(values) end
+end
+
 function M.keywords()
   return { mb_memory = math.floor(require("platter").ram() / 1048576), ncpus = ncpus() }
 end
@@ -1460,6 +1522,7 @@ end
 -- list as a map, "" for a bare option).
 function M.parse(argv, env)
   env = env or {}
+  M.failed_values = nil
   local cfg = { jobs = {}, files = {}, output_format = { "normal" }, showcmd = false,
     parse_only = false, help = false, version = false, minimal = false, terse_version = 3,
     showcmd_text = {} }

@@ -20,6 +20,14 @@ local function fail(msg, code)
 end
 M.fail = fail
 
+-- A job file or command line fio would not take: its message, with fio's list of the
+-- values where one was not in an option's set (fj.report_failure), and status 1.
+function M.parse_failed(msg)
+  fj.report_failure(tostring(msg), p.write, function(m) p.ewrite(m, m:sub(-1) == "\n" and "" or "\n") end,
+    p.isatty("stdout"))
+  p.exit(1)
+end
+
 --- run(cfg [, given]) -> runs the jobs of cfg (platter.fio_job's parse) and prints
 --- fio's report. given.runs[job][copy]: p.run tables to use instead of plan's;
 --- given.describe: return the job copies with their p.run tables instead of running.
@@ -1190,7 +1198,7 @@ function M.script(desc)
     runs[i] = job.run
   end
   local ok, cfg = pcall(fj.parse, argv, { read_file = p.read_text, getenv = p.getenv, keywords = fj.keywords() })
-  if not ok then fail(tostring(cfg)) end
+  if not ok then M.parse_failed(cfg) end
   return M.run(cfg, { runs = runs })
 end
 

@@ -163,7 +163,7 @@ Job files with every option group (fio must accept each of them too):
 The errors (fio's stderr; where fio also prints a partial --showcmd line
 on stdout, only stderr is compared):
 
-  $ err() { printf "$1" > bad.fio; fio --parse-only bad.fio 2> real.err > /dev/null; platter --trust sc.lua --parse-only bad.fio 2>&1 | grep -v '^valid values: ' > ours.err; diff real.err ours.err && echo same; }
+  $ err() { printf "$1" > bad.fio; fio --parse-only bad.fio 2> real.err > /dev/null; platter --trust sc.lua --parse-only bad.fio 2> ours.err > /dev/null; diff real.err ours.err && echo same; }
   $ err '[x]\nfoo=1\n'
   same
   $ cat ours.err
@@ -322,3 +322,31 @@ than p.parallel forks are refused before anything runs:
   $ platter fio --name=x --filename=h.dat --size=4k --numjobs=600 --name=y --filename=h.dat --size=4k --numjobs=600
   fio: platter fio runs at most 1024 job copies side by side (numjobs, and the jobs between two stonewalls), not 1200
   [1]
+
+A value outside an option's set: fio prints the option's values, every one
+with its help, on stdout (parse.c's show_option_values) and then its
+"failed parsing" line on stderr, so on a terminal the list comes first and
+with 2>&1 into a pipe last (fio's stdout buffer is written at exit). The
+same, on a terminal (script) and with 2>&1, and stdout alone:
+
+  $ for o in rw=bogus verify=blah fallocate=x kb_base=3 sync=no rate_process=x unified_rw_reporting=x \
+  >     random_distribution=x steadystate=x readwrite=x cpus_allowed_policy=x; do
+  >   fio --name=t --size=1m --$o > real.out 2> real.err; echo $? >> real.err
+  >   platter fio --name=t --size=1m --$o > ours.out 2> ours.err; echo $? >> ours.err
+  >   fio --name=t --size=1m --$o > real.two 2>&1; platter fio --name=t --size=1m --$o > ours.two 2>&1
+  >   script -qec "fio --name=t --size=1m --$o" /dev/null < /dev/null > real.tty
+  >   script -qec "platter fio --name=t --size=1m --$o" /dev/null < /dev/null > ours.tty
+  >   for k in out err two tty; do cmp -s real.$k ours.$k || { echo "$o: $k differs"; diff real.$k ours.$k | head -5; }; done
+  > done; echo checked
+  checked
+  $ cat ours.two
+  fio: failed parsing cpus_allowed_policy=x
+          valid values: shared     Mask shared between threads
+                      : split      Mask split between threads
+  
+  $ tr -d '\r' < ours.tty
+          valid values: shared     Mask shared between threads
+                      : split      Mask split between threads
+  
+  fio: failed parsing cpus_allowed_policy=x
+  $ rm -f real.* ours.*

@@ -173,8 +173,13 @@ T.test("rw and its :N postfix, aliases", function()
   T.eq(o.rw.seq_add, 65536, "sequential: bytes skipped")
   T.eq(job("--rw=readwrite").rw.kind, "rw", "readwrite value is rw")
   T.eq(job("--rw=randrw").rw.kind, "randrw", "randrw")
-  local e = bad({ "--name=x", "--rw=bogus" }, "fio: failed parsing rw=bogus")
-  T.has(e, "valid values: read, write, randread", "valid values listed")
+  T.eq(bad({ "--name=x", "--rw=bogus" }, "fio: failed parsing rw=bogus"), "fio: failed parsing rw=bogus",
+    "the message alone")
+  -- fio's list of every rw value (trims too), for stdout: parse.c's show_option_values
+  T.has(fj.failed_values, "        valid values: read       Sequential read\n"
+    .. "                    : write      Sequential write\n", "valid values listed as fio lists them")
+  T.has(fj.failed_values, "                    : randtrimwrite Randomly trim and write mix, trims "
+    .. "preceding writes\n\n", "the last, a blank line after it")
   bad({ "--name=x", "--rw=randtrim" }, "fio: rw=randtrim is not supported by platter fio")
 end)
 
@@ -256,11 +261,16 @@ T.test("engines, depths, sync modes, verify", function()
   bad({ "--name=x", "--ioengine=foo" }, "fio: engine foo not loadable\nfio: failed to load engine")
   bad({ "--name=x", "--ioengine=splice" }, "fio: ioengine=splice is not supported by platter fio")
   bad({ "--name=x", "--verify=sha1" }, "fio: verify=sha1 is not supported by platter fio")
-  local e = bad({ "--name=x", "--verify=blah" }, "fio: failed parsing verify=blah")
-  T.has(e, "valid values: 0, md5, crc32c-intel, crc32c, sha256", "verify values")
+  bad({ "--name=x", "--verify=blah" }, "fio: failed parsing verify=blah")
+  T.has(fj.failed_values, "                    : crc32c-intel Use crc32c checksums for verification (hw "
+    .. "assisted, if available)\n", "verify values")
+  T.eq(select(2, fj.failed_values:gsub("\n", "")), 20, "19 values and a blank line")
   bad({ "--name=x", "--bs=abc" }, "fio: failed parsing bs=abc")
   bad({ "--name=x", "--bs=0" }, "bs: min value out of range: 0 (1 min)")
-  bad({ "--name=x", "--kb_base=1001" }, "fio: failed parsing kb_base=1001\nvalid values: 1024, 1000")
+  bad({ "--name=x", "--kb_base=1001" }, "fio: failed parsing kb_base=1001")
+  T.has(fj.failed_values, "        valid values: 1024       Inputs invert", "kb_base values")
+  bad({ "--name=x", "--bs=abc" }, "fio: failed parsing bs=abc")
+  T.eq(fj.failed_values, nil, "no list for an option without a set of values")
   bad({ "--name=x", "--iodepth=1z" }, "iodepth: 'z' suffix isn't applicable")
   bad({ "--name=x", "--size=10z" }, "is not supported by platter fio")
   bad({ "--name=x", "--io_size=150%" }, "fio: io_size values greater than 100% aren't supported")
@@ -466,8 +476,8 @@ T.test("fallocate, zero_buffers, scramble_buffers, allow_mounted_write", functio
       truncate = "truncate", ["0"] = "none", ["1"] = "posix" }) do
     T.eq(job("--fallocate=" .. v).fallocate, want, "fallocate=" .. v)
   end
-  bad({ "--name=x", "--fallocate=bogus" }, "fio: failed parsing fallocate=bogus\nvalid values: none, "
-    .. "native, posix, keep, truncate, 0, 1")
+  bad({ "--name=x", "--fallocate=bogus" }, "fio: failed parsing fallocate=bogus")
+  T.has(fj.failed_values, "                    : 1          Alias for 'posix'\n\n", "fallocate values")
   T.eq(job("--zero_buffers").zero_buffers, true, "zero_buffers")
   T.eq(job("--zero_buffers=0").zero_buffers, false, "zero_buffers=0")
   T.eq(job("--scramble_buffers=0").scramble_buffers, false, "scramble_buffers=0")
