@@ -675,14 +675,26 @@ T.test("advise: dontneed over a range drops that range only", function()
   assert(f:fsync())
   assert(f:advise("dontneed"))
   assert(f:advise("random"))
-  for i = 0, 255 do f:pread(i * 4096, 4096) end
-  local all, total = f:resident()
-  T.eq(all, total, "all cached before")
-  assert(f:advise("dontneed", 0, 524288))
-  local res = f:resident(0, 524288)
-  T.ok(res <= 2, "first half dropped: " .. res)
-  local res2, total2 = f:resident(524288)
-  T.eq(res2, total2, "second half still cached")
+  -- Pages this test did not drop can leave the cache under it (another process on the
+  -- host dropping caches, or reclaim: CI once saw 253 of 256 cached right after the
+  -- reads): such a round is done again, up to 5 times. A range the advice did not drop
+  -- fails at once.
+  local why
+  for _ = 1, 5 do
+    for i = 0, 255 do f:pread(i * 4096, 4096) end
+    local all, total = f:resident()
+    if all == total then
+      assert(f:advise("dontneed", 0, 524288))
+      local res = f:resident(0, 524288)
+      T.ok(res <= 2, "first half dropped: " .. res)
+      local res2, total2 = f:resident(524288)
+      if res2 == total2 then why = nil break end
+      why = "second half still cached: " .. res2 .. " of " .. total2
+    else
+      why = "all cached before: " .. all .. " of " .. total
+    end
+  end
+  T.ok(not why, why)
   f:close()
 end)
 
