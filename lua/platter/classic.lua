@@ -647,6 +647,14 @@ end
 -- shared helpers
 -- ---------------------------------------------------------------------------
 
+--- atoi(s) -> C's atoi/sscanf("%lld") of a leading integer: optional blanks and
+--- sign, then digits; 0 when there are none (iozone's arguments, fio's CPU lists).
+function M.atoi(s)
+  local sign, digits = s:match("^%s*([+-]?)(%d*)")
+  local n = tonumber(digits ~= "" and digits or "0")
+  return sign == "-" and -n or n
+end
+
 --- strerror(msg) -> the strerror text at the end of a platter "op path: text"
 --- message, without platter's added "(O_DIRECT needs ...)" hint
 function M.strerror(msg, path)

@@ -290,13 +290,8 @@ function M.rate(bytes, t)
   return floor(floor(bytes / t) / 1024)
 end
 
---- C's atoi/sscanf("%lld") of a leading integer: optional blanks and sign,
---- then digits; 0 when there are none.
-local function atoi(s)
-  local sign, digits = s:match("^%s*([+-]?)(%d*)")
-  local n = tonumber(digits ~= "" and digits or "0")
-  return sign == "-" and -n or n
-end
+--- C's atoi of a leading integer (platter.classic's)
+local atoi = require("platter.classic").atoi
 M.atoi = atoi
 
 local function last(s) return s:sub(-1):lower() end

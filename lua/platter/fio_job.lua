@@ -291,7 +291,7 @@ local OPTIONS = {
   { "name", "str", "job name (also starts a job on the command line)" },
   { "description", "str", "text describing the job (not used)" },
   { "kb_base", "enum", "1024 (default) or 1000: the base of k/m/g in sizes", prio = 1,
-    def = "1024", values = { ["1024"] = 1024, ["1000"] = 1000 }, order = { "1024", "1000" } },
+    def = "1024", values = { ["1024"] = 1024, ["1000"] = 1000 } },
   { "filename", "filename", "file(s) or device(s) to use, ':'-separated ('\\:' for a colon)",
     prio = -1 },
   { "directory", "str", "directory the job's files go in" },
@@ -330,8 +330,7 @@ local OPTIONS = {
   { "buffered", "bool", "buffered I/O (the opposite of direct)", store = "direct", neg = true,
     def = "1" },
   { "sync", "enum", "open with O_SYNC (sync, 1) or O_DSYNC (dsync), or none", def = "none",
-    values = { none = "none", ["0"] = "none", sync = "sync", ["1"] = "sync", dsync = "dsync" },
-    order = { "none", "0", "sync", "1", "dsync" } },
+    values = { none = "none", ["0"] = "none", sync = "sync", ["1"] = "sync", dsync = "dsync" } },
   { "fsync", "int", "fsync after every N writes", def = "0" },
   { "fdatasync", "int", "fdatasync after every N writes", def = "0" },
   { "end_fsync", "bool", "fsync when the job's writes are done", def = "0" },
@@ -351,7 +350,7 @@ local OPTIONS = {
   { "rate_min", "int", "fail below this bandwidth, bytes/s (read,write,trim)", alias = "ratemin",
     dirs = true },
   { "rate_process", "enum", "linear or poisson spacing of rate-limited I/O", def = "linear",
-    values = { linear = "linear", poisson = "poisson" }, order = { "linear", "poisson" } },
+    values = { linear = "linear", poisson = "poisson" } },
   { "randrepeat", "bool", "same random sequence on every run", def = "1" },
   { "randseed", "int", "seed of the random offsets", def = "0x89" },
   { "norandommap", "set", "random offsets may repeat within a pass" },
@@ -365,8 +364,7 @@ local OPTIONS = {
   { "fallocate", "enum", "space reserved before a file is laid out: none, native (fallocate, "
     .. "the default), posix (posix_fallocate), keep (FALLOC_FL_KEEP_SIZE), truncate, 0, 1",
     def = "native", values = { none = "none", native = "native", posix = "posix", keep = "keep",
-      truncate = "truncate", ["0"] = "none", ["1"] = "posix" },
-    order = { "none", "native", "posix", "keep", "truncate", "0", "1" } },
+      truncate = "truncate", ["0"] = "none", ["1"] = "posix" } },
   { "allow_mounted_write", "bool", "0 (the default); platter never writes to a mounted device, "
     .. "whatever this says", def = "0" },
   { "unlink", "bool", "remove the job's files when done", def = "0" },
@@ -394,12 +392,11 @@ local OPTIONS = {
   { "cpus_allowed", "cpus", "CPUs the job may run on: a list such as 0-3,6", store = "cpus" },
   { "cpus_allowed_policy", "enum", "shared (each job copy on all of cpus_allowed) or split "
     .. "(each on one of them, in turn)", def = "shared",
-    values = { shared = "shared", split = "split" }, order = { "shared", "split" } },
+    values = { shared = "shared", split = "split" } },
   { "gtod_reduce", "bool", "fewer clock reads: no latency figures", def = "0" },
   { "unified_rw_reporting", "enum", "report reads and writes as one 'mixed': none (0), mixed (1), "
     .. "both (2: after read and write)", def = "none",
-    values = { none = "none", ["0"] = "none", mixed = "mixed", ["1"] = "mixed", both = "both", ["2"] = "both" },
-    order = { "none", "mixed", "both", "0", "1", "2" } },
+    values = { none = "none", ["0"] = "none", mixed = "mixed", ["1"] = "mixed", both = "both", ["2"] = "both" } },
   { "refill_buffers", "set", "new buffer contents for every write" },
   { "zero_buffers", "set", "write buffers (and the laid-out files) hold zeros" },
   { "scramble_buffers", "bool", "1 (the default): fio changes a few bytes of each write, which "
@@ -409,7 +406,6 @@ local OPTIONS = {
   { "verify", "enum", "check written data: 0, crc32c, md5, sha256", def = "0",
     values = { ["0"] = "none", crc32c = "crc32c", ["crc32c-intel"] = "crc32c", md5 = "md5",
       sha256 = "sha256" },
-    order = { "0", "md5", "crc32c-intel", "crc32c", "sha256" },
     fio = { "crc64", "crc32", "crc16", "crc7", "sha1", "sha512", "sha3-224", "sha3-256",
       "sha3-384", "sha3-512", "xxhash", "meta", "pattern", "null" } },
   { "do_verify", "bool", "run the verify pass after writing", def = "1" },
@@ -833,13 +829,6 @@ local function cpu_list(set)
   return list
 end
 
--- C's atoi: leading blanks, a sign, digits; anything else ends it (0 if none)
-local function atoi(t)
-  local sign, digits = t:match("^%s*([+-]?)(%d*)")
-  local n = tonumber(digits ~= "" and digits or "0")
-  return sign == "-" and -n or n
-end
-
 -- "0-3,6": comma-separated CPUs or ranges, read as fio reads them (strsep and atoi;
 -- a range whose end is below its start adds nothing, and an empty piece ends the list)
 function KIND.cpus(s, o, v)
@@ -848,7 +837,9 @@ function KIND.cpus(s, o, v)
   local text = v:match("^%s*(.-)%s*$")
   for piece in (text .. ","):gmatch("([^,]*),") do
     if piece == "" then break end
-    local lo, hi = atoi(piece), nil
+    -- strsep cuts the piece at its first '-': "-5" is CPU 0 (atoi of ""), as in fio
+    local atoi = require("platter.classic").atoi
+    local lo, hi = atoi(piece:match("^[^-]*")), nil
     for part in (piece .. "-"):gmatch("([^-]*)-") do
       if part == "" then break end
       hi = atoi(part)

@@ -667,11 +667,11 @@ function M.run(cfg, given)
       if o.cpus_allowed_policy == "split" and #set > 0 then  -- fio_cpus_split: one each, in turn
         set = { set[(inst.index - 1) % #set + 1] }
       end
-      local ok, msg, errno = false, "affinity: Invalid argument (", 22
+      local ok, msg, errno = false, nil, 22  -- an empty set: the kernel's EINVAL, as fio gets it
       if #set > 0 then ok, msg, errno = p.affinity(set) end
-      if not ok then
+      if not ok then  -- msg: "affinity to CPUs L: STRERROR (this process may run on ...)"
         error(string.format("fio: pid=%d, err=%d/file:backend.c:1716, func=cpu_set_affinity, error=%s",
-          p.pid(), errno, msg:match(": ([^:]-) %(") or msg), 0)
+          p.pid(), errno, msg and msg:match(": ([^:]-) %(") or "Invalid argument"), 0)
       end
     end
     local kind = o.rw.kind

@@ -456,6 +456,7 @@ T.test("CPU affinity: cpus_allowed and cpumask read as fio reads them, policy sh
     T.eq(table.concat(job("--cpumask=3").cpus, ","), "0,1", "cpumask bits 0 and 1")
   end
   T.eq(cpus("1-0"), "", "a range whose end is below its start adds nothing")
+  T.eq(cpus("-1"), "0", "'-1' is CPU 0: strsep cuts the piece at its '-' (fio 3.33 pins such a job to 0)")
   T.eq(job("--cpus_allowed=0", "--cpumask=1").cpus[1], 0, "the later of the two wins")
   T.eq(job().cpus_allowed_policy, "shared", "shared by default")
   T.eq(job("--cpus_allowed_policy=split").cpus_allowed_policy, "split", "split")
